@@ -1,0 +1,186 @@
+"""The rules-core contract every game implements (OpenSpiel-shaped, plain Python)."""
+
+from __future__ import annotations
+
+import abc
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+import numpy as np
+
+CHANCE = -1
+"""`current_player()` of a chance node: the adapter samples one of `chance_outcomes()`."""
+TERMINAL = -2
+"""`current_player()` once the game is over."""
+
+
+class IllegalActionError(ValueError):
+    """An action that is not legal in the current state; names the action and the legal ones."""
+
+    def __init__(self, action: int, action_label: str, legal: list[tuple[int, str]]) -> None:
+        self.action = action
+        self.legal = [a for a, _ in legal]
+        listed = ", ".join(f"{a}: {label}" for a, label in legal)
+        super().__init__(f"illegal action {action} ({action_label}); legal actions are [{listed}]")
+
+
+class StateFormatError(ValueError):
+    """A state dict that does not describe a valid state; names the offending field."""
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """Static facts about a game: its name, player counts, action-space size and episode bound."""
+
+    name: str
+    num_players: int
+    num_actions: int
+    max_game_length: int
+    version: str = "0"
+    min_players: int = 1
+    max_players: int = 1
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+class Game(abc.ABC):
+    """Immutable configuration of a game (players, difficulty, preset, card data)."""
+
+    spec: GameSpec
+
+    @abc.abstractmethod
+    def new_initial_state(self) -> State:
+        """A state at the start of the game (usually a chance node: setup draws)."""
+
+    @abc.abstractmethod
+    def state_from_dict(self, data: dict[str, Any]) -> State:
+        """Rebuild a state from `State.to_dict()` output; raises StateFormatError naming the bad field."""
+
+    @abc.abstractmethod
+    def action_label(self, action: int) -> str:
+        """Human-readable label of an action id (stable across versions)."""
+
+    @abc.abstractmethod
+    def observer(self, player: int) -> Observer:
+        """The observer that builds `player`'s observation tensor and text view."""
+
+
+class State(abc.ABC):
+    """Everything that changes during a game; cheap to clone, picklable, JSON-able via to_dict."""
+
+    game: Game
+    chance_labels: ClassVar[dict[str, str]] = {}
+
+    @abc.abstractmethod
+    def current_player(self) -> int:
+        """Index of the player to act, CHANCE or TERMINAL."""
+
+    @abc.abstractmethod
+    def legal_actions(self) -> list[int]:
+        """Sorted legal action ids for the player to act ([] at chance and terminal nodes)."""
+
+    @abc.abstractmethod
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        """At a chance node: (outcome id, exact probability) pairs summing to 1."""
+
+    @abc.abstractmethod
+    def _apply(self, action: int) -> None:
+        """Apply a legal decision or chance outcome (no legality check)."""
+
+    @abc.abstractmethod
+    def returns(self) -> list[float]:
+        """Per-player result: +1 win, -1 loss, 0 otherwise (0 until terminal)."""
+
+    @abc.abstractmethod
+    def score(self) -> list[float]:
+        """Per-player game score as the rulebook counts it (0 until terminal where undefined)."""
+
+    @abc.abstractmethod
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-able dict that `Game.state_from_dict` turns back into an equal state."""
+
+    @abc.abstractmethod
+    def clone(self) -> State:
+        """An independent copy."""
+
+    @abc.abstractmethod
+    def chance_label(self, outcome: int) -> str:
+        """Human-readable label of a chance outcome at the current chance node."""
+
+    def is_terminal(self) -> bool:
+        """Whether the game is over."""
+        return self.current_player() == TERMINAL
+
+    def is_chance_node(self) -> bool:
+        """Whether the next move is nature's."""
+        return self.current_player() == CHANCE
+
+    def legal_actions_mask(self) -> np.ndarray:
+        """int8 mask of length num_actions with 1 at each legal action."""
+        mask = np.zeros(self.game.spec.num_actions, dtype=np.int8)
+        mask[self.legal_actions()] = 1
+        return mask
+
+    def apply_action(self, action: int) -> None:
+        """Apply a decision (checked against legal_actions) or a chance outcome (checked against outcomes)."""
+        action = int(action)
+        if self.current_player() == CHANCE:
+            outcomes = [a for a, _ in self.chance_outcomes()]
+            if action not in outcomes:
+                raise IllegalActionError(
+                    action, f"chance outcome {action}", [(a, self.chance_label(a)) for a in outcomes]
+                )
+        elif self.current_player() == TERMINAL:
+            raise IllegalActionError(action, "any action after the game ended", [])
+        else:
+            legal = self.legal_actions()
+            if action not in legal:
+                label = (
+                    self.game.action_label(action)
+                    if 0 <= action < self.game.spec.num_actions
+                    else "out of range"
+                )
+                raise IllegalActionError(action, label, [(a, self.game.action_label(a)) for a in legal])
+        self._apply(action)
+
+    def apply_unchecked(self, action: int) -> None:
+        """Apply an action the caller has already checked (the adapters' fast path: they hold the mask)."""
+        self._apply(action)
+
+    def episode_info(self) -> dict[str, Any]:
+        """Facts the adapters report in `info` when the episode ends (games add their own)."""
+        return {"won": self.returns()[0] > 0, "score": self.score()[0]}
+
+    def sample_chance(self, rng: np.random.Generator) -> int:
+        """Draw one chance outcome with its exact probability from `rng` (the adapter's generator)."""
+        outcomes = self.chance_outcomes()
+        if len(outcomes) == 1:
+            return outcomes[0][0]
+        probs = np.fromiter((p for _, p in outcomes), dtype=np.float64, count=len(outcomes))
+        index = int(np.searchsorted(np.cumsum(probs), rng.random() * probs.sum(), side="right"))
+        return outcomes[min(index, len(outcomes) - 1)][0]
+
+    def resample_hidden(self, player: int, rng: np.random.Generator) -> State:
+        """A clone whose information hidden from `player` is redrawn consistently with what they saw (ISMCTS)."""
+        return self.clone()
+
+    def __str__(self) -> str:
+        return self.game.observer(max(self.current_player(), 0)).text(self)
+
+
+class Observer(abc.ABC):
+    """Builds one player's observation: a flat float32 tensor with named views, and a text view."""
+
+    size: int
+    views: dict[str, slice]
+
+    @abc.abstractmethod
+    def tensor(self, state: State) -> np.ndarray:
+        """The flat float32 observation of this observer's player (hidden information left out)."""
+
+    @abc.abstractmethod
+    def text(self, state: State) -> str:
+        """A readable table of everything this player may see."""
+
+    def view(self, observation: np.ndarray, name: str) -> np.ndarray:
+        """The named part of a flat observation (e.g. 'resources')."""
+        return observation[self.views[name]]

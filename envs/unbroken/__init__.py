@@ -1,0 +1,1 @@
+"""Unbroken: solo survival card game (two printings as rule presets)."""

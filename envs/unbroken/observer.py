@@ -1,0 +1,240 @@
+"""Unbroken's observation: one flat float32 vector with named views, and a text table.
+
+Hidden information stays hidden: an unrevealed monster, the order of the decks (they hold no order: draws are
+chance nodes) and the skill cards not yet seen. The remaining deck composition is public (discards are seen).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from envs.core.game import Observer
+from envs.core.observation import ObservationLayout
+from envs.unbroken.actions import MAX_REVEAL, MAX_SKILL_OFFER
+from envs.unbroken.cards import RESOURCES, TIME
+from envs.unbroken.presets import DIFFICULTIES, RulePreset
+from envs.unbroken.rules import (
+    DECIDE_REACTION,
+    DIE_FACES,
+    FINAL_LEVEL,
+    PHASE_NAMES,
+    UnbrokenGame,
+    UnbrokenState,
+)
+
+if TYPE_CHECKING:
+    from envs.core.game import State
+
+HEALTH_SCALE = 12.0
+ARMOR_SCALE = 6.0
+ROUND_SCALE = 20.0
+CONDITION_ROUND_SCALE = 5.0
+CARD_AMOUNT_SCALE = 3.0
+CARD_TIME_SCALE = 5.0
+CARD_FEATURES = 1 + 2 * len(RESOURCES) + 2
+"""Per encounter card: present, spend bag, gain bag, time value, commit flag."""
+PRESET_FLAGS = (
+    "monster_drawn_at_setup", "trick_gives_skill", "committed_unpayable_discard", "clamp_monster_roll",
+    "extend_immediate_condition", "remove_time_token_at_level_four", "reveal_can_decrease", "monster_stat_changes",
+)  # fmt: skip
+
+
+class UnbrokenObserver(Observer):
+    """The solo player's view of an Unbroken state."""
+
+    def __init__(self, game: UnbrokenGame) -> None:
+        cards = game.cards
+        self.game = game
+        n_weapons, n_monsters = len(cards.weapons), len(cards.monsters)
+        n_conditions, n_skills, n_encounters = len(cards.conditions), len(cards.skills), len(cards.encounters)
+        layout = ObservationLayout()
+        self.v_phase = layout.add("phase", len(PHASE_NAMES))
+        self.v_level = layout.add("level", FINAL_LEVEL)
+        self.v_resources = layout.add("resources", len(RESOURCES))
+        self.v_character = layout.add("character", len(cards.characters))
+        self.v_ability = layout.add("ability_uses", 1)
+        self.v_weapon = layout.add("weapon", n_weapons)
+        self.v_weapon_stack = layout.add("weapon_stack", n_weapons)
+        self.v_aside = layout.add("weapon_aside", n_weapons + 1)
+        self.v_monster = layout.add("monster", n_monsters)
+        self.v_monster_stats = layout.add("monster_stats", 8)
+        self.v_combat = layout.add("combat", 3)
+        self.v_roll = layout.add("roll", 2 * len(DIE_FACES))
+        self.v_conditions_active = layout.add("conditions_active", n_conditions)
+        self.v_conditions_next = layout.add("conditions_next", n_conditions)
+        self.v_conditions_now = layout.add("conditions_now", n_conditions)
+        self.v_skills = layout.add("skills", n_skills)
+        self.v_skill_offer = layout.add("skill_offer", MAX_SKILL_OFFER * n_skills)
+        self.v_revealed = layout.add("revealed_cards", MAX_REVEAL * CARD_FEATURES)
+        self.v_chosen = layout.add("chosen_card", CARD_FEATURES)
+        self.v_travel = layout.add("travel", 6)
+        self.v_encounter_deck = layout.add("encounter_deck", n_encounters)
+        self.v_skill_deck = layout.add("skill_deck", n_skills)
+        self.v_setting = layout.add("setting", len(DIFFICULTIES) + len(PRESET_FLAGS))
+        self.layout = layout
+        self.size = layout.size
+        self.views = layout.views
+
+        bars = np.array(cards.display.bar_maximum, dtype=np.float32)
+        self.inverse_bars = (1.0 / bars).astype(np.float32)
+        features = np.zeros((n_encounters, CARD_FEATURES), dtype=np.float32)
+        for i, card in enumerate(cards.encounters):
+            features[i, 0] = 1.0
+            for r, amount in card.spend:
+                features[i, 1 + r] = amount / CARD_AMOUNT_SCALE
+            for r, amount in card.gain:
+                features[i, 1 + len(RESOURCES) + r] = amount / CARD_AMOUNT_SCALE
+            features[i, -2] = card.time / CARD_TIME_SCALE
+            features[i, -1] = float(card.commit)
+        self.card_features = features
+        self.inverse_copies = np.array([1.0 / e.copies for e in cards.encounters], dtype=np.float32)
+        setting = np.zeros(len(DIFFICULTIES) + len(PRESET_FLAGS), dtype=np.float32)
+        setting[DIFFICULTIES.index(game.difficulty)] = 1.0
+        preset: RulePreset = game.preset
+        for i, flag in enumerate(PRESET_FLAGS):
+            setting[len(DIFFICULTIES) + i] = float(getattr(preset, flag))
+        self.setting = setting
+        self.n_skills = n_skills
+
+    def tensor(self, state: State) -> np.ndarray:
+        """The flat observation (see `views` for the layout)."""
+        assert isinstance(state, UnbrokenState)
+        s = state
+        obs = np.zeros(self.size, dtype=np.float32)
+        obs[self.v_phase.start + s.phase] = 1.0
+        obs[self.v_level.start + s.level - 1] = 1.0
+        obs[self.v_resources] = np.asarray(s.resources, dtype=np.float32) * self.inverse_bars
+        if s.character >= 0:
+            obs[self.v_character.start + s.character] = 1.0
+        obs[self.v_ability.start] = s.ability_uses / FINAL_LEVEL
+        obs[self.v_weapon.start + s.weapons[-1]] = 1.0
+        stack = self.v_weapon_stack.start
+        for w in s.weapons:
+            obs[stack + w] = 1.0
+        if s.aside_weapon >= 0:
+            obs[self.v_aside.start + s.aside_weapon] = 1.0
+            obs[self.v_aside.stop - 1] = s.aside_rounds / CONDITION_ROUND_SCALE
+        if s.monster_revealed:
+            monster = s.monster()
+            obs[self.v_monster.start + monster] = 1.0
+            health, armor = s.monster_health(), s.monster_armor()
+            obs[self.v_monster_stats] = (
+                1.0,
+                health / HEALTH_SCALE,
+                armor / ARMOR_SCALE,
+                s.wounds / HEALTH_SCALE,
+                s.armor_broken / ARMOR_SCALE,
+                s.armor_left() / ARMOR_SCALE,
+                max(0, health - s.wounds) / HEALTH_SCALE,
+                float(s.defending),
+            )
+        if s.round:
+            obs[self.v_combat] = (1.0, s.round / ROUND_SCALE, float(s.extra_turn))
+        if s.last_roll:
+            obs[self.v_roll.start + s.last_roll - 1] = 1.0
+            if s.phase == DECIDE_REACTION:
+                modified = s.modified_roll()
+                if 1 <= modified <= 6:
+                    obs[self.v_roll.start + 5 + modified] = 1.0
+        for c in s.conditions_active:
+            obs[self.v_conditions_active.start + c] = 1.0
+        for c in s.conditions_next:
+            obs[self.v_conditions_next.start + c] = 1.0
+        for c, rounds in s.conditions_now.items():
+            obs[self.v_conditions_now.start + c] = 1.0 if rounds < 0 else rounds / CONDITION_ROUND_SCALE
+        for k in s.skills:
+            obs[self.v_skills.start + k] = 1.0
+        for slot, k in enumerate(s.skill_offer):
+            obs[self.v_skill_offer.start + slot * self.n_skills + k] = 1.0
+        if s.revealed_cards:
+            start = self.v_revealed.start
+            block = self.card_features[s.revealed_cards].ravel()
+            obs[start : start + block.size] = block
+        if s.chosen_card >= 0:
+            obs[self.v_chosen] = self.card_features[s.chosen_card]
+        obs[self.v_travel] = (
+            float(s.committed),
+            float(s.committed_now),
+            s.reveal_count() / MAX_REVEAL,
+            s.food_requirement() / 8.0,
+            float(s.ambushed),
+            float(s.time_token_removed),
+        )
+        obs[self.v_encounter_deck] = np.asarray(s.encounter_deck, dtype=np.float32) * self.inverse_copies
+        obs[self.v_skill_deck] = s.skill_deck
+        obs[self.v_setting] = self.setting
+        return obs
+
+    def text(self, state: State) -> str:
+        """A readable table of everything the player may see."""
+        assert isinstance(state, UnbrokenState)
+        s = state
+        cards = self.game.cards
+        bars = cards.display.bar_maximum
+        lines = [
+            f"Unbroken ({self.game.difficulty}, {self.game.preset.name} printing) - level {s.level} - {PHASE_NAMES[s.phase]}",
+        ]
+        character = cards.characters[s.character].name if s.character >= 0 else "?"
+        lines.append(f"character: {character} (ability uses left {s.ability_uses})")
+        resources = []
+        for r, name in enumerate(RESOURCES):
+            if r == TIME and s.time_token_removed:
+                resources.append("time -")
+            else:
+                resources.append(f"{name} {s.resources[r]}/{bars[r]}")
+        lines.append("resources: " + ", ".join(resources))
+        lines.append("weapon: " + " > ".join(cards.weapons[w].name for w in s.weapons))
+        if s.aside_weapon >= 0:
+            lines.append(f"set aside: {cards.weapons[s.aside_weapon].name} for {s.aside_rounds} rounds")
+        if s.monster_revealed:
+            m = cards.monsters[s.monster()]
+            lines.append(
+                f"monster: {m.name} (level {m.level}) wounds {s.wounds}/{s.monster_health()} "
+                f"armor broken {s.armor_broken}/{s.monster_armor()}" + (" DEFENDING" if s.defending else "")
+            )
+            if m.special_name:
+                lines.append(f"  special: {m.special_name}: {m.special_text}")
+        else:
+            lines.append("monster: face down")
+        if s.round:
+            lines.append(f"combat round {s.round}" + (f", last roll {s.last_roll}" if s.last_roll else ""))
+        for title, conditions in (("conditions", s.conditions_active), ("for next level", s.conditions_next)):
+            if conditions:
+                lines.append(f"{title}: " + ", ".join(cards.conditions[c].name for c in conditions))
+        if s.conditions_now:
+            lines.append(
+                "immediate: "
+                + ", ".join(
+                    f"{cards.conditions[c].name} ({'combat' if r < 0 else f'{r} rounds'})"
+                    for c, r in s.conditions_now.items()
+                )
+            )
+        if s.skills:
+            lines.append("skills: " + ", ".join(cards.skills[k].name for k in s.skills))
+        if s.skill_offer:
+            lines.append("skill offer: " + ", ".join(cards.skills[k].name for k in s.skill_offer))
+        for i, card in enumerate(s.revealed_cards):
+            lines.append(f"revealed {i + 1}: {describe_encounter(self.game, card)}")
+        if s.chosen_card >= 0:
+            lines.append(f"chosen: {describe_encounter(self.game, s.chosen_card)}")
+        if s.committed or s.committed_now:
+            lines.append("committed to the next encounter")
+        lines.append(f"encounter deck: {sum(s.encounter_deck)} cards, discard {sum(s.encounter_discard)}")
+        if s.is_terminal():
+            result = f"WON - score {s.final_score()} ({s.title()})" if s.outcome == 1 else f"LOST - {s.end_reason}"
+            lines.append(result)
+        return "\n".join(lines)
+
+
+def describe_bag(bag: tuple[tuple[int, int], ...]) -> str:
+    """'2 small_effort + 1 cunning', or 'nothing'."""
+    return " + ".join(f"{amount} {RESOURCES[r]}" for r, amount in bag) or "nothing"
+
+
+def describe_encounter(game: UnbrokenGame, card: int) -> str:
+    """One line for an encounter card."""
+    e = game.cards.encounters[card]
+    commit = ", commit to next encounter" if e.commit else ""
+    return f"{e.name}: spend {describe_bag(e.spend)} -> gain {describe_bag(e.gain)}, time {e.time}{commit}"
