@@ -32,6 +32,19 @@ class Agent(Protocol):
         """Return a legal action id (action_mask[a] == 1) for the current decision."""
 
 
+class BaseAgent:
+    """Convenience base: a name and a no-op reset; subclasses implement act()."""
+
+    name = "agent"
+
+    def reset(self, seed: int | None = None) -> None:
+        """Start a new episode (nothing to reset by default)."""
+
+    def act(self, observation: Any, action_mask: np.ndarray, state: Any | None = None) -> int:
+        """Return a legal action id for the current decision."""
+        raise NotImplementedError
+
+
 class AgentSpecError(ValueError):
     """An agent spec string that names no known agent (or a model that cannot be loaded)."""
 

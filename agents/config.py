@@ -72,9 +72,7 @@ def read_yaml_file(path: str | Path) -> dict[str, Any]:
     if data is None:
         data = {}
     if not isinstance(data, dict):
-        raise ConfigError(
-            str(path), "", f"the top level must be a mapping of sections, got {_type_name(data)}"
-        )
+        raise ConfigError(str(path), "", f"the top level must be a mapping of sections, got {_type_name(data)}")
     return data
 
 
@@ -92,6 +90,10 @@ class Override:
         return ".".join(self.keys)
 
 
+ENV_SECTION_KEYS = ("id", "kwargs")
+"""Keys of the `env` section; any other `env.X` override is shorthand for `env.kwargs.X`."""
+
+
 def parse_override(text: str) -> Override:
     """Parse `a.b.c=value` (value read as YAML: `1e-4` float, `true` bool, `[64, 64]` list, `hard` string)."""
     source = f"command-line override {text!r}"
@@ -101,6 +103,9 @@ def parse_override(text: str) -> Override:
     keys = tuple(part.strip() for part in key.split("."))
     if any(not part for part in keys):
         raise ConfigError(source, key, "empty part in the dotted key")
+    if len(keys) >= 2 and keys[0] == "env" and keys[1] not in ENV_SECTION_KEYS:
+        # Shorthand: env.difficulty=hard sets env.kwargs.difficulty (the env itself rejects a wrong name).
+        keys = ("env", "kwargs", *keys[1:])
     return Override(keys, parse_yaml(value_text, source), text)
 
 
@@ -274,9 +279,7 @@ def _build(cls: type[T], data: Mapping[str, Any], prefix: str) -> T:
         raise _Mismatch(_join(prefix, relative), message or str(error)) from error
 
 
-def build_dataclass(
-    cls: type[T], data: Mapping[str, Any], source: str, overrides: Sequence[Override] = ()
-) -> T:
+def build_dataclass(cls: type[T], data: Mapping[str, Any], source: str, overrides: Sequence[Override] = ()) -> T:
     """Validate `data` against dataclass `cls` and build it; errors name `source` (or the override) and the key."""
     try:
         return _build(cls, data, "")

@@ -58,10 +58,14 @@ def build_actions(cards: CardSet) -> UnbrokenActions:
     """Lay out the action space for a card set."""
     codec = ActionCodec()
     ids = {
-        "take_skill": codec.add_group("take revealed skill", [f"card {i + 1}" for i in range(MAX_SKILL_OFFER)]),
+        "take_skill": codec.add_group(
+            "take revealed skill", [f"card {i + 1}" for i in range(MAX_SKILL_OFFER)]
+        ),
         "explore": codec.add_group("decision: explore", [""]),
         "face_monster": codec.add_group("decision: face the monster", [""]),
-        "choose_card": codec.add_group("choose revealed encounter", [f"card {i + 1}" for i in range(MAX_REVEAL)]),
+        "choose_card": codec.add_group(
+            "choose revealed encounter", [f"card {i + 1}" for i in range(MAX_REVEAL)]
+        ),
         "encounter": codec.add_group("resolve the encounter", [""]),
         "rest": codec.add_group("rest", [""]),
         "discard_committed": codec.add_group("discard the committed encounter (cannot pay)", [""]),
@@ -77,7 +81,9 @@ def build_actions(cards: CardSet) -> UnbrokenActions:
         "ability": codec.add_group(
             "character ability",
             [
-                f"{character.name}: {character.abilities[i].name}" if i < len(character.abilities) else f"{character.name}: -"
+                f"{character.name}: {character.abilities[i].name}"
+                if i < len(character.abilities)
+                else f"{character.name}: -"
                 for character in cards.characters
                 for i in range(MAX_ABILITIES)
             ],

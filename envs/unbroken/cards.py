@@ -266,9 +266,7 @@ def _action_effects(check: Checker, value: Any, where: str) -> tuple[Effect, ...
 
 
 def _action_card(check: Checker, value: Any, where: str, name: str) -> ActionCard:
-    card = check.mapping(
-        value, where, ("name", "timing", "cost", "effects", "once_per_level"), ("effects",)
-    )
+    card = check.mapping(value, where, ("name", "timing", "cost", "effects", "once_per_level"), ("effects",))
     return ActionCard(
         name=check.string(card.get("name", name), f"{where}.name"),
         timing=check.string(card.get("timing", "combat"), f"{where}.timing", TIMINGS),
@@ -313,7 +311,9 @@ def _monster_effects(
                 effects.append((kind, 0))
             else:
                 spec = check.mapping(argument, f"{spot}.downgrade_weapon", ("rounds",), ("rounds",))
-                effects.append((kind, check.integer(spec["rounds"], f"{spot}.downgrade_weapon.rounds", 1, 10)))
+                effects.append(
+                    (kind, check.integer(spec["rounds"], f"{spot}.downgrade_weapon.rounds", 1, 10))
+                )
         else:
             effects.append((kind, check.integer(argument, f"{spot}.{kind}", 1, 10)))
     return tuple(effects)
@@ -360,7 +360,9 @@ def load_display(directory: Path | None = None) -> Display:
             )
         )
     difficulty = {}
-    levels = check.mapping(doc["difficulty"], "difficulty", ("easy", "normal", "hard"), ("easy", "normal", "hard"))
+    levels = check.mapping(
+        doc["difficulty"], "difficulty", ("easy", "normal", "hard"), ("easy", "normal", "hard")
+    )
     for name, setting in levels.items():
         where = f"difficulty.{name}"
         keys = ("starting_small_effort", "monster_first", "bonus_resource", "bonus_skill")
@@ -392,10 +394,15 @@ def load_display(directory: Path | None = None) -> Display:
             effects=(("gain", _bag(check, spec["gain"], f"{where}.gain")),),
             once_per_level=False,
         )
-    scout = check.mapping(general["scout"], "general_actions.scout", ("timing", "cost_by_level"), ("cost_by_level",))
+    scout = check.mapping(
+        general["scout"], "general_actions.scout", ("timing", "cost_by_level"), ("cost_by_level",)
+    )
     by_level = check.mapping(scout["cost_by_level"], "general_actions.scout.cost_by_level", LEVELS, LEVELS)
     orienteer = check.mapping(
-        general["orienteer"], "general_actions.orienteer", ("timing", "cost", "reveal_bonus"), ("cost", "reveal_bonus")
+        general["orienteer"],
+        "general_actions.orienteer",
+        ("timing", "cost", "reveal_bonus"),
+        ("cost", "reveal_bonus"),
     )
     return Display(
         bar_maximum=bar_maximum,
@@ -451,14 +458,24 @@ def load_cards(directory: str | Path | None = None) -> CardSet:
 
     check = Checker(_shown(directory, "weapons.yaml"))
     raw = _entries(check, load_yaml(PACKAGE, "weapons.yaml", directory), "weapons", 7)
-    names = [check.string(check.mapping(w, f"weapons[{i}]", ("name",) + ("kind", "attacks", "upgrades", "text")).get("name"), f"weapons[{i}].name") for i, w in enumerate(raw)]  # noqa: E501
+    names = [
+        check.string(
+            check.mapping(w, f"weapons[{i}]", ("name",) + ("kind", "attacks", "upgrades", "text")).get(
+                "name"
+            ),
+            f"weapons[{i}].name",
+        )
+        for i, w in enumerate(raw)
+    ]  # noqa: E501
     weapon_index = _names_unique(check, names, "weapons")
     if names[0] != "Bare Hands":
         raise check.fail("weapons[0].name", "the first weapon must be Bare Hands")
     weapons = []
     for i, entry in enumerate(raw):
         where = f"weapons[{i}] ({names[i]})"
-        entry = check.mapping(entry, where, ("name", "kind", "attacks", "upgrades", "text"), ("name", "kind", "attacks"))
+        entry = check.mapping(
+            entry, where, ("name", "kind", "attacks", "upgrades", "text"), ("name", "kind", "attacks")
+        )
         attacks = []
         for j, attack in enumerate(check.sequence(entry["attacks"], f"{where}.attacks")):
             spot = f"{where}.attacks[{j}]"
@@ -611,7 +628,9 @@ def load_cards(directory: str | Path | None = None) -> CardSet:
     raw = _entries(check, load_yaml(PACKAGE, "skills.yaml", directory), "skills", 24)
     skills = []
     for i, entry in enumerate(raw):
-        entry = check.mapping(entry, f"skills[{i}]", ("name", "text", "passive", "action", "reaction"), ("name",))
+        entry = check.mapping(
+            entry, f"skills[{i}]", ("name", "text", "passive", "action", "reaction"), ("name",)
+        )
         name = check.string(entry["name"], f"skills[{i}].name")
         where = f"skills[{i}] ({name})"
         kinds = [k for k in ("passive", "action", "reaction") if k in entry]
@@ -627,7 +646,8 @@ def load_cards(directory: str | Path | None = None) -> CardSet:
                 spot = f"{where}.passive.{key}"
                 if key == "ignore":
                     passive[key] = tuple(
-                        check.string(v, f"{spot}[{j}]", MONSTER_EFFECTS) for j, v in enumerate(check.sequence(value, spot))
+                        check.string(v, f"{spot}[{j}]", MONSTER_EFFECTS)
+                        for j, v in enumerate(check.sequence(value, spot))
                     )
                 elif key == "wound_bonus":
                     bonus = check.mapping(value, spot, ("kind", "amount"), ("kind", "amount"))
@@ -642,7 +662,9 @@ def load_cards(directory: str | Path | None = None) -> CardSet:
         elif "action" in entry:
             action = _action_card(check, entry["action"], f"{where}.action", name)
         else:
-            spec = check.mapping(entry["reaction"], f"{where}.reaction", ("cost", "roll_modifier"), ("roll_modifier",))
+            spec = check.mapping(
+                entry["reaction"], f"{where}.reaction", ("cost", "roll_modifier"), ("roll_modifier",)
+            )
             reaction_cost = _bag(check, spec.get("cost"), f"{where}.reaction.cost")
             roll_modifier = check.integer(spec["roll_modifier"], f"{where}.reaction.roll_modifier", -3, 3)
             if roll_modifier == 0:

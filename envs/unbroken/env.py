@@ -24,7 +24,14 @@ def make_env(
     """Unbroken as a Gymnasium env; see README for the kwargs and the observation layout."""
     from envs.unbroken.render import render_rgb
 
-    game = UnbrokenGame(difficulty=difficulty, preset=preset, character=character, card_directory=card_directory)
+    game = UnbrokenGame(
+        difficulty=difficulty, preset=preset, character=character, card_directory=card_directory
+    )
     return TabletopEnv(
-        game, reward=reward, illegal_action=illegal_action, flat=flat, render_mode=render_mode, rgb_renderer=render_rgb
+        game,
+        reward=reward,
+        illegal_action=illegal_action,
+        flat=flat,
+        render_mode=render_mode,
+        rgb_renderer=render_rgb,
     )

@@ -223,7 +223,9 @@ class UnbrokenObserver(Observer):
             lines.append("committed to the next encounter")
         lines.append(f"encounter deck: {sum(s.encounter_deck)} cards, discard {sum(s.encounter_discard)}")
         if s.is_terminal():
-            result = f"WON - score {s.final_score()} ({s.title()})" if s.outcome == 1 else f"LOST - {s.end_reason}"
+            result = (
+                f"WON - score {s.final_score()} ({s.title()})" if s.outcome == 1 else f"LOST - {s.end_reason}"
+            )
             lines.append(result)
         return "\n".join(lines)
 

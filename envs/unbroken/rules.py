@@ -353,7 +353,9 @@ class UnbrokenState(State):
             raise StateFormatError(f"state.resources: expected {len(self.bar_maximum)} values")
         for r, amount in enumerate(self.resources):
             if not 0 <= amount <= self.bar_maximum[r]:
-                raise StateFormatError(f"state.resources[{r}]: {amount} is outside the bar 0..{self.bar_maximum[r]}")
+                raise StateFormatError(
+                    f"state.resources[{r}]: {amount} is outside the bar 0..{self.bar_maximum[r]}"
+                )
         if not -1 <= self.character < len(cards.characters):
             raise StateFormatError(f"state.character: {self.character} is not a character index")
         if not self.weapons or self.weapons[0] != 0 or len(set(self.weapons)) != len(self.weapons):
@@ -383,7 +385,9 @@ class UnbrokenState(State):
                     f"state.encounter_deck: {encounter.name!r} appears {held} times, the deck has {encounter.copies}"
                 )
         for i, skill in enumerate(cards.skills):
-            held = self.skill_deck[i] + self.skill_discard[i] + self.skills.count(i) + self.skill_offer.count(i)
+            held = (
+                self.skill_deck[i] + self.skill_discard[i] + self.skills.count(i) + self.skill_offer.count(i)
+            )
             if held != 1:
                 raise StateFormatError(f"state.skills: skill {skill.name!r} appears {held} times, not once")
         for name in ("conditions_active", "conditions_next"):
@@ -394,7 +398,9 @@ class UnbrokenState(State):
         if self.outcome not in (-1, 0, 1):
             raise StateFormatError("state.outcome: -1 lost, 0 ongoing, 1 won")
         if (self.phase == GAME_OVER) != (self.outcome != 0):
-            raise StateFormatError("state.outcome: a finished game (phase GAME_OVER) needs an outcome and vice versa")
+            raise StateFormatError(
+                "state.outcome: a finished game (phase GAME_OVER) needs an outcome and vice versa"
+            )
         if len(self.revealed_cards) > MAX_REVEAL or len(self.skill_offer) > MAX_SKILL_OFFER:
             raise StateFormatError("state.revealed_cards: too many revealed cards")
 
@@ -531,7 +537,9 @@ class UnbrokenState(State):
         self.phase = GAME_OVER
 
     def _ability_uses_for(self, level: int) -> int:
-        penalty = sum(self.cards.conditions[c].modifiers.get("ability_uses_penalty", 0) for c in self.conditions_active)
+        penalty = sum(
+            self.cards.conditions[c].modifiers.get("ability_uses_penalty", 0) for c in self.conditions_active
+        )
         return max(0, level - penalty)
 
     def _condition_total(self, key: str) -> int:
@@ -577,7 +585,9 @@ class UnbrokenState(State):
         if amount <= 0:
             return
         if self._in_combat() and self.level == FINAL_LEVEL:
-            self._pay_or_fall(((SMALL_EFFORT, amount),), "could not pay small effort for time lost in level IV")
+            self._pay_or_fall(
+                ((SMALL_EFFORT, amount),), "could not pay small effort for time lost in level IV"
+            )
             return
         self.resources[TIME] = max(0, self.resources[TIME] - amount)
 
@@ -593,7 +603,9 @@ class UnbrokenState(State):
 
     def reveal_count(self) -> int:
         """Cards revealed by the next (uncommitted) exploration: 2, changed by effects (RULES.md)."""
-        count = self.cards.display.exploration_reveal + self.reveal_bonus + self._passive_total("reveal_bonus")
+        count = (
+            self.cards.display.exploration_reveal + self.reveal_bonus + self._passive_total("reveal_bonus")
+        )
         change = self._condition_total("reveal_modifier")
         if self.preset.reveal_can_decrease:
             count = max(1, count + change)
@@ -625,7 +637,9 @@ class UnbrokenState(State):
 
     def _reshuffle_encounters(self) -> None:
         """An empty encounter deck is refilled from its discard pile (RULES.md: not in the rulebook)."""
-        self.encounter_deck = [a + b for a, b in zip(self.encounter_deck, self.encounter_discard, strict=True)]
+        self.encounter_deck = [
+            a + b for a, b in zip(self.encounter_deck, self.encounter_discard, strict=True)
+        ]
         self.encounter_discard = [0] * len(self.encounter_discard)
 
     def _choose_card(self, index: int) -> None:
@@ -804,7 +818,11 @@ class UnbrokenState(State):
         if 1 <= value <= 6:
             row = monster.combat[value - 1]
             for kind, argument in row.effects:
-                if kind == "condition" and argument[1] == "next_level" and argument[0] in self.conditions_next:
+                if (
+                    kind == "condition"
+                    and argument[1] == "next_level"
+                    and argument[0] in self.conditions_next
+                ):
                     self.phase = CHANCE_MONSTER_ROLL  # reroll
                     return
             self.phase = CHANCE_MONSTER_ROLL  # still the monster's turn while effects apply
@@ -920,7 +938,9 @@ class UnbrokenState(State):
         """Reveal the top two skill cards (more with skills), keep one."""
         self.after_skill = after
         self.skill_offer = []
-        self.skill_target = min(MAX_SKILL_OFFER, self.cards.display.skill_reveal + self._passive_total("skill_reveal_bonus"))
+        self.skill_target = min(
+            MAX_SKILL_OFFER, self.cards.display.skill_reveal + self._passive_total("skill_reveal_bonus")
+        )
         self._continue_skill_draw()
 
     def _continue_skill_draw(self) -> None:
@@ -954,7 +974,9 @@ class UnbrokenState(State):
     # ------------------------------------------------------------------ hunger and end of level
     def food_requirement(self) -> int:
         """Food requirement: the level of the monster just faced, changed by conditions and skills."""
-        requirement = self.level + self._condition_total("food_requirement") + self._passive_total("food_requirement")
+        requirement = (
+            self.level + self._condition_total("food_requirement") + self._passive_total("food_requirement")
+        )
         return max(0, requirement)
 
     def _start_hunger(self) -> None:
@@ -1053,7 +1075,9 @@ class UnbrokenState(State):
         return legal
 
     def _weapon_extra_cost(self) -> Bag:
-        return self.cards.monsters[self.monster()].attack_extra_cost + self._condition_bag("weapon_extra_cost")
+        return self.cards.monsters[self.monster()].attack_extra_cost + self._condition_bag(
+            "weapon_extra_cost"
+        )
 
     def _general_extra_cost(self) -> Bag:
         return self._condition_bag("general_action_extra_cost")
@@ -1063,7 +1087,11 @@ class UnbrokenState(State):
         ids = self.ids
         general = self.cards.display.general
         extra = self._general_extra_cost()
-        for action_id, card in ((ids.focus, general.focus), (ids.inspiration, general.inspiration), (ids.plan, general.plan)):
+        for action_id, card in (
+            (ids.focus, general.focus),
+            (ids.inspiration, general.inspiration),
+            (ids.plan, general.plan),
+        ):
             if self._timing_ok(card.timing, in_combat) and self.can_pay(card.cost, extra):
                 legal.append(action_id)
         if not in_combat:
@@ -1076,7 +1104,11 @@ class UnbrokenState(State):
             ):
                 legal.append(ids.orienteer)
         for upgrade in self.cards.weapons[self.weapons[-1]].upgrades:
-            if upgrade.to not in self.weapons and upgrade.to != self.aside_weapon and self._can_craft(upgrade.cost, upgrade.time, in_combat):
+            if (
+                upgrade.to not in self.weapons
+                and upgrade.to != self.aside_weapon
+                and self._can_craft(upgrade.cost, upgrade.time, in_combat)
+            ):
                 legal.append(ids.craft + upgrade.to)
         if len(self.weapons) > 1:
             legal.append(ids.downgrade)
@@ -1100,7 +1132,11 @@ class UnbrokenState(State):
             return False
         if card.once_per_level and action_id in self.used_once:
             return False
-        if not in_combat and any(kind == "reveal_monster" for kind, _ in card.effects) and self.monster_revealed:
+        if (
+            not in_combat
+            and any(kind == "reveal_monster" for kind, _ in card.effects)
+            and self.monster_revealed
+        ):
             return False
         return self._can_pay_with_time(card.cost)
 

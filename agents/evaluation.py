@@ -1,0 +1,346 @@
+"""Deterministic, parallel evaluation of agents on tabletop envs, with summary statistics and plots.
+
+Episode i of an evaluation is played with seed `seed + i` for both the env (`reset(seed=...)`) and the agent
+(`agent.reset(seed)`), so an episode's outcome depends only on (agent, env kwargs, seed + i): results are identical
+whatever the number of worker processes, and are always reported in episode order.
+"""
+
+from __future__ import annotations
+
+import math
+import multiprocessing
+import re
+import sys
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+import gymnasium as gym
+
+from agents.base import Agent, action_mask_of, is_model_path, make_agent
+from agents.environment import make_env
+
+WILSON_Z_95 = 1.959963984540054
+"""Standard normal quantile of a two-sided 95% interval."""
+NO_TITLE = "(none)"
+"""Title-distribution key of episodes that ended without a title (e.g. lost games)."""
+CHUNKS_PER_WORKER = 2
+"""Episodes are handed to workers in this many chunks per worker (balance vs. per-chunk agent loading)."""
+
+
+@dataclass
+class EpisodeResult:
+    """The outcome of one evaluation episode (actions only when recording)."""
+
+    episode: int
+    seed: int
+    won: bool
+    score: float
+    title: str | None
+    length: int
+    episode_return: float
+    actions: list[int] | None = None
+
+
+@dataclass(frozen=True)
+class EvaluationGroup:
+    """One agent on one env setting (one row of the results table)."""
+
+    agent: str
+    env_id: str
+    env_kwargs: dict[str, Any]
+    difficulty: str | None = None
+
+
+@dataclass
+class GroupResult:
+    """Every episode of a group and its summary statistics."""
+
+    group: EvaluationGroup
+    episodes: list[EpisodeResult]
+    summary: dict[str, Any] = field(default_factory=dict)
+
+
+def wilson_interval(successes: int, trials: int, z: float = WILSON_Z_95) -> tuple[float, float]:
+    """Wilson score interval of a binomial proportion (95% by default); (0, 1) when there are no trials."""
+    if trials == 0:
+        return 0.0, 1.0
+    proportion = successes / trials
+    denominator = 1.0 + z * z / trials
+    center = (proportion + z * z / (2 * trials)) / denominator
+    half_width = z * math.sqrt(proportion * (1 - proportion) / trials + z * z / (4 * trials * trials)) / denominator
+    return max(0.0, center - half_width), min(1.0, center + half_width)
+
+
+def summarize(episodes: Sequence[EpisodeResult]) -> dict[str, Any]:
+    """Win rate with its 95% Wilson interval, score/title distributions, mean score, length and return."""
+    count = len(episodes)
+    wins = sum(episode.won for episode in episodes)
+    low, high = wilson_interval(wins, count)
+    scores = [episode.score for episode in episodes]
+    mean_score = sum(scores) / count if count else math.nan
+    score_std = math.sqrt(sum((s - mean_score) ** 2 for s in scores) / count) if count else math.nan
+    score_counts = Counter(_plain_number(score) for score in scores)
+    title_counts = Counter(episode.title or NO_TITLE for episode in episodes)
+    return {
+        "episodes": count,
+        "wins": wins,
+        "win_rate": wins / count if count else math.nan,
+        "win_rate_ci95": [low, high],
+        "mean_score": mean_score,
+        "score_std": score_std,
+        "score_distribution": {str(score): score_counts[score] for score in sorted(score_counts)},
+        "title_distribution": dict(sorted(title_counts.items(), key=lambda item: (-item[1], item[0]))),
+        "mean_length": sum(episode.length for episode in episodes) / count if count else math.nan,
+        "mean_return": sum(episode.episode_return for episode in episodes) / count if count else math.nan,
+    }
+
+
+def _plain_number(value: float) -> int | float:
+    return int(value) if float(value).is_integer() else value
+
+
+def play_episode(env: gym.Env, agent: Agent, episode: int, seed: int, record: bool = False) -> EpisodeResult:
+    """Play one episode with env.reset(seed=seed) and agent.reset(seed); masks always applied."""
+    observation, info = env.reset(seed=seed)
+    agent.reset(seed)
+    actions: list[int] = []
+    episode_return = 0.0
+    while True:
+        mask = action_mask_of(env, observation)
+        action = agent.act(observation, mask, state=getattr(env.unwrapped, "state", None))
+        actions.append(int(action))
+        observation, reward, terminated, truncated, info = env.step(action)
+        episode_return += float(reward)
+        if terminated or truncated:
+            break
+    return EpisodeResult(
+        episode=episode,
+        seed=seed,
+        won=bool(info.get("won", False)),
+        score=float(info.get("score", math.nan)),
+        title=info.get("title"),
+        length=len(actions),
+        episode_return=episode_return,
+        actions=actions if record else None,
+    )
+
+
+@dataclass(frozen=True)
+class _Chunk:
+    """A slice of one group's episodes, played by one worker with one agent instance."""
+
+    group_index: int
+    group: EvaluationGroup
+    episodes: tuple[int, ...]
+    base_seed: int
+    agent_options: Mapping[str, Any]
+    record: bool
+
+
+def _play_chunk(chunk: _Chunk) -> tuple[int, list[EpisodeResult]]:
+    """Worker entry point: build the env and the agent once, play the chunk's episodes."""
+    env = make_env(chunk.group.env_id, chunk.group.env_kwargs)
+    try:
+        agent = make_agent(chunk.group.agent, env, chunk.agent_options)
+        if "torch" in sys.modules:
+            # One intra-op thread: identical floating-point results whatever the worker count (and faster).
+            sys.modules["torch"].set_num_threads(1)
+        results = [
+            play_episode(env, agent, episode, chunk.base_seed + episode, chunk.record) for episode in chunk.episodes
+        ]
+    finally:
+        env.close()
+    return chunk.group_index, results
+
+
+def run_evaluation(
+    groups: Sequence[EvaluationGroup],
+    episodes: int,
+    seed: int,
+    workers: int = 1,
+    agent_options: Mapping[str, Any] | None = None,
+    record: bool = False,
+) -> list[GroupResult]:
+    """Play `episodes` episodes of every group (episode i with seed seed + i) on `workers` processes."""
+    agent_options = dict(agent_options or {})
+    chunk_size = max(1, math.ceil(episodes / (workers * CHUNKS_PER_WORKER)))
+    chunks = [
+        _Chunk(index, group, tuple(range(start, min(start + chunk_size, episodes))), seed, agent_options, record)
+        for index, group in enumerate(groups)
+        for start in range(0, episodes, chunk_size)
+    ]
+    collected: list[list[EpisodeResult]] = [[] for _ in groups]
+    if workers == 1:
+        outputs = map(_play_chunk, chunks)
+        for group_index, results in outputs:
+            collected[group_index].extend(results)
+    else:
+        context = multiprocessing.get_context("forkserver")
+        with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
+            for group_index, results in pool.map(_play_chunk, chunks):
+                collected[group_index].extend(results)
+    group_results = []
+    for group, results in zip(groups, collected, strict=True):
+        results.sort(key=lambda result: result.episode)
+        group_results.append(GroupResult(group, results, summarize(results)))
+    return group_results
+
+
+def check_agents(specs: Sequence[str], env_id: str, env_kwargs: dict[str, Any], agent_options: Mapping) -> None:
+    """Build each agent once against the env so a bad spec fails before any worker starts."""
+    env = make_env(env_id, env_kwargs)
+    try:
+        for spec in specs:
+            make_agent(spec, env, agent_options)
+    finally:
+        env.close()
+
+
+def results_document(results: Sequence[GroupResult], meta: Mapping[str, Any]) -> dict[str, Any]:
+    """The JSON document of an evaluation: metadata and, per group, the summary and every episode."""
+    return {
+        "meta": dict(meta),
+        "results": [
+            {
+                "agent": result.group.agent,
+                "difficulty": result.group.difficulty,
+                "env_id": result.group.env_id,
+                "env_kwargs": result.group.env_kwargs,
+                "summary": result.summary,
+                "episodes": [
+                    {key: value for key, value in asdict(episode).items() if key != "actions"}
+                    for episode in result.episodes
+                ],
+            }
+            for result in results
+        ],
+    }
+
+
+def slug(text: str) -> str:
+    """A file-name-safe version of an agent spec or label."""
+    return re.sub(r"[^A-Za-z0-9._-]+", "_", text).strip("_") or "agent"
+
+
+def recording_document(group: EvaluationGroup, episode: EpisodeResult) -> dict[str, Any]:
+    """What `python -m envs.replay` needs to replay an episode exactly, plus its recorded outcome."""
+    return {
+        "env_id": group.env_id,
+        "kwargs": group.env_kwargs,
+        "seed": episode.seed,
+        "agent": group.agent,
+        "actions": episode.actions,
+        "result": {
+            "won": episode.won,
+            "score": episode.score,
+            "title": episode.title,
+            "length": episode.length,
+            "return": episode.episode_return,
+        },
+    }
+
+
+def agent_label(spec: str) -> str:
+    """Short display name of an agent spec: a model path shows as its run directory's or file's name."""
+    if is_model_path(spec):
+        path = Path(spec)
+        return path.parent.parent.name if path.parent.name == "checkpoints" else path.name
+    return spec
+
+
+def group_label(group: EvaluationGroup) -> str:
+    """Short label of a group for plots."""
+    name = agent_label(group.agent)
+    return f"{name} ({group.difficulty})" if group.difficulty else name
+
+
+def plot_score_histograms(results: Sequence[GroupResult], path: Path) -> None:
+    """One score histogram per agent (and difficulty) in a single PNG."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    count = len(results)
+    columns = min(count, 3)
+    rows = math.ceil(count / columns)
+    figure, axes = plt.subplots(rows, columns, figsize=(4.5 * columns, 3.2 * rows), squeeze=False)
+    finite = [e.score for r in results for e in r.episodes if math.isfinite(e.score)]
+    low, high = (min(finite), max(finite)) if finite else (0.0, 1.0)
+    bins = _integer_bins(low, high)
+    for axis, result in zip(axes.flat, results, strict=False):
+        scores = [e.score for e in result.episodes if math.isfinite(e.score)]
+        axis.hist(scores, bins=bins, color="tab:blue", edgecolor="white")
+        summary = result.summary
+        axis.set_title(f"{group_label(result.group)}\nwin {summary['win_rate']:.1%}, mean {summary['mean_score']:.2f}")
+        axis.set_xlabel("score")
+        axis.set_ylabel("episodes")
+    for axis in list(axes.flat)[count:]:
+        axis.set_visible(False)
+    figure.tight_layout()
+    figure.savefig(path, dpi=100)
+    plt.close(figure)
+
+
+def _integer_bins(low: float, high: float) -> Any:
+    import numpy as np
+
+    if high - low <= 60 and float(low).is_integer() and float(high).is_integer():
+        return np.arange(low - 0.5, high + 1.5, 1.0)
+    return 30
+
+
+TRAINING_WIN_RATE_TAGS = {"eval/success_rate": "evaluation (greedy)", "episode/win_rate": "training rollouts"}
+"""TensorBoard tags of a train.py run that measure the win rate, with their plot labels."""
+
+
+def training_win_rates(run_dir: Path) -> dict[str, list[tuple[int, float]]]:
+    """(step, win rate) series from a run directory's TensorBoard event files, per tag that is present."""
+    from tensorboard.backend.event_processing.event_accumulator import EventAccumulator
+
+    series: dict[str, list[tuple[int, float]]] = {}
+    folder = run_dir / "tensorboard"
+    if not folder.is_dir():
+        return series
+    accumulator = EventAccumulator(str(folder), size_guidance={"scalars": 0})
+    accumulator.Reload()
+    available = set(accumulator.Tags().get("scalars", []))
+    for tag in TRAINING_WIN_RATE_TAGS:
+        if tag in available:
+            points = {event.step: event.value for event in accumulator.Scalars(tag)}
+            series[tag] = sorted(points.items())
+    return series
+
+
+def plot_training_win_rates(runs: Mapping[str, dict[str, list[tuple[int, float]]]], path: Path) -> bool:
+    """Win rate over training for each run directory agent; False (and no file) when there is nothing to plot."""
+    if not any(runs.values()):
+        return False
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    figure, axis = plt.subplots(figsize=(7, 4))
+    for run_name, series in runs.items():
+        for tag, points in series.items():
+            steps, values = zip(*points, strict=True)
+            axis.plot(
+                steps,
+                values,
+                marker="o" if len(points) < 30 else None,
+                label=f"{run_name}: {TRAINING_WIN_RATE_TAGS[tag]}",
+            )
+    axis.set_xlabel("environment steps")
+    axis.set_ylabel("win rate")
+    axis.set_ylim(-0.02, 1.02)
+    axis.legend(fontsize="small")
+    axis.grid(alpha=0.3)
+    figure.tight_layout()
+    figure.savefig(path, dpi=100)
+    plt.close(figure)
+    return True

@@ -1,0 +1,163 @@
+"""Generic Monte Carlo tree search over the rules core, for games with chance and hidden information.
+
+Each simulation starts from a determinization of the root: `state.resample_hidden(player, rng)` redraws what the
+searching player cannot see (deck order, unrevealed monsters) consistently with what they saw, so the search does
+not cheat. The tree is "open loop" over decisions: nodes are reached by the sequence of decision ids, chance nodes
+are sampled with their exact probabilities (`chance_outcomes()`) as the simulation passes them, and every node's
+statistics therefore average over chance and hidden information (single-observer information-set MCTS).
+Selection is UCT with availability counts (an action counts as available only in the determinizations where it
+was legal); leaves are evaluated by a random rollout truncated at `rollout_depth` decisions, valued by
+`returns()` at a terminal state and 0 otherwise.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from agents.base import BaseAgent
+
+
+@dataclass
+class _Edge:
+    """Statistics of one action from one tree node, from the point of view of the player who takes it."""
+
+    visits: int = 0
+    value_sum: float = 0.0
+    availability: int = 0
+    child: _Node | None = None
+
+
+@dataclass
+class _Node:
+    """A decision point of the open-loop tree: its edges keyed by action id."""
+
+    edges: dict[int, _Edge] = field(default_factory=dict)
+
+
+class MCTSAgent(BaseAgent):
+    """Determinized (ISMCTS-style) UCT search with random rollouts; seeded and deterministic per seed."""
+
+    name = "mcts"
+
+    def __init__(
+        self,
+        num_simulations: int = 100,
+        rollout_depth: int = 100,
+        exploration: float = 1.4,
+        seed: int | None = None,
+    ) -> None:
+        if num_simulations < 1:
+            raise ValueError(f"num_simulations must be >= 1, got {num_simulations}")
+        self.num_simulations = num_simulations
+        self.rollout_depth = rollout_depth
+        self.exploration = exploration
+        self.rng = np.random.default_rng(seed)
+        self.name = f"mcts:{num_simulations}"
+
+    def reset(self, seed: int | None = None) -> None:
+        """Reseed the search's generator (determinizations, chance samples, rollouts)."""
+        self.rng = np.random.default_rng(seed)
+
+    def act(self, observation: Any, action_mask: np.ndarray, state: Any | None = None) -> int:
+        """Search from `state` (the rules-core State at this decision) and return the most visited action."""
+        if state is None:
+            raise ValueError("MCTSAgent needs the rules-core state: call act(observation, mask, state=env.state)")
+        legal = state.legal_actions()
+        if len(legal) == 1:
+            return int(legal[0])
+        root = self.search(state)
+        return self._best_root_action(root, legal)
+
+    def search(self, state: Any) -> _Node:
+        """Run num_simulations simulations from `state` and return the root of the search tree."""
+        player = state.current_player()
+        root = _Node()
+        for _ in range(self.num_simulations):
+            self._simulate(root, state.resample_hidden(player, self.rng))
+        return root
+
+    def action_values(self, state: Any) -> dict[int, tuple[int, float]]:
+        """Search from `state` and return {action: (visits, mean value)} at the root (for analysis and tests)."""
+        root = self.search(state)
+        return {a: (edge.visits, edge.value_sum / max(edge.visits, 1)) for a, edge in sorted(root.edges.items())}
+
+    def _simulate(self, root: _Node, state: Any) -> None:
+        """One simulation on a determinized clone: select and expand in the tree, roll out, back up."""
+        path: list[tuple[_Edge, int]] = []  # (edge taken, player who took it)
+        node = root
+        while True:
+            self._play_chance(state)
+            if state.is_terminal():
+                break
+            player = state.current_player()
+            legal = state.legal_actions()
+            untried = []
+            for action in legal:
+                edge = node.edges.get(action)
+                if edge is None:
+                    untried.append(action)
+                else:
+                    edge.availability += 1
+            if untried:
+                action = untried[int(self.rng.integers(len(untried)))]
+                edge = node.edges[action] = _Edge(availability=1)
+                state.apply_unchecked(action)
+                path.append((edge, player))
+                break
+            action = self._select(node, legal)
+            edge = node.edges[action]
+            state.apply_unchecked(action)
+            path.append((edge, player))
+            if edge.child is None:
+                edge.child = _Node()
+            node = edge.child
+        values = self._rollout(state)
+        for edge, player in path:
+            edge.visits += 1
+            edge.value_sum += values[player]
+
+    def _select(self, node: _Node, legal: list[int]) -> int:
+        """UCT over the legal actions with availability counts; ties go to the lowest action id."""
+        best_action, best_score = legal[0], -math.inf
+        for action in legal:
+            edge = node.edges[action]
+            mean = edge.value_sum / edge.visits if edge.visits else 0.0
+            bonus = self.exploration * math.sqrt(math.log(max(edge.availability, 1)) / max(edge.visits, 1))
+            score = mean + bonus if edge.visits else math.inf
+            if score > best_score:
+                best_action, best_score = action, score
+        return best_action
+
+    def _play_chance(self, state: Any) -> None:
+        """Sample chance nodes with their exact probabilities until a decision or the end."""
+        while state.is_chance_node():
+            state.apply_unchecked(state.sample_chance(self.rng))
+
+    def _rollout(self, state: Any) -> list[float]:
+        """Random play for at most rollout_depth decisions; returns() if the game ended, else zeros."""
+        decisions = 0
+        while True:
+            self._play_chance(state)
+            if state.is_terminal():
+                return list(state.returns())
+            if decisions >= self.rollout_depth:
+                return [0.0] * state.game.spec.num_players
+            legal = state.legal_actions()
+            state.apply_unchecked(legal[int(self.rng.integers(len(legal)))])
+            decisions += 1
+
+    @staticmethod
+    def _best_root_action(root: _Node, legal: list[int]) -> int:
+        """Most visited legal root action; ties broken by mean value, then by the lowest id."""
+
+        def key(action: int) -> tuple[int, float, int]:
+            edge = root.edges.get(action)
+            if edge is None or edge.visits == 0:
+                return (0, -math.inf, -action)
+            return (edge.visits, edge.value_sum / edge.visits, -action)
+
+        return int(max(legal, key=key))

@@ -1,0 +1,113 @@
+"""Reusable checkers for any Game: random simulation with invariants, determinism, playthrough transcripts."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from envs.core.game import CHANCE, TERMINAL, Game, State
+
+Invariant = Callable[[State], None]
+"""A game-specific check run after every step; raises AssertionError with a message when broken."""
+
+
+@dataclass
+class SimulationReport:
+    """What a batch of random games did."""
+
+    games: int = 0
+    steps: int = 0
+    decisions: int = 0
+    longest: int = 0
+    returns: list[float] = field(default_factory=list)
+
+
+def check_chance_node(state: State) -> None:
+    """Outcomes are distinct, probabilities positive and summing to 1."""
+    outcomes = state.chance_outcomes()
+    assert outcomes, "a chance node with no outcomes"
+    ids = [a for a, _ in outcomes]
+    assert len(set(ids)) == len(ids), f"repeated chance outcomes {ids}"
+    total = sum(p for _, p in outcomes)
+    assert abs(total - 1.0) < 1e-9, f"chance probabilities sum to {total}"
+    assert all(p > 0 for _, p in outcomes), "a chance outcome with probability 0"
+
+
+def check_decision_node(state: State) -> None:
+    """Legal actions are sorted, unique, in range, non-empty, and the mask agrees."""
+    legal = state.legal_actions()
+    n = state.game.spec.num_actions
+    assert legal, f"no legal action at a decision node:\n{state}"
+    assert legal == sorted(set(legal)), f"legal actions not sorted/unique: {legal}"
+    assert all(0 <= a < n for a in legal), f"legal action out of range: {legal}"
+    mask = state.legal_actions_mask()
+    assert np.array_equal(np.flatnonzero(mask), np.asarray(legal)), "mask differs from legal_actions"
+
+
+def random_simulation(
+    game: Game,
+    num_games: int,
+    seed: int,
+    invariants: tuple[Invariant, ...] = (),
+    check_roundtrip_every: int = 0,
+) -> SimulationReport:
+    """Play random legal games, checking the generic and the given invariants after every step."""
+    rng = np.random.default_rng(seed)
+    report = SimulationReport()
+    observer = game.observer(0)
+    for _ in range(num_games):
+        state = game.new_initial_state()
+        length = 0
+        while not state.is_terminal():
+            player = state.current_player()
+            if player == CHANCE:
+                check_chance_node(state)
+                action = state.sample_chance(rng)
+            else:
+                check_decision_node(state)
+                tensor = observer.tensor(state)
+                assert tensor.shape == (observer.size,) and tensor.dtype == np.float32
+                assert np.all(np.isfinite(tensor)), "non-finite observation"
+                legal = state.legal_actions()
+                action = legal[int(rng.integers(len(legal)))]
+                report.decisions += 1
+                length += 1
+            state.apply_action(action)
+            report.steps += 1
+            for invariant in invariants:
+                invariant(state)
+            if check_roundtrip_every and report.steps % check_roundtrip_every == 0:
+                rebuilt = game.state_from_dict(state.to_dict())
+                assert rebuilt.to_dict() == state.to_dict(), "to_dict/from_dict round trip changed the state"
+            assert length <= game.spec.max_game_length, (
+                f"game longer than {game.spec.max_game_length} decisions"
+            )
+        assert state.current_player() == TERMINAL
+        assert state.legal_actions() == []
+        report.games += 1
+        report.longest = max(report.longest, length)
+        report.returns.append(state.returns()[0])
+    return report
+
+
+def transcript(game: Game, seed: int, policy_seed: int | None = None) -> str:
+    """A readable log of one seeded random game: every chance outcome and decision by label."""
+    rng = np.random.default_rng(seed)
+    policy = np.random.default_rng(seed if policy_seed is None else policy_seed)
+    state = game.new_initial_state()
+    lines = []
+    while not state.is_terminal():
+        if state.current_player() == CHANCE:
+            outcome = state.sample_chance(rng)
+            lines.append(f"  chance: {state.chance_label(outcome)}")
+            state.apply_action(outcome)
+        else:
+            legal = state.legal_actions()
+            action = legal[int(policy.integers(len(legal)))]
+            lines.append(f"decide: {game.action_label(action)}")
+            state.apply_action(action)
+    lines.append("returns: " + ", ".join(f"{r:+.0f}" for r in state.returns()))
+    lines.append(str(state))
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,178 @@
+"""The config layer on its own: YAML parsing, overrides, typed validation and error messages."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import yaml
+
+from agents.config import (
+    ConfigError,
+    EvalConfig,
+    ExperimentConfig,
+    MaskablePPOHyperparameters,
+    build_dataclass,
+    dump_yaml,
+    load_eval_config,
+    load_experiment_config,
+    parse_override,
+    parse_yaml,
+)
+
+from training_support import REPO_ROOT, write_yaml
+
+MINIMAL = {"env": {"id": "tabletop/Unbroken-v0"}, "algo": {"name": "maskable_ppo"}}
+
+
+def build(data: dict) -> ExperimentConfig:
+    """Validate a training-config mapping from a pretend file."""
+    return build_dataclass(ExperimentConfig, data, "pretend.yaml")
+
+
+def error_of(data: dict) -> ConfigError:
+    """The ConfigError a mapping raises."""
+    with pytest.raises(ConfigError) as caught:
+        build(data)
+    return caught.value
+
+
+def with_section(section: str, values: dict) -> dict:
+    """MINIMAL plus/merged with one section."""
+    data = {key: dict(value) for key, value in MINIMAL.items()}
+    data.setdefault(section, {}).update(values)
+    return data
+
+
+def test_shipped_configs_load_with_their_values() -> None:
+    config = load_experiment_config(REPO_ROOT / "configs" / "unbroken" / "maskable_ppo.yaml")
+    assert config.env.id == "tabletop/Unbroken-v0"
+    assert config.algo.name == "maskable_ppo"
+    assert isinstance(config.algo.hyperparameters, MaskablePPOHyperparameters)
+    assert config.algo.hyperparameters.learning_rate == pytest.approx(3e-4)
+    assert config.train.n_envs == 2
+    assert config.opponents.pool == []
+    evaluation = load_eval_config(REPO_ROOT / "configs" / "unbroken" / "eval.yaml")
+    assert isinstance(evaluation, EvalConfig)
+    assert evaluation.evaluation.difficulties == ["easy", "normal", "hard"]
+
+
+def test_defaults_fill_a_minimal_config() -> None:
+    config = build(MINIMAL)
+    assert config.env.kwargs == {}
+    assert config.algo.hyperparameters == MaskablePPOHyperparameters()
+    assert config.train.vec_env == "dummy"
+    assert config.logging.run_root == "runs"
+
+
+def test_resolved_config_round_trips_through_yaml() -> None:
+    config = build(with_section("algo", {"policy_kwargs": {"net_arch": {"pi": [32], "vf": [64, 64]}}}))
+    assert build(yaml.safe_load(dump_yaml(config))) == config
+    assert yaml.safe_load(dump_yaml(config))["algo"]["learning_rate"] == pytest.approx(3e-4)
+
+
+@pytest.mark.parametrize(
+    ("text", "keys", "value"),
+    [
+        ("algo.learning_rate=1e-4", ("algo", "learning_rate"), 1e-4),
+        ("train.total_timesteps=2E5", ("train", "total_timesteps"), 2e5),
+        ("train.n_envs=4", ("train", "n_envs"), 4),
+        ("logging.tensorboard=false", ("logging", "tensorboard"), False),
+        ("algo.policy_kwargs.net_arch=[64, 64]", ("algo", "policy_kwargs", "net_arch"), [64, 64]),
+        ("algo.target_kl=null", ("algo", "target_kl"), None),
+        # env.X is shorthand for env.kwargs.X; env.id stays itself.
+        ("env.difficulty=hard", ("env", "kwargs", "difficulty"), "hard"),
+        ("env.id=tabletop/X-v0", ("env", "id"), "tabletop/X-v0"),
+    ],
+)
+def test_overrides_are_yaml_scalars(text: str, keys: tuple[str, ...], value: object) -> None:
+    override = parse_override(text)
+    assert override.keys == keys
+    assert override.value == value
+    assert type(override.value) is type(value)
+
+
+def test_overrides_apply_and_validate(tmp_path: Path) -> None:
+    path = write_yaml(tmp_path / "c.yaml", MINIMAL)
+    config = load_experiment_config(
+        path, ["algo.learning_rate=1e-4", "env.difficulty=hard", "train.total_timesteps=1e5"]
+    )
+    assert config.algo.hyperparameters.learning_rate == pytest.approx(1e-4)
+    assert config.env.kwargs == {"difficulty": "hard"}
+    assert config.train.total_timesteps == 100_000
+    assert isinstance(config.train.total_timesteps, int)
+
+
+def test_yaml_reads_exponent_floats() -> None:
+    assert parse_yaml("a: 1e-4\nb: 3.0e-4\nc: 10\nd: 1_000", "x") == {"a": 1e-4, "b": 3e-4, "c": 10, "d": 1000}
+
+
+@pytest.mark.parametrize(
+    ("data", "key", "fragment"),
+    [
+        (with_section("train", {"total_timestep": 5}), "train.total_timestep", "unknown key"),
+        ({**MINIMAL, "trainn": {}}, "trainn", "unknown key"),
+        (with_section("algo", {"n_step": 5}), "algo.n_step", "unknown key"),
+        (with_section("algo", {"policy_kwargs": {"net_arc": [4]}}), "algo.policy_kwargs.net_arc", "unknown key"),
+        (with_section("train", {"n_envs": "two"}), "train.n_envs", "expected an integer"),
+        (with_section("train", {"n_envs": True}), "train.n_envs", "expected an integer"),
+        (with_section("train", {"n_envs": 2.5}), "train.n_envs", "expected an integer"),
+        (with_section("train", {"n_envs": 0}), "train.n_envs", "must be > 0"),
+        (with_section("train", {"vec_env": "threads"}), "train.vec_env", "one of 'dummy', 'subproc'"),
+        (with_section("logging", {"tensorboard": "yes"}), "logging.tensorboard", "expected a boolean"),
+        (with_section("algo", {"learning_rate": "fast"}), "algo.learning_rate", "expected a number"),
+        (with_section("algo", {"gamma": 1.5}), "algo.gamma", "within [0, 1]"),
+        (with_section("algo", {"policy_kwargs": {"net_arch": [64, "x"]}}), "algo.policy_kwargs.net_arch[1]", "integer"),
+        (with_section("algo", {"policy_kwargs": {"activation_fn": "nn.ReLU"}}), "algo.policy_kwargs.activation_fn", "one of"),
+        (with_section("algo", {"name": "dqn"}), "algo.name", "unknown algorithm 'dqn'"),
+        ({"env": {"id": "x"}}, "algo", "missing required key"),
+        ({"algo": {"name": "maskable_ppo"}, "env": {"kwargs": {}}}, "env.id", "missing required key"),
+        ({**MINIMAL, "train": [1, 2]}, "train", "expected a mapping"),
+        (with_section("opponents", {"pool": [{"kind": "robot"}]}), "opponents.pool[0].kind", "one of"),
+        (with_section("opponents", {"pool": [{"kind": "model"}]}), "opponents.pool[0].path", "needs the path"),
+        (with_section("opponents", {"pool": [{"kind": "random", "weight": -1}]}), "opponents.pool[0].weight", "> 0"),
+        (with_section("opponents", {"seat_rotation": "sometimes"}), "opponents.seat_rotation", "one of"),
+    ],
+)
+def test_invalid_configs_name_the_file_and_the_key(data: dict, key: str, fragment: str) -> None:
+    error = error_of(data)
+    assert error.source == "pretend.yaml"
+    assert error.key == key
+    assert fragment in error.reason
+    assert str(error).startswith(f"pretend.yaml: {key}: ")
+
+
+def test_opponents_are_stored_when_valid() -> None:
+    pool = [{"kind": "random", "weight": 2}, {"kind": "model", "path": "runs/x/final_model.zip"}]
+    config = build(with_section("opponents", {"pool": pool, "seat_rotation": "random"}))
+    assert [o.kind for o in config.opponents.pool] == ["random", "model"]
+    assert config.opponents.pool[0].weight == 2.0
+    assert config.opponents.seat_rotation == "random"
+
+
+def test_bad_override_is_blamed_on_the_command_line(tmp_path: Path) -> None:
+    path = write_yaml(tmp_path / "c.yaml", MINIMAL)
+    with pytest.raises(ConfigError) as caught:
+        load_experiment_config(path, ["train.n_envs=lots"])
+    assert caught.value.source == "command-line override 'train.n_envs=lots'"
+    assert caught.value.key == "train.n_envs"
+    with pytest.raises(ConfigError, match="expected dotted.key=value"):
+        load_experiment_config(path, ["train.n_envs"])
+    with pytest.raises(ConfigError, match="not a section"):
+        load_experiment_config(path, ["env.id.x=1"])
+
+
+def test_file_problems_name_the_file(tmp_path: Path) -> None:
+    missing = tmp_path / "nope.yaml"
+    with pytest.raises(ConfigError, match="config file not found") as caught:
+        load_experiment_config(missing)
+    assert caught.value.source == str(missing)
+    broken = tmp_path / "broken.yaml"
+    broken.write_text("env: [unclosed\n")
+    with pytest.raises(ConfigError, match="not valid YAML") as caught:
+        load_experiment_config(broken)
+    assert caught.value.source == str(broken)
+    listed = tmp_path / "list.yaml"
+    listed.write_text("- 1\n- 2\n")
+    with pytest.raises(ConfigError, match="top level must be a mapping"):
+        load_experiment_config(listed)

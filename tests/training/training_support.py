@@ -1,0 +1,46 @@
+"""Helpers of the training/evaluation tests: tiny configs and running the repo's command-line tools."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import yaml
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+
+TINY_TRAINING = {
+    "total_timesteps": 512,
+    "n_envs": 2,
+    "vec_env": "dummy",
+    "seed": 0,
+    "checkpoint_interval": 256,
+    "eval_interval": 256,
+    "eval_episodes": 2,
+}
+"""A budget that exercises rollouts, updates, checkpoints and evaluations in a few seconds."""
+TINY_ALGO = {"n_steps": 128, "batch_size": 64, "n_epochs": 1, "policy_kwargs": {"net_arch": [16]}}
+
+
+def tiny_training_config(env_id: str, run_root: Path) -> dict:
+    """The default Unbroken training config, pointed at `env_id`, with a tiny budget and a temp run root."""
+    config = yaml.safe_load((REPO_ROOT / "configs" / "unbroken" / "maskable_ppo.yaml").read_text())
+    config["env"] = {"id": env_id, "kwargs": {}}
+    config["algo"].update(TINY_ALGO)
+    config["train"] = dict(TINY_TRAINING)
+    config["logging"] = {"run_root": str(run_root), "tensorboard": True}
+    return config
+
+
+def write_yaml(path: Path, data: dict) -> Path:
+    """Write `data` as YAML and return the path."""
+    path.write_text(yaml.safe_dump(data, sort_keys=False))
+    return path
+
+
+def run_cli(*args: str, timeout: float = 120) -> subprocess.CompletedProcess:
+    """Run a command of the repo (python train.py ..., python -m envs.replay ...) from the repo root."""
+    return subprocess.run(
+        [sys.executable, *args], cwd=REPO_ROOT, capture_output=True, text=True, timeout=timeout, check=False
+    )

@@ -1,0 +1,90 @@
+"""Train an agent from a YAML config: `python train.py [--config FILE] [key=value ...]` or `--resume RUN_DIR`.
+
+With no argument it trains MaskablePPO on Unbroken with configs/unbroken/maskable_ppo.yaml (a few minutes on two
+CPU cores). Dotted overrides are YAML scalars: `python train.py algo.learning_rate=1e-4 env.kwargs.difficulty=hard`.
+The config is validated (and the env built once) before any training starts; errors name the file and the key.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+from agents.config import ConfigError, ExperimentConfig, load_experiment_config, parse_override
+from agents.environment import probe_env
+
+DEFAULT_CONFIG = Path(__file__).resolve().parent / "configs" / "unbroken" / "maskable_ppo.yaml"
+"""The config used when train.py is run without --config."""
+RESUME_OVERRIDABLE_KEYS = {"train.total_timesteps"}
+"""Keys a resumed run may change (extending the budget); everything else stays as the run was configured."""
+
+
+def parse_args(argv: list[str]) -> argparse.Namespace:
+    """The command line of train.py."""
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--config", type=Path, default=None, help=f"YAML config (default: {DEFAULT_CONFIG})")
+    parser.add_argument("--resume", type=Path, default=None, metavar="RUN_DIR", help="continue a run directory")
+    parser.add_argument("--no-progress", action="store_true", help="no progress bar (e.g. in CI logs)")
+    parser.add_argument("overrides", nargs="*", metavar="key=value", help="dotted config overrides")
+    return parser.parse_args(argv)
+
+
+def load_config(args: argparse.Namespace) -> tuple[ExperimentConfig, str]:
+    """The validated config of this invocation and the file it came from."""
+    if args.resume is None:
+        path = args.config or DEFAULT_CONFIG
+        return load_experiment_config(path, args.overrides), str(path)
+    if args.config is not None:
+        raise ConfigError("--resume", "", "a resumed run uses its own config.yaml; do not pass --config")
+    if not args.resume.is_dir():
+        raise ConfigError(str(args.resume), "", "run directory not found")
+    for text in args.overrides:
+        key = parse_override(text).dotted_key
+        if key not in RESUME_OVERRIDABLE_KEYS:
+            raise ConfigError(
+                f"command-line override {text!r}",
+                key,
+                f"a resumed run keeps its config; only {', '.join(sorted(RESUME_OVERRIDABLE_KEYS))} may change",
+            )
+    path = args.resume / "config.yaml"
+    return load_experiment_config(path, args.overrides), str(path)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Validate the config, create (or reopen) the run directory, train, and say where everything went."""
+    argv = sys.argv[1:] if argv is None else argv
+    args = parse_args(argv)
+    try:
+        config, source = load_config(args)
+        facts = probe_env(config.env, source, config.opponents)
+    except ConfigError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+
+    from agents.training import create_run_dir, elapsed, resume_summary, train, write_run_files
+
+    if args.resume is None:
+        run_dir = create_run_dir(config, facts)
+        print(f"run directory: {run_dir}")
+    else:
+        run_dir = args.resume
+        print(resume_summary(run_dir))
+    write_run_files(run_dir, config, ["train.py", *argv])
+    print(
+        f"training {config.algo.name} on {config.env.id} {config.env.kwargs} for "
+        f"{config.train.total_timesteps} steps ({config.train.n_envs} {config.train.vec_env} envs, "
+        f"seed {config.train.seed})"
+    )
+    start = time.monotonic()
+    final_model = train(config, run_dir, progress_bar=not args.no_progress)
+    print(f"done in {elapsed(start)}; final model: {final_model}")
+    if config.logging.tensorboard:
+        print(f"TensorBoard: tensorboard --logdir {run_dir / 'tensorboard'}")
+    print(f"evaluate: python evaluate.py --agent {run_dir} --agent random")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
