@@ -1,1 +1,1 @@
-"""Agents for tabletop-gym: the Agent protocol, random, heuristic, MCTS and MaskablePPO players, training and evaluation."""
+"""Agents of tabletop-gym: the Agent protocol, random, heuristic, MCTS and MaskablePPO players, training, evaluation."""

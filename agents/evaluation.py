@@ -72,7 +72,10 @@ def wilson_interval(successes: int, trials: int, z: float = WILSON_Z_95) -> tupl
     denominator = 1.0 + z * z / trials
     center = (proportion + z * z / (2 * trials)) / denominator
     half_width = z * math.sqrt(proportion * (1 - proportion) / trials + z * z / (4 * trials * trials)) / denominator
-    return max(0.0, center - half_width), min(1.0, center + half_width)
+    # At 0 or `trials` successes the bound is exactly 0 or 1; the formula leaves rounding residue there.
+    low = 0.0 if successes == 0 else max(0.0, center - half_width)
+    high = 1.0 if successes == trials else min(1.0, center + half_width)
+    return low, high
 
 
 def summarize(episodes: Sequence[EpisodeResult]) -> dict[str, Any]:
@@ -167,7 +170,8 @@ def run_evaluation(
 ) -> list[GroupResult]:
     """Play `episodes` episodes of every group (episode i with seed seed + i) on `workers` processes."""
     agent_options = dict(agent_options or {})
-    chunk_size = max(1, math.ceil(episodes / (workers * CHUNKS_PER_WORKER)))
+    # One process: one chunk per group (the agent is built once); several: chunks to balance the load.
+    chunk_size = episodes if workers == 1 else max(1, math.ceil(episodes / (workers * CHUNKS_PER_WORKER)))
     chunks = [
         _Chunk(index, group, tuple(range(start, min(start + chunk_size, episodes))), seed, agent_options, record)
         for index, group in enumerate(groups)

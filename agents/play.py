@@ -105,7 +105,7 @@ def play(
                 write("quit")
                 return None
             write(f"> {game.action_label(action)}")
-            observation, reward, terminated, truncated, info = env.step(action)
+            observation, _, terminated, truncated, info = env.step(action)
             if terminated or truncated:
                 write(str(env.render()))
                 outcome = "won" if info.get("won") else "lost"

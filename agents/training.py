@@ -168,9 +168,11 @@ def train(config: ExperimentConfig, run_dir: Path, progress_bar: bool = True) ->
 
     Returns the path of the final model.
     """
+    import torch
     from sb3_contrib import MaskablePPO
 
     train_config = config.train
+    torch.set_num_threads(train_config.torch_threads)
     vec_env = make_vec_env(config, train_config.n_envs, train_config.vec_env, train_config.seed)
     checkpoint = latest_checkpoint(run_dir)
     try:

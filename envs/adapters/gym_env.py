@@ -58,7 +58,7 @@ class TabletopEnv(gym.Env):
         self.observer = game.observer(0)
         n = game.spec.num_actions
         self.action_space = spaces.Discrete(n)
-        box = spaces.Box(low=-np.inf, high=np.inf, shape=(self.observer.size,), dtype=np.float32)
+        box = spaces.Box(low=self.observer.low, high=self.observer.high, shape=(self.observer.size,), dtype=np.float32)
         if flat:
             self.observation_space: spaces.Space = box
         else:
@@ -68,6 +68,7 @@ class TabletopEnv(gym.Env):
         self.state: State | None = None
         self._mask = np.zeros(n, dtype=np.int8)
         self._legal: list[int] = []
+        self._ended = False
 
     # -------------------------------------------------------------- core loop
     def _advance_chance(self) -> None:
@@ -106,6 +107,7 @@ class TabletopEnv(gym.Env):
             self.state = self.game.state_from_dict(options["state"])
         else:
             self.state = self.game.new_initial_state()
+        self._ended = False
         self._advance_chance()
         self._refresh_mask()
         return self._observation(), self._info()
@@ -115,13 +117,16 @@ class TabletopEnv(gym.Env):
         if self.state is None:
             raise RuntimeError("call reset() before step()")
         action = int(action)
-        if self.state.is_terminal():
+        if self._ended or self.state.is_terminal():
             raise RuntimeError("the episode has ended; call reset()")
         if not (0 <= action < self._mask.size and self._mask[action]):
             labels = [(a, self.game.action_label(a)) for a in self._legal]
             label = self.game.action_label(action) if 0 <= action < self._mask.size else "out of range"
             if self.illegal_action == "raise":
                 raise IllegalActionError(action, label, labels)
+            self._ended = True
+            self._mask = np.zeros(self._mask.size, dtype=np.int8)  # the episode is over: nothing is legal
+            self._legal = []
             info = self._info()
             info["illegal_action"] = action
             return self._observation(), ILLEGAL_ACTION_PENALTY, True, False, info
@@ -134,8 +139,6 @@ class TabletopEnv(gym.Env):
             reward = float(self.state.returns()[0])
             if self.reward_mode == "score" and reward > 0:
                 reward = float(self.state.score()[0])
-        if self.render_mode == "ansi":
-            pass  # rendered on demand by render()
         return self._observation(), reward, terminated, False, self._info()
 
     def action_masks(self) -> np.ndarray:

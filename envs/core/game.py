@@ -172,6 +172,10 @@ class Observer(abc.ABC):
 
     size: int
     views: dict[str, slice]
+    low: float = 0.0
+    """Lower bound of every observation entry (the adapters' Box bounds)."""
+    high: float = 1.0
+    """Upper bound of every observation entry."""
 
     @abc.abstractmethod
     def tensor(self, state: State) -> np.ndarray:

@@ -12,7 +12,7 @@ import numpy as np
 
 from envs.core.game import Observer
 from envs.core.observation import ObservationLayout
-from envs.unbroken.actions import MAX_REVEAL, MAX_SKILL_OFFER
+from envs.unbroken.actions import MAX_EAT, MAX_REVEAL, MAX_SKILL_OFFER
 from envs.unbroken.cards import RESOURCES, TIME
 from envs.unbroken.presets import DIFFICULTIES, RulePreset
 from envs.unbroken.rules import (
@@ -27,14 +27,13 @@ from envs.unbroken.rules import (
 if TYPE_CHECKING:
     from envs.core.game import State
 
-HEALTH_SCALE = 12.0
-ARMOR_SCALE = 6.0
 ROUND_SCALE = 20.0
-CONDITION_ROUND_SCALE = 5.0
-CARD_AMOUNT_SCALE = 3.0
-CARD_TIME_SCALE = 5.0
+"""Combat rounds are shown as min(round, 20) / 20."""
+CONDITION_ROUND_SCALE = 10.0
+"""Durations are at most 10 rounds (cards.py validates it); extended ones are capped."""
 CARD_FEATURES = 1 + 2 * len(RESOURCES) + 2
 """Per encounter card: present, spend bag, gain bag, time value, commit flag."""
+NO_MONSTER_STATS = (0.0,) * 8
 PRESET_FLAGS = (
     "monster_drawn_at_setup", "trick_gives_skill", "committed_unpayable_discard", "clamp_monster_roll",
     "extend_immediate_condition", "remove_time_token_at_level_four", "reveal_can_decrease", "monster_stat_changes",
@@ -50,46 +49,56 @@ class UnbrokenObserver(Observer):
         n_weapons, n_monsters = len(cards.weapons), len(cards.monsters)
         n_conditions, n_skills, n_encounters = len(cards.conditions), len(cards.skills), len(cards.encounters)
         layout = ObservationLayout()
+        # One-hot and multi-hot views (written together with one fancy-index assignment).
         self.v_phase = layout.add("phase", len(PHASE_NAMES))
         self.v_level = layout.add("level", FINAL_LEVEL)
-        self.v_resources = layout.add("resources", len(RESOURCES))
         self.v_character = layout.add("character", len(cards.characters))
-        self.v_ability = layout.add("ability_uses", 1)
         self.v_weapon = layout.add("weapon", n_weapons)
         self.v_weapon_stack = layout.add("weapon_stack", n_weapons)
-        self.v_aside = layout.add("weapon_aside", n_weapons + 1)
+        self.v_aside = layout.add("weapon_aside", n_weapons)
         self.v_monster = layout.add("monster", n_monsters)
-        self.v_monster_stats = layout.add("monster_stats", 8)
-        self.v_combat = layout.add("combat", 3)
         self.v_roll = layout.add("roll", 2 * len(DIE_FACES))
         self.v_conditions_active = layout.add("conditions_active", n_conditions)
         self.v_conditions_next = layout.add("conditions_next", n_conditions)
-        self.v_conditions_now = layout.add("conditions_now", n_conditions)
         self.v_skills = layout.add("skills", n_skills)
         self.v_skill_offer = layout.add("skill_offer", MAX_SKILL_OFFER * n_skills)
+        self.v_conditions_now = layout.add("conditions_now", n_conditions)
+        # Dense scalars, contiguous (written with one assignment).
+        self.v_resources = layout.add("resources", len(RESOURCES))
+        self.v_ability = layout.add("ability_uses", 1)
+        self.v_aside_rounds = layout.add("weapon_aside_rounds", 1)
+        self.v_monster_stats = layout.add("monster_stats", 8)
+        self.v_combat = layout.add("combat", 3)
+        self.v_travel = layout.add("travel", 6)
+        self.v_scalars = slice(self.v_resources.start, self.v_travel.stop)
         self.v_revealed = layout.add("revealed_cards", MAX_REVEAL * CARD_FEATURES)
         self.v_chosen = layout.add("chosen_card", CARD_FEATURES)
-        self.v_travel = layout.add("travel", 6)
+        # Remaining deck composition (public), contiguous.
         self.v_encounter_deck = layout.add("encounter_deck", n_encounters)
         self.v_skill_deck = layout.add("skill_deck", n_skills)
+        self.v_decks = slice(self.v_encounter_deck.start, self.v_skill_deck.stop)
         self.v_setting = layout.add("setting", len(DIFFICULTIES) + len(PRESET_FLAGS))
         self.layout = layout
         self.size = layout.size
         self.views = layout.views
 
-        bars = np.array(cards.display.bar_maximum, dtype=np.float32)
-        self.inverse_bars = (1.0 / bars).astype(np.float32)
+        self.inverse_bars = [1.0 / bar for bar in cards.display.bar_maximum]
+        # Scales from the content, so that every entry lies in [0, 1].
+        self.health_scale = float(max(m.health for m in cards.monsters) + 5)
+        self.armor_scale = float(max(m.armor for m in cards.monsters) + 5)
+        self.card_amount_scale = float(max(a for e in cards.encounters for _, a in (*e.spend, *e.gain)))
+        self.card_time_scale = float(max(e.time for e in cards.encounters))
         features = np.zeros((n_encounters, CARD_FEATURES), dtype=np.float32)
         for i, card in enumerate(cards.encounters):
             features[i, 0] = 1.0
             for r, amount in card.spend:
-                features[i, 1 + r] = amount / CARD_AMOUNT_SCALE
+                features[i, 1 + r] = amount / self.card_amount_scale
             for r, amount in card.gain:
-                features[i, 1 + len(RESOURCES) + r] = amount / CARD_AMOUNT_SCALE
-            features[i, -2] = card.time / CARD_TIME_SCALE
+                features[i, 1 + len(RESOURCES) + r] = amount / self.card_amount_scale
+            features[i, -2] = card.time / self.card_time_scale
             features[i, -1] = float(card.commit)
         self.card_features = features
-        self.inverse_copies = np.array([1.0 / e.copies for e in cards.encounters], dtype=np.float32)
+        self.deck_scale = np.array([1.0 / e.copies for e in cards.encounters] + [1.0] * n_skills, dtype=np.float32)
         setting = np.zeros(len(DIFFICULTIES) + len(PRESET_FLAGS), dtype=np.float32)
         setting[DIFFICULTIES.index(game.difficulty)] = 1.0
         preset: RulePreset = game.preset
@@ -97,74 +106,87 @@ class UnbrokenObserver(Observer):
             setting[len(DIFFICULTIES) + i] = float(getattr(preset, flag))
         self.setting = setting
         self.n_skills = n_skills
+        self.template = layout.zeros()
+        self.template[self.v_setting] = setting
+        self.o_phase, self.o_level = self.v_phase.start, self.v_level.start
+        self.o_weapon, self.o_weapon_stack = self.v_weapon.start, self.v_weapon_stack.start
+        self.o_character, self.o_ability = self.v_character.start, self.v_ability.start
+        self.o_conditions_active, self.o_conditions_next = self.v_conditions_active.start, self.v_conditions_next.start
+        self.o_conditions_now, self.o_skills = self.v_conditions_now.start, self.v_skills.start
+        self.o_skill_offer, self.o_monster, self.o_roll = self.v_skill_offer.start, self.v_monster.start, self.v_roll.start
 
     def tensor(self, state: State) -> np.ndarray:
         """The flat observation (see `views` for the layout)."""
         assert isinstance(state, UnbrokenState)
         s = state
-        obs = np.zeros(self.size, dtype=np.float32)
-        obs[self.v_phase.start + s.phase] = 1.0
-        obs[self.v_level.start + s.level - 1] = 1.0
-        obs[self.v_resources] = np.asarray(s.resources, dtype=np.float32) * self.inverse_bars
+        obs = self.template.copy()
+        ones = [self.o_phase + s.phase, self.o_level + s.level - 1, self.o_weapon + s.weapons[-1]]
         if s.character >= 0:
-            obs[self.v_character.start + s.character] = 1.0
-        obs[self.v_ability.start] = s.ability_uses / FINAL_LEVEL
-        obs[self.v_weapon.start + s.weapons[-1]] = 1.0
-        stack = self.v_weapon_stack.start
-        for w in s.weapons:
-            obs[stack + w] = 1.0
+            ones.append(self.o_character + s.character)
+        start = self.o_weapon_stack
+        ones += [start + w for w in s.weapons]
+        if s.conditions_active:
+            start = self.o_conditions_active
+            ones += [start + c for c in s.conditions_active]
+        if s.conditions_next:
+            start = self.o_conditions_next
+            ones += [start + c for c in s.conditions_next]
+        if s.skills:
+            start = self.o_skills
+            ones += [start + k for k in s.skills]
+        if s.skill_offer:
+            start, n_skills = self.o_skill_offer, self.n_skills
+            ones += [start + slot * n_skills + k for slot, k in enumerate(s.skill_offer)]
+        scalars = [amount * scale for amount, scale in zip(s.resources, self.inverse_bars)]
+        scalars.append(s.ability_uses / FINAL_LEVEL)
         if s.aside_weapon >= 0:
-            obs[self.v_aside.start + s.aside_weapon] = 1.0
-            obs[self.v_aside.stop - 1] = s.aside_rounds / CONDITION_ROUND_SCALE
+            ones.append(self.v_aside.start + s.aside_weapon)
+        scalars.append(min(s.aside_rounds, CONDITION_ROUND_SCALE) / CONDITION_ROUND_SCALE)
         if s.monster_revealed:
-            monster = s.monster()
-            obs[self.v_monster.start + monster] = 1.0
+            ones.append(self.o_monster + s.monster())
             health, armor = s.monster_health(), s.monster_armor()
-            obs[self.v_monster_stats] = (
+            scalars += (
                 1.0,
-                health / HEALTH_SCALE,
-                armor / ARMOR_SCALE,
-                s.wounds / HEALTH_SCALE,
-                s.armor_broken / ARMOR_SCALE,
-                s.armor_left() / ARMOR_SCALE,
-                max(0, health - s.wounds) / HEALTH_SCALE,
+                min(health, self.health_scale) / self.health_scale,
+                min(armor, self.armor_scale) / self.armor_scale,
+                min(s.wounds, self.health_scale) / self.health_scale,
+                min(s.armor_broken, self.armor_scale) / self.armor_scale,
+                min(max(0, armor - s.armor_broken), self.armor_scale) / self.armor_scale,
+                min(max(0, health - s.wounds), self.health_scale) / self.health_scale,
                 float(s.defending),
             )
-        if s.round:
-            obs[self.v_combat] = (1.0, s.round / ROUND_SCALE, float(s.extra_turn))
+        else:
+            scalars += NO_MONSTER_STATS
+        scalars += (float(s.round > 0), min(s.round, ROUND_SCALE) / ROUND_SCALE, float(s.extra_turn))
+        scalars += (
+            float(s.committed),
+            float(s.committed_now),
+            s.reveal_count() / MAX_REVEAL,
+            min(s.food_requirement(), MAX_EAT) / MAX_EAT,
+            float(s.ambushed),
+            float(s.time_token_removed),
+        )
+        obs[self.v_scalars] = scalars
         if s.last_roll:
-            obs[self.v_roll.start + s.last_roll - 1] = 1.0
+            ones.append(self.o_roll + s.last_roll - 1)
             if s.phase == DECIDE_REACTION:
                 modified = s.modified_roll()
                 if 1 <= modified <= 6:
-                    obs[self.v_roll.start + 5 + modified] = 1.0
-        for c in s.conditions_active:
-            obs[self.v_conditions_active.start + c] = 1.0
-        for c in s.conditions_next:
-            obs[self.v_conditions_next.start + c] = 1.0
-        for c, rounds in s.conditions_now.items():
-            obs[self.v_conditions_now.start + c] = 1.0 if rounds < 0 else rounds / CONDITION_ROUND_SCALE
-        for k in s.skills:
-            obs[self.v_skills.start + k] = 1.0
-        for slot, k in enumerate(s.skill_offer):
-            obs[self.v_skill_offer.start + slot * self.n_skills + k] = 1.0
+                    ones.append(self.o_roll + 5 + modified)
+        if s.conditions_now:
+            start = self.o_conditions_now
+            for c, rounds in s.conditions_now.items():
+                obs[start + c] = 1.0 if rounds < 0 else min(rounds, CONDITION_ROUND_SCALE) / CONDITION_ROUND_SCALE
         if s.revealed_cards:
             start = self.v_revealed.start
             block = self.card_features[s.revealed_cards].ravel()
             obs[start : start + block.size] = block
         if s.chosen_card >= 0:
             obs[self.v_chosen] = self.card_features[s.chosen_card]
-        obs[self.v_travel] = (
-            float(s.committed),
-            float(s.committed_now),
-            s.reveal_count() / MAX_REVEAL,
-            s.food_requirement() / 8.0,
-            float(s.ambushed),
-            float(s.time_token_removed),
-        )
-        obs[self.v_encounter_deck] = np.asarray(s.encounter_deck, dtype=np.float32) * self.inverse_copies
-        obs[self.v_skill_deck] = s.skill_deck
-        obs[self.v_setting] = self.setting
+        decks = self.v_decks
+        obs[decks] = s.encounter_deck + s.skill_deck
+        obs[decks] *= self.deck_scale
+        obs[ones] = 1.0
         return obs
 
     def text(self, state: State) -> str:

@@ -76,6 +76,18 @@ AFTER_SKILL_TRAVEL, AFTER_SKILL_HUNGER = 0, 1
 REVEAL_FOR_SCOUT, REVEAL_FOR_AMBUSH, REVEAL_FOR_TRICKERY = 0, 1, 2
 
 
+_SPLIT_TIME: dict[Bag, tuple[Bag, int]] = {}
+
+
+def split_time(cost: Bag) -> tuple[Bag, int]:
+    """(the cost without time, its time part), memoised: costs are a few shared tuples."""
+    split = _SPLIT_TIME.get(cost)
+    if split is None:
+        split = (tuple((r, a) for r, a in cost if r != TIME), sum(a for r, a in cost if r == TIME))
+        _SPLIT_TIME[cost] = split
+    return split
+
+
 class UnbrokenGame(Game):
     """Unbroken with a difficulty, a printing's rule preset, a character choice and a card set."""
 
@@ -420,6 +432,24 @@ class UnbrokenState(State):
             return uniform_outcomes(range(len(self.cards.characters)))
         return []
 
+    def sample_chance(self, rng: np.random.Generator) -> int:
+        """Draw the pending chance outcome with its exact probability (fast path of `chance_outcomes`)."""
+        phase = self.phase
+        if phase == CHANCE_ENCOUNTER_DRAW or phase == CHANCE_SKILL_DRAW:
+            pile = self.encounter_deck if phase == CHANCE_ENCOUNTER_DRAW else self.skill_deck
+            target = rng.random() * sum(pile)
+            last = 0
+            for card, copies in enumerate(pile):
+                if copies:
+                    target -= copies
+                    last = card
+                    if target < 0:
+                        return card
+            return last
+        if phase == CHANCE_CHARACTER:
+            return int(rng.integers(len(self.cards.characters)))
+        return int(rng.integers(1, 7))
+
     def chance_label(self, outcome: int) -> str:
         """Label of a chance outcome at this node."""
         phase = self.phase
@@ -480,26 +510,35 @@ class UnbrokenState(State):
 
     def can_pay(self, bag: Bag, extra: Bag = ()) -> bool:
         """Whether the bag (plus `extra`) can be spent; higher effort may pay for lower effort."""
-        need = [0] * len(self.resources)
-        for r, amount in bag:
-            need[r] += amount
-        for r, amount in extra:
-            need[r] += amount
         resources = self.resources
-        for r in range(3, len(need)):
-            if need[r] > resources[r]:
+        small = medium = large = 0
+        if extra:
+            merged: dict[int, int] = {}
+            for r, amount in (*bag, *extra):
+                merged[r] = merged.get(r, 0) + amount
+            items = merged.items()
+        else:
+            items = bag
+        for r, amount in items:
+            if r == SMALL_EFFORT:
+                small += amount
+            elif r == MEDIUM_EFFORT:
+                medium += amount
+            elif r == LARGE_EFFORT:
+                large += amount
+            elif resources[r] < amount:
                 return False
         # Effort: the highest category has the fewest payers, so it is settled first.
-        spare_large = resources[LARGE_EFFORT] - need[LARGE_EFFORT]
+        spare_large = resources[LARGE_EFFORT] - large
         if spare_large < 0:
             return False
-        spare_medium = resources[MEDIUM_EFFORT] - need[MEDIUM_EFFORT]
+        spare_medium = resources[MEDIUM_EFFORT] - medium
         if spare_medium < 0:
             spare_large += spare_medium
             spare_medium = 0
             if spare_large < 0:
                 return False
-        return resources[SMALL_EFFORT] + spare_medium + spare_large >= need[SMALL_EFFORT]
+        return resources[SMALL_EFFORT] + spare_medium + spare_large >= small
 
     def _pay(self, bag: Bag, extra: Bag = ()) -> bool:
         """Spend a bag if possible (see RULES.md for which effort pays); returns False and spends nothing if not."""
@@ -542,36 +581,56 @@ class UnbrokenState(State):
         )
         return max(0, level - penalty)
 
+    def _modifiers(self) -> dict[str, Any]:
+        """Totals of every condition modifier and skill passive, recomputed only when those cards change."""
+        key = (tuple(self.skills), tuple(self.conditions_active), tuple(self.conditions_now))
+        cache = self.__dict__.get("_modifier_cache")
+        if cache is not None and cache[0] == key:
+            return cache[1]
+        conditions = [self.cards.conditions[c].modifiers for c in (*self.conditions_active, *self.conditions_now)]
+        passives = [self.cards.skills[k].passive for k in self.skills]
+        values: dict[str, Any] = {}
+        for modifiers in conditions:
+            for name, value in modifiers.items():
+                if isinstance(value, tuple):
+                    values[name] = values.get(name, ()) + value
+                elif isinstance(value, bool):
+                    values[name] = values.get(name, False) or value
+                else:
+                    values[name] = values.get(name, 0) + value
+        for passive in passives:
+            for name, value in passive.items():
+                slot = f"skill:{name}"
+                if name == "ignore":
+                    values[slot] = values.get(slot, frozenset()) | frozenset(value)
+                elif name == "wound_bonus":
+                    values[slot] = values.get(slot, ()) + (value,)
+                elif isinstance(value, bool):
+                    values[slot] = values.get(slot, False) or value
+                else:
+                    values[slot] = values.get(slot, 0) + value
+        self._modifier_cache = (key, values)
+        return values
+
     def _condition_total(self, key: str) -> int:
         """Sum of an integer modifier over active conditions (level and immediate)."""
-        conditions = self.cards.conditions
-        total = 0
-        for c in self.conditions_active:
-            total += conditions[c].modifiers.get(key, 0)
-        for c in self.conditions_now:
-            total += conditions[c].modifiers.get(key, 0)
-        return total
+        return self._modifiers().get(key, 0)
 
     def _condition_flag(self, key: str) -> bool:
-        conditions = self.cards.conditions
-        return any(conditions[c].modifiers.get(key, False) for c in self.conditions_active) or any(
-            conditions[c].modifiers.get(key, False) for c in self.conditions_now
-        )
+        """Whether any active condition sets a flag modifier."""
+        return self._modifiers().get(key, False)
 
     def _condition_bag(self, key: str) -> Bag:
-        conditions = self.cards.conditions
-        bag: list[tuple[int, int]] = []
-        for c in (*self.conditions_active, *self.conditions_now):
-            bag.extend(conditions[c].modifiers.get(key, ()))
-        return tuple(bag)
+        """The resource bags of a modifier over active conditions, concatenated."""
+        return self._modifiers().get(key, ())
 
     def _passive_total(self, key: str) -> int:
-        skills = self.cards.skills
-        return sum(skills[s].passive.get(key, 0) for s in self.skills)
+        """Sum of an integer passive over the player's skills."""
+        return self._modifiers().get(f"skill:{key}", 0)
 
     def _ignores(self, effect_kind: str) -> bool:
-        skills = self.cards.skills
-        return any(effect_kind in skills[s].passive.get("ignore", ()) for s in self.skills)
+        """Whether a skill makes the player ignore a monster effect kind."""
+        return effect_kind in self._modifiers().get("skill:ignore", ())
 
     # ------------------------------------------------------------------ travel phase
     def _start_travel(self) -> None:
@@ -597,7 +656,7 @@ class UnbrokenState(State):
     def scout_cost(self) -> Bag:
         """The Scout cost of the current level (a skill may waive its small effort)."""
         cost = self.cards.display.general.scout_cost_by_level[self.level]
-        if any(self.cards.skills[s].passive.get("scout_discount") for s in self.skills):
+        if self._modifiers().get("skill:scout_discount", False):
             cost = tuple((r, a) for r, a in cost if r != SMALL_EFFORT)
         return cost
 
@@ -1142,21 +1201,20 @@ class UnbrokenState(State):
 
     def _can_pay_with_time(self, cost: Bag, extra: Bag = ()) -> bool:
         """Costs with time: in travel time must be available; in level IV's combat it is paid as small effort."""
-        time = sum(a for r, a in cost if r == TIME)
-        rest = tuple((r, a) for r, a in cost if r != TIME)
-        return self._can_craft(rest + extra, time, self._in_combat_phase())
+        rest, time = split_time(cost)
+        return self._can_craft(rest, time, self._in_combat_phase(), extra)
 
     def _in_combat_phase(self) -> bool:
         return self.phase in (DECIDE_PLAYER_TURN, DECIDE_REACTION)
 
-    def _can_craft(self, cost: Bag, time: int, in_combat: bool) -> bool:
+    def _can_craft(self, cost: Bag, time: int, in_combat: bool, extra: Bag = ()) -> bool:
         if in_combat and self.level == FINAL_LEVEL:
-            return self.can_pay(cost, ((SMALL_EFFORT, time),) if time else ())
-        return self.can_pay(cost) and (time == 0 or self.resources[TIME] >= time)
+            return self.can_pay(cost, extra + ((SMALL_EFFORT, time),) if time else extra)
+        return self.can_pay(cost, extra) and (time == 0 or self.resources[TIME] >= time)
 
     def _pay_with_time(self, cost: Bag, extra: Bag = ()) -> None:
-        time = sum(a for r, a in cost if r == TIME)
-        self._pay(tuple((r, a) for r, a in cost if r != TIME), extra)
+        rest, time = split_time(cost)
+        self._pay(rest, extra)
         self._spend_time(time)
 
     def _apply(self, action: int) -> None:

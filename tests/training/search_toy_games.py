@@ -25,7 +25,9 @@ class ToyObserver(Observer):
     """Observation: the phase and, never, the hidden card."""
 
     size = 2
-    views = {"phase": slice(0, 1), "rung": slice(1, 2)}
+
+    def __init__(self) -> None:
+        self.views = {"phase": slice(0, 1), "rung": slice(1, 2)}
 
     def tensor(self, state: State) -> np.ndarray:
         """Phase index and ladder rung (hidden card left out)."""

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 import yaml
+from training_support import REPO_ROOT, write_yaml
 
 from agents.config import (
     ConfigError,
@@ -19,8 +20,6 @@ from agents.config import (
     parse_override,
     parse_yaml,
 )
-
-from training_support import REPO_ROOT, write_yaml
 
 MINIMAL = {"env": {"id": "tabletop/Unbroken-v0"}, "algo": {"name": "maskable_ppo"}}
 
@@ -123,7 +122,11 @@ def test_yaml_reads_exponent_floats() -> None:
         (with_section("algo", {"learning_rate": "fast"}), "algo.learning_rate", "expected a number"),
         (with_section("algo", {"gamma": 1.5}), "algo.gamma", "within [0, 1]"),
         (with_section("algo", {"policy_kwargs": {"net_arch": [64, "x"]}}), "algo.policy_kwargs.net_arch[1]", "integer"),
-        (with_section("algo", {"policy_kwargs": {"activation_fn": "nn.ReLU"}}), "algo.policy_kwargs.activation_fn", "one of"),
+        (
+            with_section("algo", {"policy_kwargs": {"activation_fn": "nn.ReLU"}}),
+            "algo.policy_kwargs.activation_fn",
+            "one of",
+        ),
         (with_section("algo", {"name": "dqn"}), "algo.name", "unknown algorithm 'dqn'"),
         ({"env": {"id": "x"}}, "algo", "missing required key"),
         ({"algo": {"name": "maskable_ppo"}, "env": {"kwargs": {}}}, "env.id", "missing required key"),
@@ -156,7 +159,7 @@ def test_bad_override_is_blamed_on_the_command_line(tmp_path: Path) -> None:
         load_experiment_config(path, ["train.n_envs=lots"])
     assert caught.value.source == "command-line override 'train.n_envs=lots'"
     assert caught.value.key == "train.n_envs"
-    with pytest.raises(ConfigError, match="expected dotted.key=value"):
+    with pytest.raises(ConfigError, match=r"expected dotted\.key=value"):
         load_experiment_config(path, ["train.n_envs"])
     with pytest.raises(ConfigError, match="not a section"):
         load_experiment_config(path, ["env.id.x=1"])

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 
 import yaml
@@ -44,3 +45,12 @@ def run_cli(*args: str, timeout: float = 120) -> subprocess.CompletedProcess:
     return subprocess.run(
         [sys.executable, *args], cwd=REPO_ROOT, capture_output=True, text=True, timeout=timeout, check=False
     )
+
+
+@dataclass(frozen=True)
+class TrainedRun:
+    """A finished tiny training run: its env id, run directory and what train.py printed."""
+
+    env_id: str
+    run_dir: Path
+    stdout: str

@@ -1,0 +1,125 @@
+"""Agents on their own: the random agent, MCTS on toy games with known answers, the spec registry, statistics."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from search_toy_games import (
+    LADDER_ACTION,
+    PASS_ACTION,
+    SAFE_ACTION,
+    CheatingToyState,
+    ToyGame,
+)
+
+from agents.base import AgentSpecError, make_agent
+from agents.environment import make_env
+from agents.evaluation import EpisodeResult, summarize, wilson_interval
+from agents.mcts import MCTSAgent
+from agents.random_agent import RandomAgent
+
+
+def decision_state(kind: str) -> object:
+    """A toy game's first decision node (chance sampled with a fixed generator)."""
+    state = ToyGame(kind).new_initial_state()
+    rng = np.random.default_rng(0)
+    while state.is_chance_node():
+        state.apply_action(state.sample_chance(rng))
+    return state
+
+
+def test_random_agent_plays_only_legal_actions_and_repeats_per_seed() -> None:
+    mask = np.zeros(20, dtype=np.int8)
+    mask[[3, 7, 11]] = 1
+    agent = RandomAgent()
+    agent.reset(5)
+    first = [agent.act(None, mask) for _ in range(200)]
+    assert set(first) == {3, 7, 11}
+    agent.reset(5)
+    assert [agent.act(None, mask) for _ in range(200)] == first
+    agent.reset(6)
+    assert [agent.act(None, mask) for _ in range(200)] != first
+
+
+def test_mcts_prefers_the_likelier_gamble_using_chance_probabilities() -> None:
+    agent = MCTSAgent(num_simulations=300, seed=0)
+    assert agent.act(None, np.ones(6), state=decision_state("gamble")) == SAFE_ACTION
+    values = agent.action_values(decision_state("gamble"))
+    assert values[SAFE_ACTION][0] > values[SAFE_ACTION + 1][0]  # more visits
+    assert values[SAFE_ACTION][1] == pytest.approx(0.4, abs=0.15)  # 0.7 * 1 + 0.3 * -1
+
+
+def test_mcts_searches_deeper_than_one_move() -> None:
+    # Only LADDER_ACTION three times in a row wins; a random rollout finds it with probability 1/27.
+    agent = MCTSAgent(num_simulations=400, seed=1)
+    assert agent.act(None, np.ones(6), state=decision_state("ladder")) == LADDER_ACTION
+
+
+def test_mcts_does_not_peek_at_hidden_information() -> None:
+    # Guessing a uniformly hidden card is worth -1/3; passing is worth 0. A search that sees the card guesses.
+    honest = decision_state("guess")
+    for seed in range(3):
+        assert MCTSAgent(num_simulations=300, seed=seed).act(None, np.ones(6), state=honest) == PASS_ACTION
+    cheating = CheatingToyState(ToyGame("guess"))
+    cheating.hidden_card = 2
+    assert MCTSAgent(num_simulations=300, seed=0).act(None, np.ones(6), state=cheating) == 2
+
+
+def test_mcts_is_deterministic_per_seed_and_leaves_the_state_alone() -> None:
+    state = decision_state("ladder")
+    before = state.to_dict()
+    runs = []
+    for _ in range(2):
+        agent = MCTSAgent(num_simulations=50, seed=0)
+        agent.reset(7)
+        runs.append(agent.action_values(state))
+    assert runs[0] == runs[1]
+    assert state.to_dict() == before
+    with pytest.raises(ValueError, match="needs the rules-core state"):
+        MCTSAgent().act(None, np.ones(6))
+
+
+def test_make_agent_reads_specs() -> None:
+    env = make_env("tabletop/Unbroken-v0", {})
+    try:
+        assert isinstance(make_agent("random", env), RandomAgent)
+        mcts = make_agent("mcts:37", env, {"mcts": {"rollout_depth": 5}})
+        assert isinstance(mcts, MCTSAgent)
+        assert (mcts.num_simulations, mcts.rollout_depth) == (37, 5)
+        with pytest.raises(AgentSpecError, match="unknown agent 'alphazero'"):
+            make_agent("alphazero", env)
+        with pytest.raises(AgentSpecError, match="integer number of simulations"):
+            make_agent("mcts:many", env)
+        with pytest.raises(AgentSpecError, match="not found"):
+            make_agent("no/such/model.zip", env)
+    finally:
+        env.close()
+
+
+@pytest.mark.parametrize(
+    ("wins", "trials", "low", "high"),
+    [(0, 10, 0.0, 0.2775), (5, 10, 0.2366, 0.7634), (10, 10, 0.7225, 1.0), (81, 263, 0.2553, 0.3662)],
+)
+def test_wilson_interval_matches_reference_values(wins: int, trials: int, low: float, high: float) -> None:
+    assert wilson_interval(wins, trials) == pytest.approx((low, high), abs=5e-4)
+    assert wilson_interval(0, trials)[0] == 0.0 and wilson_interval(trials, trials)[1] == 1.0
+
+
+def test_summary_counts_wins_scores_and_titles() -> None:
+    episodes = [
+        EpisodeResult(0, 10, True, 12.0, "Survivor", 40, 1.0),
+        EpisodeResult(1, 11, False, 0.0, "", 10, -1.0),
+        EpisodeResult(2, 12, True, 12.0, "Survivor", 50, 1.0),
+        EpisodeResult(3, 13, True, 18.0, "Legend", 60, 1.0),
+    ]
+    summary = summarize(episodes)
+    assert summary["wins"] == 3
+    assert summary["win_rate"] == 0.75
+    assert summary["win_rate_ci95"] == pytest.approx(list(wilson_interval(3, 4)))
+    assert summary["mean_score"] == pytest.approx(10.5)
+    assert summary["score_std"] == pytest.approx(math.sqrt(np.var([12, 0, 12, 18])))
+    assert summary["score_distribution"] == {"0": 1, "12": 2, "18": 1}
+    assert summary["title_distribution"] == {"Survivor": 2, "(none)": 1, "Legend": 1}
+    assert summary["mean_length"] == 40.0

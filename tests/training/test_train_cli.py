@@ -1,0 +1,147 @@
+"""train.py end to end: a tiny run per env id, resume, both vec envs, and bad configs failing fast."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+import yaml
+from training_support import REPO_ROOT, TrainedRun, run_cli, tiny_training_config, write_yaml
+
+import train
+from agents.config import load_experiment_config
+from agents.evaluation import training_win_rates
+
+
+def scalar_tags(run_dir: Path) -> set[str]:
+    """Scalar tags in a run's TensorBoard event files."""
+    from tensorboard.backend.event_processing.event_accumulator import EventAccumulator
+
+    accumulator = EventAccumulator(str(run_dir / "tensorboard"))
+    accumulator.Reload()
+    return set(accumulator.Tags()["scalars"])
+
+
+def model_timesteps(path: Path) -> int:
+    """num_timesteps stored in a saved MaskablePPO model."""
+    from sb3_contrib import MaskablePPO
+
+    return MaskablePPO.load(path, device="cpu").num_timesteps
+
+
+def test_train_writes_a_complete_run_directory(trained_run: TrainedRun) -> None:
+    run_dir = trained_run.run_dir
+    game, algo, seed, stamp = run_dir.name.split("__")
+    assert game and (algo, seed) == ("maskable_ppo", "0") and stamp[:2] == "20"
+    assert f"run directory: {run_dir}" in trained_run.stdout
+    config = load_experiment_config(run_dir / "config.yaml")
+    assert config.env.id == trained_run.env_id
+    assert config.train.total_timesteps == 512
+    assert config.algo.hyperparameters.n_steps == 128  # resolved config keeps the tiny values
+    checkpoints = sorted(p.name for p in (run_dir / "checkpoints").iterdir())
+    assert checkpoints == ["model_256_steps.zip", "model_512_steps.zip"]  # no leftover .tmp files
+    assert model_timesteps(run_dir / "final_model.zip") == 512
+    with np.load(run_dir / "evaluations.npz") as evaluations:
+        assert list(evaluations["timesteps"]) == [256, 512]
+        assert evaluations["results"].shape == (2, 2)
+    tags = scalar_tags(run_dir)
+    expected = {
+        "episode/return",
+        "episode/win_rate",
+        "episode/score",
+        "episode/length",
+        "episode/mean_legal_actions",
+        "train/value_loss",
+        "train/policy_gradient_loss",
+        "train/entropy_loss",
+        "eval/mean_reward",
+        "eval/success_rate",
+    }
+    assert expected <= tags, expected - tags
+    assert set(training_win_rates(run_dir)) == {"eval/success_rate", "episode/win_rate"}
+
+
+def test_resume_continues_from_the_latest_checkpoint(copied_run: TrainedRun) -> None:
+    run_dir = copied_run.run_dir
+    (run_dir / "final_model.zip").unlink()  # as if the run had been interrupted after its last checkpoint
+    result = run_cli("train.py", "--resume", str(run_dir), "train.total_timesteps=768", "--no-progress")
+    assert result.returncode == 0, result.stderr
+    assert "from model_512_steps.zip" in result.stdout
+    assert model_timesteps(run_dir / "final_model.zip") == 768
+    assert (run_dir / "checkpoints" / "model_768_steps.zip").is_file()
+    with np.load(run_dir / "evaluations.npz") as evaluations:
+        assert list(evaluations["timesteps"]) == [256, 512, 768]  # earlier evaluations kept
+    assert yaml.safe_load((run_dir / "config.yaml").read_text())["train"]["total_timesteps"] == 768
+
+
+def test_resume_refuses_to_change_anything_but_the_budget(
+    copied_run: TrainedRun, capsys: pytest.CaptureFixture
+) -> None:
+    assert train.main(["--resume", str(copied_run.run_dir), "algo.learning_rate=1e-3"]) == 2
+    assert "algo.learning_rate" in capsys.readouterr().err
+
+
+def test_subproc_vec_env_trains(tmp_path: Path) -> None:
+    config = tiny_training_config("tabletop/Unbroken-v0", tmp_path / "runs")
+    config["train"].update(vec_env="subproc", total_timesteps=256, checkpoint_interval=0, eval_interval=0)
+    path = write_yaml(tmp_path / "subproc.yaml", config)
+    assert train.main(["--config", str(path), "--no-progress"]) == 0
+    (run_dir,) = (tmp_path / "runs").iterdir()
+    assert model_timesteps(run_dir / "final_model.zip") == 256
+    assert not (run_dir / "checkpoints").exists()
+
+
+def bad_config_cases(tmp_path: Path) -> dict[str, tuple[list[str], str]]:
+    """name -> (train.py arguments, text the error must contain)."""
+    good = tiny_training_config("tabletop/Unbroken-v0", tmp_path / "runs")
+
+    def variant(name: str, change: dict) -> str:
+        data = yaml.safe_load(yaml.safe_dump(good))
+        for section, values in change.items():
+            data[section].update(values)
+        return str(write_yaml(tmp_path / f"{name}.yaml", data))
+
+    unknown = variant("unknown", {"train": {"total_timestep": 5}})
+    wrong_type = variant("wrong_type", {"train": {"n_envs": "two"}})
+    unknown_env = variant("unknown_env", {"env": {"id": "tabletop/Nope-v0"}})
+    bad_kwarg = variant("bad_kwarg", {"env": {"kwargs": {"difficulty": "impossible"}}})
+    opponents = variant("opponents", {"opponents": {"pool": [{"kind": "random"}]}})
+    missing = str(tmp_path / "missing.yaml")
+    return {
+        "unknown key": (["--config", unknown], f"{unknown}: train.total_timestep: unknown key"),
+        "wrong type": (["--config", wrong_type], f"{wrong_type}: train.n_envs: expected an integer"),
+        "missing file": (["--config", missing], f"{missing}: config file not found"),
+        "unknown env id": (["--config", unknown_env], f"{unknown_env}: env.id: unknown env id 'tabletop/Nope-v0'"),
+        "bad env kwarg": (["--config", bad_kwarg], f"{bad_kwarg}: env.kwargs: "),
+        "solo opponents": (["--config", opponents], f"{opponents}: opponents.pool: "),
+        "bad override": (["--config", unknown_env, "train.seed=-1"], "train.seed: must be >= 0"),
+    }
+
+
+@pytest.mark.parametrize(
+    "case",
+    ["unknown key", "wrong type", "missing file", "unknown env id", "bad env kwarg", "solo opponents", "bad override"],
+)
+def test_bad_configs_fail_before_training(case: str, tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    arguments, message = bad_config_cases(tmp_path)[case]
+    assert train.main(arguments) == 2
+    captured = capsys.readouterr()
+    assert message in captured.err
+    assert captured.err.startswith("error: ")
+    assert not (tmp_path / "runs").exists()  # nothing was started
+
+
+def test_bad_config_exit_status_from_the_command_line(tmp_path: Path) -> None:
+    missing = tmp_path / "missing.yaml"
+    result = run_cli("train.py", "--config", str(missing))
+    assert result.returncode == 2
+    assert f"error: {missing}: config file not found" in result.stderr
+
+
+def test_default_config_is_the_unbroken_maskable_ppo_one() -> None:
+    assert train.DEFAULT_CONFIG == REPO_ROOT / "configs" / "unbroken" / "maskable_ppo.yaml"
+    config = load_experiment_config(train.DEFAULT_CONFIG)
+    # "a few minutes on two cores": a budget in that range with two envs.
+    assert 20_000 <= config.train.total_timesteps <= 150_000
+    assert config.train.n_envs == 2

@@ -1,0 +1,36 @@
+"""Random-simulation checker on Unbroken: thousands of random legal games, invariants after every step."""
+
+from __future__ import annotations
+
+import pytest
+
+from envs.core.game import State
+from envs.core.testing import random_simulation
+from envs.unbroken.rules import UnbrokenGame, UnbrokenState
+
+GAMES_PER_SETTING = 170
+"""6 settings (2 presets x 3 difficulties) x 170 = 1,020 games per CI run."""
+SEEDS = {"easy": 11, "normal": 12, "hard": 13}
+
+
+def state_invariants(state: State) -> None:
+    """Resource bars, card conservation, weapon stack, phase/outcome agreement (UnbrokenState.validate)."""
+    assert isinstance(state, UnbrokenState)
+    state.validate()
+
+
+@pytest.mark.parametrize("preset", ["english", "spanish"])
+@pytest.mark.parametrize("difficulty", ["easy", "normal", "hard"])
+def test_random_games_keep_invariants(preset: str, difficulty: str) -> None:
+    """Every step of random play keeps the invariants; every game ends within the spec's maximum length."""
+    game = UnbrokenGame(difficulty=difficulty, preset=preset)
+    report = random_simulation(
+        game,
+        GAMES_PER_SETTING,
+        seed=SEEDS[difficulty] + (100 if preset == "spanish" else 0),
+        invariants=(state_invariants,),
+        check_roundtrip_every=11,
+    )
+    assert report.games == GAMES_PER_SETTING
+    assert report.longest <= game.spec.max_game_length
+    assert set(report.returns) <= {-1.0, 1.0}
