@@ -1,7 +1,8 @@
 """Train an agent from a YAML config: `python train.py [--config FILE] [key=value ...]` or `--resume RUN_DIR`.
 
 With no argument it trains MaskablePPO on Unbroken with configs/unbroken/maskable_ppo.yaml (a few minutes on two
-CPU cores). Dotted overrides are YAML scalars: `python train.py algo.learning_rate=1e-4 env.kwargs.difficulty=hard`.
+CPU cores). Dotted overrides are YAML scalars: `python train.py algo.learning_rate=1e-4 env.difficulty=hard`
+(`env.X` is short for `env.kwargs.X`).
 The config is validated (and the env built once) before any training starts; errors name the file and the key.
 """
 

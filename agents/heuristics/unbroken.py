@@ -187,35 +187,76 @@ class UnbrokenHeuristicAgent:
         return gain
 
     def _card_value(self, s: UnbrokenState, card_index: int) -> float:
+        """Surplus of the best use of a card over resting's one small effort per unit of time."""
         card = self.cards.encounters[card_index]
-        best = max(
-            s.rest_gain(card_index), self._encounter_gain(s, card_index) if s.can_pay(card.spend) else -99.0
-        )
-        time_left = s.resources[TIME]
-        overrun = max(0, card.time - time_left + 1)  # prefer cards that do not trigger an ambush
-        return best - 0.6 * card.time - 3.0 * overrun
+        encounter = self._encounter_gain(s, card_index) if s.can_pay(card.spend) else -99.0
+        best = max(float(s.rest_gain(card_index)), encounter)
+        ambush = card.time >= s.resources[TIME] and self._ambush_hurts(s)
+        return best - card.time - (6.0 if ambush else 0.0) + 0.1 * card.time
+
+    def _ambush_hurts(self, s: UnbrokenState) -> bool:
+        """Whether running out of time is costly (unknown monsters are assumed to ambush)."""
+        if not s.monster_revealed:
+            return True
+        return self.cards.monsters[s.monster()].ambush is not None
 
     def _travel(self, s: UnbrokenState, legal: list[int]) -> int:
         ids = self.ids
-        if ids.scout in legal and s.resources[TIME] > 2:
+        time_left = s.resources[TIME]
+        if ids.scout in legal and time_left > 2:
             return ids.scout
         crafts = [a for a in legal if ids.craft <= a < ids.craft + len(self.cards.weapons)]
         if crafts:
             best = max(crafts, key=lambda a: self._weapon_strength(a - ids.craft))
-            if self._weapon_strength(best - ids.craft) > self._weapon_strength(s.weapons[-1]):
+            if self._weapon_strength(best - ids.craft) > self._weapon_strength(s.weapons[-1]) and time_left > 1:
                 return best
-        for a in legal:  # travel abilities and skills that give resources
-            if (ids.ability <= a < ids.ability + 8) or (ids.skill <= a < ids.skill + len(self.cards.skills)):
-                return a
-        need = self.fight_cost(s)
-        pool = self.effort_pool(s)
-        if ids.face_monster in legal and (pool >= SAFETY_MARGIN * need or s.resources[TIME] <= 1):
-            return ids.face_monster
-        if ids.face_monster in legal and s.resources[TIME] <= 2 and pool >= need:
-            return ids.face_monster
-        if ids.focus in legal and s.resources[SMALL_EFFORT] >= 16:
+        for a in legal:  # travel abilities and skills that pay for themselves
+            if ids.ability <= a < ids.ability + 8 or ids.skill <= a < ids.skill + len(self.cards.skills):
+                card = self._action_card(s, a)
+                if card is not None and self._worth_it(s, card):
+                    return a
+        if s.committed:
+            return ids.explore
+        if ids.face_monster in legal:
+            if time_left <= 1 and self._ambush_hurts(s):
+                return ids.face_monster
+            if self.effort_pool(s) < 3 and time_left <= 2 and self._ambush_hurts(s):
+                return ids.face_monster
+        if ids.focus in legal and s.resources[SMALL_EFFORT] >= 14:
             return ids.focus
-        return ids.explore if ids.explore in legal else legal[0]
+        if ids.inspiration in legal and s.resources[MEDIUM_EFFORT] >= 3:
+            return ids.inspiration
+        return ids.explore
+
+    def _action_card(self, s: UnbrokenState, action: int) -> Any:
+        ids = self.ids
+        if ids.ability <= action < ids.ability + 8:
+            character, slot = divmod(action - ids.ability, 2)
+            return self.cards.characters[character].abilities[slot]
+        if ids.skill <= action < ids.skill + len(self.cards.skills):
+            return self.cards.skills[action - ids.skill].action
+        return None
+
+    def _worth_it(self, s: UnbrokenState, card: Any) -> bool:
+        """Use an action when what it gives is worth more than what it costs (and effort is not scarce)."""
+        value = 0.0
+        for kind, argument in card.effects:
+            if kind == "gain":
+                value += bag_value(argument)
+            elif kind in ("wounds", "wounds_ignore_armor"):
+                value += 2.5 * argument if (kind == "wounds_ignore_armor" or s.armor_left() == 0) else 0.0
+            elif kind == "break_armor":
+                value += 2.0 * argument if s.armor_left() > 0 else 0.0
+            elif kind == "reveal_monster":
+                value += 3.0 if not s.monster_revealed else 0.0
+            elif kind in ("remove_condition",):
+                value += 3.0 if (s.conditions_active or s.conditions_now) else 0.0
+            elif kind in ("extra_turn", "reveal_bonus"):
+                value += 1.5
+            elif kind in ("monster_health", "monster_armor"):
+                value += 2.0 * -argument
+        cost = bag_value(card.cost)
+        return value > cost + 0.5 and s.resources[SMALL_EFFORT] - cost >= 3
 
     def _weapon_strength(self, weapon_index: int) -> float:
         weapon = self.cards.weapons[weapon_index]
@@ -242,7 +283,9 @@ class UnbrokenHeuristicAgent:
                 if rate > best_rate:
                     best, best_rate = a, rate
             elif ids.skill <= a < ids.skill + len(self.cards.skills) or ids.ability <= a < ids.ability + 8:
-                return a
+                card = self._action_card(s, a)
+                if card is not None and self._worth_it(s, card):
+                    return a
         if best == ids.skip and ids.focus in legal and s.resources[SMALL_EFFORT] >= 8:
             return ids.focus
         return best
