@@ -71,7 +71,10 @@ def main(argv: list[str] | None = None) -> int:
         print(f"run directory: {run_dir}")
     else:
         run_dir = args.resume
-        print(resume_summary(run_dir))
+        summary, work_left = resume_summary(run_dir, config.train.total_timesteps)
+        print(summary)
+        if not work_left:
+            return 0
     write_run_files(run_dir, config, ["train.py", *argv])
     print(
         f"training {config.algo.name} on {config.env.id} {config.env.kwargs} for "

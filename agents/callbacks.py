@@ -44,7 +44,7 @@ class EpisodeStatsCallback(BaseCallback):
 
 
 class AtomicCheckpointCallback(BaseCallback):
-    """Saves `model_<timesteps>_steps.zip` every `interval` env steps, atomically (temp file + os.replace)."""
+    """Saves `model_<timesteps>_steps.zip` every `interval` env steps and at the end, atomically (temp + os.replace)."""
 
     def __init__(self, directory: Path, interval: int) -> None:
         super().__init__()
@@ -59,9 +59,20 @@ class AtomicCheckpointCallback(BaseCallback):
 
     def _on_step(self) -> bool:
         if self.num_timesteps >= self._next_save:
-            save_model_atomically(self.model, self.directory / f"model_{self.num_timesteps}_steps.zip")
-            self._next_save = (self.num_timesteps // self.interval + 1) * self.interval
+            self._save()
         return True
+
+    def _on_training_end(self) -> None:
+        # The end of the budget is a checkpoint too, so extending a finished run resumes from its last step.
+        if not (self.directory / self._file_name()).exists():
+            self._save()
+
+    def _file_name(self) -> str:
+        return f"model_{self.num_timesteps}_steps.zip"
+
+    def _save(self) -> None:
+        save_model_atomically(self.model, self.directory / self._file_name())
+        self._next_save = (self.num_timesteps // self.interval + 1) * self.interval
 
 
 class SaveBestModelCallback(BaseCallback):

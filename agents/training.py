@@ -29,7 +29,7 @@ import numpy as np
 
 from agents.config import ExperimentConfig, dump_yaml
 from agents.environment import EnvFacts, EpisodeOutcomeWrapper, make_env
-from agents.ppo import CHECKPOINT_DIR_NAME, FINAL_MODEL_NAME, latest_checkpoint
+from agents.ppo import CHECKPOINT_DIR_NAME, FINAL_MODEL_NAME, checkpoint_timesteps, latest_checkpoint
 
 CONFIG_FILE_NAME = "config.yaml"
 """The resolved config inside a run directory."""
@@ -205,12 +205,19 @@ def train(config: ExperimentConfig, run_dir: Path, progress_bar: bool = True) ->
     return final_path
 
 
-def resume_summary(run_dir: Path) -> str:
-    """One line saying where a resumed run continues from."""
+def resume_summary(run_dir: Path, total_timesteps: int) -> tuple[str, bool]:
+    """One line saying where a resumed run continues from, and whether there is anything left to train."""
     checkpoint = latest_checkpoint(run_dir)
     if checkpoint is None:
-        return f"{run_dir} has no checkpoint yet: training starts from scratch"
-    return f"resuming {run_dir} from {checkpoint.name}"
+        return f"{run_dir} has no checkpoint yet: training starts from scratch", True
+    done = checkpoint_timesteps(checkpoint)
+    if done >= total_timesteps:
+        return (
+            f"{run_dir} already trained for {done} steps (budget {total_timesteps}); "
+            "raise train.total_timesteps to continue",
+            False,
+        )
+    return f"resuming {run_dir} from {checkpoint.name}", True
 
 
 def elapsed(start: float) -> str:

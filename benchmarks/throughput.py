@@ -49,7 +49,7 @@ def time_connect_four(seconds: float, seed: int) -> float:
     steps = 0
     start = time.perf_counter()
     while time.perf_counter() - start < seconds:
-        for agent in env.agent_iter():
+        for _agent in env.agent_iter():
             observation, _, terminated, truncated, _ = env.last()
             if terminated or truncated:
                 action = None

@@ -38,17 +38,13 @@ class TabletopEnv(gym.Env):
         rgb_renderer: Callable[[State], np.ndarray] | None = None,
     ) -> None:
         if game.spec.num_players != 1:
-            raise ValueError(
-                f"{game.spec.name} has {game.spec.num_players} players; use the PettingZoo adapter"
-            )
+            raise ValueError(f"{game.spec.name} has {game.spec.num_players} players; use the PettingZoo adapter")
         if reward not in REWARD_MODES:
             raise ValueError(f"reward must be one of {REWARD_MODES}, got {reward!r}")
         if illegal_action not in ILLEGAL_ACTION_MODES:
             raise ValueError(f"illegal_action must be one of {ILLEGAL_ACTION_MODES}, got {illegal_action!r}")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(
-                f"render_mode must be one of {self.metadata['render_modes']}, got {render_mode!r}"
-            )
+            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}, got {render_mode!r}")
         self.game = game
         self.reward_mode = reward
         self.illegal_action = illegal_action
@@ -98,9 +94,7 @@ class TabletopEnv(gym.Env):
             info.update(self.state.episode_info())
         return info
 
-    def reset(
-        self, *, seed: int | None = None, options: dict[str, Any] | None = None
-    ) -> tuple[Any, dict[str, Any]]:
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[Any, dict[str, Any]]:
         """Start a new game; `options={"state": dict}` starts from a given state instead of setup."""
         super().reset(seed=seed)
         if options and "state" in options:

@@ -134,11 +134,7 @@ class State(abc.ABC):
         else:
             legal = self.legal_actions()
             if action not in legal:
-                label = (
-                    self.game.action_label(action)
-                    if 0 <= action < self.game.spec.num_actions
-                    else "out of range"
-                )
+                label = self.game.action_label(action) if 0 <= action < self.game.spec.num_actions else "out of range"
                 raise IllegalActionError(action, label, [(a, self.game.action_label(a)) for a in legal])
         self._apply(action)
 

@@ -81,9 +81,7 @@ def random_simulation(
             if check_roundtrip_every and report.steps % check_roundtrip_every == 0:
                 rebuilt = game.state_from_dict(state.to_dict())
                 assert rebuilt.to_dict() == state.to_dict(), "to_dict/from_dict round trip changed the state"
-            assert length <= game.spec.max_game_length, (
-                f"game longer than {game.spec.max_game_length} decisions"
-            )
+            assert length <= game.spec.max_game_length, f"game longer than {game.spec.max_game_length} decisions"
         assert state.current_player() == TERMINAL
         assert state.legal_actions() == []
         report.games += 1

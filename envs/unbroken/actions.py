@@ -58,14 +58,10 @@ def build_actions(cards: CardSet) -> UnbrokenActions:
     """Lay out the action space for a card set."""
     codec = ActionCodec()
     ids = {
-        "take_skill": codec.add_group(
-            "take revealed skill", [f"card {i + 1}" for i in range(MAX_SKILL_OFFER)]
-        ),
+        "take_skill": codec.add_group("take revealed skill", [f"card {i + 1}" for i in range(MAX_SKILL_OFFER)]),
         "explore": codec.add_group("decision: explore", [""]),
         "face_monster": codec.add_group("decision: face the monster", [""]),
-        "choose_card": codec.add_group(
-            "choose revealed encounter", [f"card {i + 1}" for i in range(MAX_REVEAL)]
-        ),
+        "choose_card": codec.add_group("choose revealed encounter", [f"card {i + 1}" for i in range(MAX_REVEAL)]),
         "encounter": codec.add_group("resolve the encounter", [""]),
         "rest": codec.add_group("rest", [""]),
         "discard_committed": codec.add_group("discard the committed encounter (cannot pay)", [""]),

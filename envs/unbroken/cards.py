@@ -276,9 +276,7 @@ def _action_card(check: Checker, value: Any, where: str, name: str) -> ActionCar
     )
 
 
-def _monster_effects(
-    check: Checker, value: Any, where: str, conditions: dict[str, int]
-) -> tuple[Effect, ...]:
+def _monster_effects(check: Checker, value: Any, where: str, conditions: dict[str, int]) -> tuple[Effect, ...]:
     effects = []
     for i, item in enumerate(check.sequence(value, where)):
         spot = f"{where}[{i}]"
@@ -311,9 +309,7 @@ def _monster_effects(
                 effects.append((kind, 0))
             else:
                 spec = check.mapping(argument, f"{spot}.downgrade_weapon", ("rounds",), ("rounds",))
-                effects.append(
-                    (kind, check.integer(spec["rounds"], f"{spot}.downgrade_weapon.rounds", 1, 10))
-                )
+                effects.append((kind, check.integer(spec["rounds"], f"{spot}.downgrade_weapon.rounds", 1, 10)))
         else:
             effects.append((kind, check.integer(argument, f"{spot}.{kind}", 1, 10)))
     return tuple(effects)
@@ -360,9 +356,7 @@ def load_display(directory: Path | None = None) -> Display:
             )
         )
     difficulty = {}
-    levels = check.mapping(
-        doc["difficulty"], "difficulty", ("easy", "normal", "hard"), ("easy", "normal", "hard")
-    )
+    levels = check.mapping(doc["difficulty"], "difficulty", ("easy", "normal", "hard"), ("easy", "normal", "hard"))
     for name, setting in levels.items():
         where = f"difficulty.{name}"
         keys = ("starting_small_effort", "monster_first", "bonus_resource", "bonus_skill")
@@ -394,9 +388,7 @@ def load_display(directory: Path | None = None) -> Display:
             effects=(("gain", _bag(check, spec["gain"], f"{where}.gain")),),
             once_per_level=False,
         )
-    scout = check.mapping(
-        general["scout"], "general_actions.scout", ("timing", "cost_by_level"), ("cost_by_level",)
-    )
+    scout = check.mapping(general["scout"], "general_actions.scout", ("timing", "cost_by_level"), ("cost_by_level",))
     by_level = check.mapping(scout["cost_by_level"], "general_actions.scout.cost_by_level", LEVELS, LEVELS)
     orienteer = check.mapping(
         general["orienteer"],
@@ -460,9 +452,7 @@ def load_cards(directory: str | Path | None = None) -> CardSet:
     raw = _entries(check, load_yaml(PACKAGE, "weapons.yaml", directory), "weapons", 7)
     names = [
         check.string(
-            check.mapping(w, f"weapons[{i}]", ("name",) + ("kind", "attacks", "upgrades", "text")).get(
-                "name"
-            ),
+            check.mapping(w, f"weapons[{i}]", ("name",) + ("kind", "attacks", "upgrades", "text")).get("name"),
             f"weapons[{i}].name",
         )
         for i, w in enumerate(raw)
@@ -580,9 +570,7 @@ def load_cards(directory: str | Path | None = None) -> CardSet:
                 health=check.integer(entry["health"], f"{where}.health", 1, 30),
                 armor=check.integer(entry["armor"], f"{where}.armor", 0, 10),
                 trickery=None if trickery is None else _bag(check, trickery, f"{where}.trickery"),
-                ambush=None
-                if ambush is None
-                else _monster_effects(check, ambush, f"{where}.ambush", condition_index),
+                ambush=None if ambush is None else _monster_effects(check, ambush, f"{where}.ambush", condition_index),
                 attack_extra_cost=_bag(check, entry.get("attack_extra_cost"), f"{where}.attack_extra_cost"),
                 special_name=special_name,
                 special_text=special_text,
@@ -628,9 +616,7 @@ def load_cards(directory: str | Path | None = None) -> CardSet:
     raw = _entries(check, load_yaml(PACKAGE, "skills.yaml", directory), "skills", 24)
     skills = []
     for i, entry in enumerate(raw):
-        entry = check.mapping(
-            entry, f"skills[{i}]", ("name", "text", "passive", "action", "reaction"), ("name",)
-        )
+        entry = check.mapping(entry, f"skills[{i}]", ("name", "text", "passive", "action", "reaction"), ("name",))
         name = check.string(entry["name"], f"skills[{i}].name")
         where = f"skills[{i}] ({name})"
         kinds = [k for k in ("passive", "action", "reaction") if k in entry]
@@ -662,9 +648,7 @@ def load_cards(directory: str | Path | None = None) -> CardSet:
         elif "action" in entry:
             action = _action_card(check, entry["action"], f"{where}.action", name)
         else:
-            spec = check.mapping(
-                entry["reaction"], f"{where}.reaction", ("cost", "roll_modifier"), ("roll_modifier",)
-            )
+            spec = check.mapping(entry["reaction"], f"{where}.reaction", ("cost", "roll_modifier"), ("roll_modifier",))
             reaction_cost = _bag(check, spec.get("cost"), f"{where}.reaction.cost")
             roll_modifier = check.integer(spec["roll_modifier"], f"{where}.reaction.roll_modifier", -3, 3)
             if roll_modifier == 0:

@@ -24,9 +24,7 @@ def make_env(
     """Unbroken as a Gymnasium env; see README for the kwargs and the observation layout."""
     from envs.unbroken.render import render_rgb
 
-    game = UnbrokenGame(
-        difficulty=difficulty, preset=preset, character=character, card_directory=card_directory
-    )
+    game = UnbrokenGame(difficulty=difficulty, preset=preset, character=character, card_directory=card_directory)
     return TabletopEnv(
         game,
         reward=reward,

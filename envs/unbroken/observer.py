@@ -113,7 +113,11 @@ class UnbrokenObserver(Observer):
         self.o_character, self.o_ability = self.v_character.start, self.v_ability.start
         self.o_conditions_active, self.o_conditions_next = self.v_conditions_active.start, self.v_conditions_next.start
         self.o_conditions_now, self.o_skills = self.v_conditions_now.start, self.v_skills.start
-        self.o_skill_offer, self.o_monster, self.o_roll = self.v_skill_offer.start, self.v_monster.start, self.v_roll.start
+        self.o_skill_offer, self.o_monster, self.o_roll = (
+            self.v_skill_offer.start,
+            self.v_monster.start,
+            self.v_roll.start,
+        )
 
     def tensor(self, state: State) -> np.ndarray:
         """The flat observation (see `views` for the layout)."""
@@ -137,7 +141,7 @@ class UnbrokenObserver(Observer):
         if s.skill_offer:
             start, n_skills = self.o_skill_offer, self.n_skills
             ones += [start + slot * n_skills + k for slot, k in enumerate(s.skill_offer)]
-        scalars = [amount * scale for amount, scale in zip(s.resources, self.inverse_bars)]
+        scalars = [amount * scale for amount, scale in zip(s.resources, self.inverse_bars, strict=False)]
         scalars.append(s.ability_uses / FINAL_LEVEL)
         if s.aside_weapon >= 0:
             ones.append(self.v_aside.start + s.aside_weapon)
@@ -184,8 +188,7 @@ class UnbrokenObserver(Observer):
         if s.chosen_card >= 0:
             obs[self.v_chosen] = self.card_features[s.chosen_card]
         decks = self.v_decks
-        obs[decks] = s.encounter_deck + s.skill_deck
-        obs[decks] *= self.deck_scale
+        np.multiply(s.encounter_deck + s.skill_deck, self.deck_scale, out=obs[decks])
         obs[ones] = 1.0
         return obs
 
@@ -196,7 +199,8 @@ class UnbrokenObserver(Observer):
         cards = self.game.cards
         bars = cards.display.bar_maximum
         lines = [
-            f"Unbroken ({self.game.difficulty}, {self.game.preset.name} printing) - level {s.level} - {PHASE_NAMES[s.phase]}",
+            f"Unbroken ({self.game.difficulty}, {self.game.preset.name} printing) - level {s.level}"
+            f" - {PHASE_NAMES[s.phase]}",
         ]
         character = cards.characters[s.character].name if s.character >= 0 else "?"
         lines.append(f"character: {character} (ability uses left {s.ability_uses})")
@@ -245,9 +249,7 @@ class UnbrokenObserver(Observer):
             lines.append("committed to the next encounter")
         lines.append(f"encounter deck: {sum(s.encounter_deck)} cards, discard {sum(s.encounter_discard)}")
         if s.is_terminal():
-            result = (
-                f"WON - score {s.final_score()} ({s.title()})" if s.outcome == 1 else f"LOST - {s.end_reason}"
-            )
+            result = f"WON - score {s.final_score()} ({s.title()})" if s.outcome == 1 else f"LOST - {s.end_reason}"
             lines.append(result)
         return "\n".join(lines)
 

@@ -29,9 +29,7 @@ ARMOR_COLOUR = (130, 130, 150)
 PIP = 14
 
 
-def _pips(
-    draw: ImageDraw.ImageDraw, x: int, y: int, filled: int, total: int, colour: tuple[int, int, int]
-) -> None:
+def _pips(draw: ImageDraw.ImageDraw, x: int, y: int, filled: int, total: int, colour: tuple[int, int, int]) -> None:
     for i in range(total):
         box = (x + i * (PIP + 2), y, x + i * (PIP + 2) + PIP, y + PIP)
         draw.rectangle(box, fill=colour if i < filled else None, outline=DIM)
@@ -76,9 +74,7 @@ def render_rgb(state: State) -> np.ndarray:
         draw.text((x0 + 8, 76), "armor", fill=INK)
         _pips(draw, x0 + 70, 76, s.armor_broken, s.monster_armor(), ARMOR_COLOUR)
         trick = (
-            " + ".join(f"{a} {RESOURCES[r]}" for r, a in monster.trickery)
-            if monster.trickery
-            else "cannot be tricked"
+            " + ".join(f"{a} {RESOURCES[r]}" for r, a in monster.trickery) if monster.trickery else "cannot be tricked"
         )
         draw.text((x0 + 8, 98), f"trickery: {trick}", fill=DIM)
         if monster.special_name:

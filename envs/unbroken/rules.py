@@ -351,6 +351,7 @@ class UnbrokenState(State):
             elif isinstance(default, str) and not isinstance(value, str):
                 raise StateFormatError(f"state.{key}: expected a string, got {value!r}")
             setattr(state, key, value)
+        state._touch_modifiers()
         state.validate()
         return state
 
@@ -365,9 +366,7 @@ class UnbrokenState(State):
             raise StateFormatError(f"state.resources: expected {len(self.bar_maximum)} values")
         for r, amount in enumerate(self.resources):
             if not 0 <= amount <= self.bar_maximum[r]:
-                raise StateFormatError(
-                    f"state.resources[{r}]: {amount} is outside the bar 0..{self.bar_maximum[r]}"
-                )
+                raise StateFormatError(f"state.resources[{r}]: {amount} is outside the bar 0..{self.bar_maximum[r]}")
         if not -1 <= self.character < len(cards.characters):
             raise StateFormatError(f"state.character: {self.character} is not a character index")
         if not self.weapons or self.weapons[0] != 0 or len(set(self.weapons)) != len(self.weapons):
@@ -397,9 +396,7 @@ class UnbrokenState(State):
                     f"state.encounter_deck: {encounter.name!r} appears {held} times, the deck has {encounter.copies}"
                 )
         for i, skill in enumerate(cards.skills):
-            held = (
-                self.skill_deck[i] + self.skill_discard[i] + self.skills.count(i) + self.skill_offer.count(i)
-            )
+            held = self.skill_deck[i] + self.skill_discard[i] + self.skills.count(i) + self.skill_offer.count(i)
             if held != 1:
                 raise StateFormatError(f"state.skills: skill {skill.name!r} appears {held} times, not once")
         for name in ("conditions_active", "conditions_next"):
@@ -410,9 +407,7 @@ class UnbrokenState(State):
         if self.outcome not in (-1, 0, 1):
             raise StateFormatError("state.outcome: -1 lost, 0 ongoing, 1 won")
         if (self.phase == GAME_OVER) != (self.outcome != 0):
-            raise StateFormatError(
-                "state.outcome: a finished game (phase GAME_OVER) needs an outcome and vice versa"
-            )
+            raise StateFormatError("state.outcome: a finished game (phase GAME_OVER) needs an outcome and vice versa")
         if len(self.revealed_cards) > MAX_REVEAL or len(self.skill_offer) > MAX_SKILL_OFFER:
             raise StateFormatError("state.revealed_cards: too many revealed cards")
 
@@ -576,14 +571,12 @@ class UnbrokenState(State):
         self.phase = GAME_OVER
 
     def _ability_uses_for(self, level: int) -> int:
-        penalty = sum(
-            self.cards.conditions[c].modifiers.get("ability_uses_penalty", 0) for c in self.conditions_active
-        )
+        penalty = sum(self.cards.conditions[c].modifiers.get("ability_uses_penalty", 0) for c in self.conditions_active)
         return max(0, level - penalty)
 
     def _modifiers(self) -> dict[str, Any]:
         """Totals of every condition modifier and skill passive, recomputed only when those cards change."""
-        key = (tuple(self.skills), tuple(self.conditions_active), tuple(self.conditions_now))
+        key = (len(self.skills), len(self.conditions_active), len(self.conditions_now))
         cache = self.__dict__.get("_modifier_cache")
         if cache is not None and cache[0] == key:
             return cache[1]
@@ -611,6 +604,10 @@ class UnbrokenState(State):
                     values[slot] = values.get(slot, 0) + value
         self._modifier_cache = (key, values)
         return values
+
+    def _touch_modifiers(self) -> None:
+        """Forget the modifier totals: skills or conditions changed."""
+        self._modifier_cache = None
 
     def _condition_total(self, key: str) -> int:
         """Sum of an integer modifier over active conditions (level and immediate)."""
@@ -644,9 +641,7 @@ class UnbrokenState(State):
         if amount <= 0:
             return
         if self._in_combat() and self.level == FINAL_LEVEL:
-            self._pay_or_fall(
-                ((SMALL_EFFORT, amount),), "could not pay small effort for time lost in level IV"
-            )
+            self._pay_or_fall(((SMALL_EFFORT, amount),), "could not pay small effort for time lost in level IV")
             return
         self.resources[TIME] = max(0, self.resources[TIME] - amount)
 
@@ -662,9 +657,7 @@ class UnbrokenState(State):
 
     def reveal_count(self) -> int:
         """Cards revealed by the next (uncommitted) exploration: 2, changed by effects (RULES.md)."""
-        count = (
-            self.cards.display.exploration_reveal + self.reveal_bonus + self._passive_total("reveal_bonus")
-        )
+        count = self.cards.display.exploration_reveal + self.reveal_bonus + self._passive_total("reveal_bonus")
         change = self._condition_total("reveal_modifier")
         if self.preset.reveal_can_decrease:
             count = max(1, count + change)
@@ -696,9 +689,7 @@ class UnbrokenState(State):
 
     def _reshuffle_encounters(self) -> None:
         """An empty encounter deck is refilled from its discard pile (RULES.md: not in the rulebook)."""
-        self.encounter_deck = [
-            a + b for a, b in zip(self.encounter_deck, self.encounter_discard, strict=True)
-        ]
+        self.encounter_deck = [a + b for a, b in zip(self.encounter_deck, self.encounter_discard, strict=True)]
         self.encounter_discard = [0] * len(self.encounter_discard)
 
     def _choose_card(self, index: int) -> None:
@@ -877,11 +868,7 @@ class UnbrokenState(State):
         if 1 <= value <= 6:
             row = monster.combat[value - 1]
             for kind, argument in row.effects:
-                if (
-                    kind == "condition"
-                    and argument[1] == "next_level"
-                    and argument[0] in self.conditions_next
-                ):
+                if kind == "condition" and argument[1] == "next_level" and argument[0] in self.conditions_next:
                     self.phase = CHANCE_MONSTER_ROLL  # reroll
                     return
             self.phase = CHANCE_MONSTER_ROLL  # still the monster's turn while effects apply
@@ -901,6 +888,7 @@ class UnbrokenState(State):
     def _end_round(self) -> None:
         """End of a combat round: immediate conditions and set-aside weapons count down."""
         self.round += 1
+        self._touch_modifiers()
         for condition in list(self.conditions_now):
             rounds = self.conditions_now[condition]
             if rounds > 0:
@@ -970,6 +958,7 @@ class UnbrokenState(State):
             if condition not in self.conditions_next:
                 self.conditions_next.append(condition)
             return
+        self._touch_modifiers()
         if condition in self.conditions_now:
             current = self.conditions_now[condition]
             if self.preset.extend_immediate_condition and current > 0:
@@ -980,6 +969,7 @@ class UnbrokenState(State):
     def _end_battle(self, defeated: bool) -> None:
         """Leave the battle: immediate conditions end, a set-aside weapon returns; then Rewards or Hunger."""
         self.conditions_now = {}
+        self._touch_modifiers()
         self._return_aside_weapon()
         self.defending = False
         self.round = 0
@@ -1019,6 +1009,7 @@ class UnbrokenState(State):
         for i, skill in enumerate(self.skill_offer):
             if i == index:
                 self.skills.append(skill)
+                self._touch_modifiers()
             else:
                 self.skill_discard[skill] += 1
         self.skill_offer = []
@@ -1033,9 +1024,7 @@ class UnbrokenState(State):
     # ------------------------------------------------------------------ hunger and end of level
     def food_requirement(self) -> int:
         """Food requirement: the level of the monster just faced, changed by conditions and skills."""
-        requirement = (
-            self.level + self._condition_total("food_requirement") + self._passive_total("food_requirement")
-        )
+        requirement = self.level + self._condition_total("food_requirement") + self._passive_total("food_requirement")
         return max(0, requirement)
 
     def _start_hunger(self) -> None:
@@ -1070,6 +1059,7 @@ class UnbrokenState(State):
         self.level += 1
         self.conditions_active = self.conditions_next
         self.conditions_next = []
+        self._touch_modifiers()
         self.ability_uses = self._ability_uses_for(self.level)
         self.used_once = []
         self.monster_revealed = False
@@ -1134,9 +1124,7 @@ class UnbrokenState(State):
         return legal
 
     def _weapon_extra_cost(self) -> Bag:
-        return self.cards.monsters[self.monster()].attack_extra_cost + self._condition_bag(
-            "weapon_extra_cost"
-        )
+        return self.cards.monsters[self.monster()].attack_extra_cost + self._condition_bag("weapon_extra_cost")
 
     def _general_extra_cost(self) -> Bag:
         return self._condition_bag("general_action_extra_cost")
@@ -1191,11 +1179,7 @@ class UnbrokenState(State):
             return False
         if card.once_per_level and action_id in self.used_once:
             return False
-        if (
-            not in_combat
-            and any(kind == "reveal_monster" for kind, _ in card.effects)
-            and self.monster_revealed
-        ):
+        if not in_combat and any(kind == "reveal_monster" for kind, _ in card.effects) and self.monster_revealed:
             return False
         return self._can_pay_with_time(card.cost)
 
@@ -1377,6 +1361,7 @@ class UnbrokenState(State):
             elif kind == "reveal_monster":
                 reveal = not self.monster_revealed
             elif kind == "remove_condition":
+                self._touch_modifiers()
                 if self.conditions_active:
                     self.conditions_active.pop(0)
                 elif self.conditions_now:

@@ -80,6 +80,11 @@ def test_resume_refuses_to_change_anything_but_the_budget(
 ) -> None:
     assert train.main(["--resume", str(copied_run.run_dir), "algo.learning_rate=1e-3"]) == 2
     assert "algo.learning_rate" in capsys.readouterr().err
+    assert train.main(["--resume", str(copied_run.run_dir), "--config", "x.yaml"]) == 2
+    assert "do not pass --config" in capsys.readouterr().err
+    # A finished run with an unchanged budget has nothing left to do.
+    assert train.main(["--resume", str(copied_run.run_dir)]) == 0
+    assert "already trained for 512 steps" in capsys.readouterr().out
 
 
 def test_subproc_vec_env_trains(tmp_path: Path) -> None:
