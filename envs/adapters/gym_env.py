@@ -67,31 +67,38 @@ class TabletopEnv(gym.Env):
         self._ended = False
 
     # -------------------------------------------------------------- core loop
+    def _live_state(self) -> State:
+        if self.state is None:
+            raise RuntimeError("call reset() before using the env")
+        return self.state
+
     def _advance_chance(self) -> None:
         """Sample chance nodes until the player must decide or the game ends."""
-        state = self.state
+        state = self._live_state()
         rng = self.np_random
         while state.current_player() < 0 and not state.is_terminal():
             state.apply_unchecked(state.sample_chance(rng))
 
     def _refresh_mask(self) -> None:
         self._mask = np.zeros(self.game.spec.num_actions, dtype=np.int8)
-        if self.state.is_terminal():
+        state = self._live_state()
+        if state.is_terminal():
             self._legal = []
         else:
-            self._legal = self.state.legal_actions()
+            self._legal = state.legal_actions()
             self._mask[self._legal] = 1
 
     def _observation(self) -> Any:
-        tensor = self.observer.tensor(self.state)
+        tensor = self.observer.tensor(self._live_state())
         if self.flat:
             return tensor
         return {"observation": tensor, "action_mask": self._mask}
 
     def _info(self) -> dict[str, Any]:
         info: dict[str, Any] = {"action_mask": self._mask}
-        if self.state.is_terminal():
-            info.update(self.state.episode_info())
+        state = self._live_state()
+        if state.is_terminal():
+            info.update(state.episode_info())
         return info
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[Any, dict[str, Any]]:
@@ -108,10 +115,9 @@ class TabletopEnv(gym.Env):
 
     def step(self, action: Any) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         """Apply one decision, sample the chance nodes that follow, return the usual five values."""
-        if self.state is None:
-            raise RuntimeError("call reset() before step()")
+        state = self._live_state()
         action = int(action)
-        if self._ended or self.state.is_terminal():
+        if self._ended or state.is_terminal():
             raise RuntimeError("the episode has ended; call reset()")
         if not (0 <= action < self._mask.size and self._mask[action]):
             labels = [(a, self.game.action_label(a)) for a in self._legal]
@@ -124,15 +130,15 @@ class TabletopEnv(gym.Env):
             info = self._info()
             info["illegal_action"] = action
             return self._observation(), ILLEGAL_ACTION_PENALTY, True, False, info
-        self.state.apply_unchecked(action)
+        state.apply_unchecked(action)
         self._advance_chance()
         self._refresh_mask()
-        terminated = self.state.is_terminal()
+        terminated = state.is_terminal()
         reward = 0.0
         if terminated:
-            reward = float(self.state.returns()[0])
+            reward = float(state.returns()[0])
             if self.reward_mode == "score" and reward > 0:
-                reward = float(self.state.score()[0])
+                reward = float(state.score()[0])
         return self._observation(), reward, terminated, False, self._info()
 
     def action_masks(self) -> np.ndarray:

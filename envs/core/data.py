@@ -47,7 +47,7 @@ class Checker:
         """A DataError for this file."""
         return DataError(self.file, where, message)
 
-    def mapping(self, value: Any, where: str, allowed: Iterable[str], required: Iterable[str] = ()) -> dict:
+    def mapping(self, value: Any, where: str, allowed: Iterable[Any], required: Iterable[Any] = ()) -> dict:
         """Check a mapping with only `allowed` keys and every `required` key."""
         if not isinstance(value, Mapping):
             raise self.fail(where, f"expected a mapping, got {type(value).__name__}")

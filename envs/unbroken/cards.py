@@ -246,7 +246,7 @@ def _bag(check: Checker, value: Any, where: str) -> Bag:
 
 
 def _action_effects(check: Checker, value: Any, where: str) -> tuple[Effect, ...]:
-    effects = []
+    effects: list[Effect] = []
     for i, item in enumerate(check.sequence(value, where)):
         spot = f"{where}[{i}]"
         item = check.mapping(item, spot, ACTION_EFFECTS)
@@ -277,7 +277,7 @@ def _action_card(check: Checker, value: Any, where: str, name: str) -> ActionCar
 
 
 def _monster_effects(check: Checker, value: Any, where: str, conditions: dict[str, int]) -> tuple[Effect, ...]:
-    effects = []
+    effects: list[Effect] = []
     for i, item in enumerate(check.sequence(value, where)):
         spot = f"{where}[{i}]"
         item = check.mapping(item, spot, MONSTER_EFFECTS)
@@ -590,8 +590,8 @@ def load_cards(directory: str | Path | None = None) -> CardSet:
     raw = _entries(check, load_yaml(PACKAGE, "encounters.yaml", directory), "encounters", None)
     encounters = []
     for i, entry in enumerate(raw):
-        fields = ("name", "spend", "gain", "time", "commit", "copies", "group", "text")
-        entry = check.mapping(entry, f"encounters[{i}]", fields, ("name", "time"))
+        encounter_fields = ("name", "spend", "gain", "time", "commit", "copies", "group", "text")
+        entry = check.mapping(entry, f"encounters[{i}]", encounter_fields, ("name", "time"))
         name = check.string(entry["name"], f"encounters[{i}].name")
         where = f"encounters[{i}] ({name})"
         spend = _bag(check, entry.get("spend"), f"{where}.spend")

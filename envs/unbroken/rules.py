@@ -170,6 +170,8 @@ class UnbrokenState(State):
         "tricked", "time_token_removed", "setup_level", "last_roll",
     )  # fmt: skip
 
+    game: UnbrokenGame
+
     def __init__(self, game: UnbrokenGame) -> None:
         self.game = game
         self.cards = game.cards
@@ -511,7 +513,7 @@ class UnbrokenState(State):
             merged: dict[int, int] = {}
             for r, amount in (*bag, *extra):
                 merged[r] = merged.get(r, 0) + amount
-            items = merged.items()
+            items: Any = merged.items()
         else:
             items = bag
         for r, amount in items:
@@ -607,7 +609,7 @@ class UnbrokenState(State):
 
     def _touch_modifiers(self) -> None:
         """Forget the modifier totals: skills or conditions changed."""
-        self._modifier_cache = None
+        self.__dict__.pop("_modifier_cache", None)
 
     def _condition_total(self, key: str) -> int:
         """Sum of an integer modifier over active conditions (level and immediate)."""
@@ -844,9 +846,13 @@ class UnbrokenState(State):
 
     def _reactions_available(self) -> bool:
         skills = self.cards.skills
-        return not self.reaction_used and any(
-            skills[s].reaction_cost is not None and self.can_pay(skills[s].reaction_cost) for s in self.skills
-        )
+        if self.reaction_used:
+            return False
+        for s in self.skills:
+            cost = skills[s].reaction_cost
+            if cost is not None and self.can_pay(cost):
+                return True
+        return False
 
     def modified_roll(self) -> int:
         """The combat roll after modifiers (clamped to 1..6 under the Spanish printing)."""
@@ -1166,8 +1172,8 @@ class UnbrokenState(State):
                     legal.append(action_id)
         skills = self.cards.skills
         for s in self.skills:
-            card = skills[s].action
-            if card is not None and self._card_usable(card, ids.skill + s, in_combat):
+            skill_card = skills[s].action
+            if skill_card is not None and self._card_usable(skill_card, ids.skill + s, in_combat):
                 legal.append(ids.skill + s)
 
     @staticmethod
