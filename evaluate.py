@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from agents.base import AgentSpecError
-from agents.config import ConfigError, EvalConfig, load_eval_config, to_plain
+from agents.config import ConfigError, EnvConfig, EvalConfig, load_eval_config, to_plain
 
 DEFAULT_CONFIG = Path(__file__).resolve().parent / "configs" / "unbroken" / "eval.yaml"
 """The evaluation config used without --config."""
@@ -106,6 +106,7 @@ def write_outputs(config: EvalConfig, results: list[Any], out_dir: Path, args: a
     """results.json, plots and (with --record) one replayable JSON per episode."""
     from agents.base import is_model_path
     from agents.evaluation import (
+        agent_label,
         plot_score_histograms,
         plot_training_win_rates,
         recording_document,
@@ -126,7 +127,7 @@ def write_outputs(config: EvalConfig, results: list[Any], out_dir: Path, args: a
     run_dirs = {
         agent: Path(agent) for agent in config.evaluation.agents if is_model_path(agent) and Path(agent).is_dir()
     }
-    curves = {agent: training_win_rates(path) for agent, path in run_dirs.items()}
+    curves = {agent_label(agent): training_win_rates(path) for agent, path in run_dirs.items()}
     if plot_training_win_rates(curves, out_dir / "win_rate_over_training.png"):
         print(f"win rate over training: {out_dir / 'win_rate_over_training.png'}")
     if args.record:
@@ -151,6 +152,10 @@ def main(argv: list[str] | None = None) -> int:
     try:
         config = resolve_settings(args)
         facts = probe_env(config.env, str(args.config))
+        groups = build_groups(config, args.by_difficulty)
+        if args.by_difficulty:
+            for difficulty in config.evaluation.difficulties:
+                probe_env(EnvConfig(config.env.id, {**config.env.kwargs, "difficulty": difficulty}), str(args.config))
         agent_options = {"mcts": to_plain(config.mcts)}
         check_agents(config.evaluation.agents, config.env.id, dict(config.env.kwargs), agent_options)
     except (ConfigError, AgentSpecError) as error:
@@ -158,7 +163,6 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     settings = config.evaluation
     out_dir = args.out or Path(settings.out_dir) / f"{facts.game_name}__{datetime.now():%Y%m%d-%H%M%S}"
-    groups = build_groups(config, args.by_difficulty)
     print(
         f"evaluating {', '.join(settings.agents)} on {config.env.id}: {settings.episodes} episodes each, "
         f"seeds {settings.seed}..{settings.seed + settings.episodes - 1}, {settings.workers} worker(s)"

@@ -143,6 +143,11 @@ def _make_mcts(env: gym.Env, argument: str | None, options: Mapping[str, Any]) -
             settings["num_simulations"] = int(argument)
         except ValueError:
             raise AgentSpecError(f"mcts:N needs an integer number of simulations, got 'mcts:{argument}'") from None
+    rollout = settings.pop("rollout", "random")
+    if rollout == "heuristic":
+        settings["rollout_agent"] = _make_heuristic(env, None, {})
+    elif rollout != "random":
+        raise AgentSpecError(f"mcts rollout must be 'random' or 'heuristic', got {rollout!r}")
     return MCTSAgent(**settings)
 
 

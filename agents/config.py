@@ -558,8 +558,12 @@ class MCTSConfig:
     num_simulations: int = 100
     rollout_depth: int = 100
     exploration: float = 1.4
+    rollout: str = "random"
+    """Who plays the rollouts: random (uniform legal moves) or heuristic (the game's heuristic agent)."""
 
     def __post_init__(self) -> None:
+        if self.rollout not in ("random", "heuristic"):
+            raise ValueError(f"rollout: must be 'random' or 'heuristic', got {self.rollout!r}")
         _positive("num_simulations", self.num_simulations)
         _positive("rollout_depth", self.rollout_depth, allow_zero=True)
         _positive("exploration", self.exploration, allow_zero=True)

@@ -177,16 +177,16 @@ def run_evaluation(
         for index, group in enumerate(groups)
         for start in range(0, episodes, chunk_size)
     ]
-    collected: list[list[EpisodeResult]] = [[] for _ in groups]
     if workers == 1:
-        outputs = map(_play_chunk, chunks)
-        for group_index, results in outputs:
-            collected[group_index].extend(results)
+        outputs = list(map(_play_chunk, chunks))
     else:
-        context = multiprocessing.get_context("forkserver")
-        with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
-            for group_index, results in pool.map(_play_chunk, chunks):
-                collected[group_index].extend(results)
+        # forkserver/spawn, not fork: the parent may hold torch threads, which fork does not copy safely.
+        method = "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
+        with ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context(method)) as pool:
+            outputs = list(pool.map(_play_chunk, chunks))
+    collected: list[list[EpisodeResult]] = [[] for _ in groups]
+    for group_index, results in outputs:
+        collected[group_index].extend(results)
     group_results = []
     for group, results in zip(groups, collected, strict=True):
         results.sort(key=lambda result: result.episode)
@@ -250,10 +250,13 @@ def recording_document(group: EvaluationGroup, episode: EpisodeResult) -> dict[s
 
 def agent_label(spec: str) -> str:
     """Short display name of an agent spec: a model path shows as its run directory's or file's name."""
-    if is_model_path(spec):
-        path = Path(spec)
-        return path.parent.parent.name if path.parent.name == "checkpoints" else path.name
-    return spec
+    if not is_model_path(spec):
+        return spec
+    path = Path(spec)
+    if path.is_dir():
+        return path.name
+    run_dir = path.parent.parent if path.parent.name == "checkpoints" else path.parent
+    return f"{run_dir.name}/{path.stem}" if (run_dir / "config.yaml").is_file() else path.name
 
 
 def group_label(group: EvaluationGroup) -> str:

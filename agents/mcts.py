@@ -49,12 +49,15 @@ class MCTSAgent(BaseAgent):
         rollout_depth: int = 100,
         exploration: float = 1.4,
         seed: int | None = None,
+        rollout_agent: Any | None = None,
     ) -> None:
         if num_simulations < 1:
             raise ValueError(f"num_simulations must be >= 1, got {num_simulations}")
         self.num_simulations = num_simulations
         self.rollout_depth = rollout_depth
         self.exploration = exploration
+        self.rollout_agent = rollout_agent
+        """Agent that plays the rollouts (act(None, mask, state)); None: uniformly random legal moves."""
         self.rng = np.random.default_rng(seed)
         self.name = f"mcts:{num_simulations}"
 
@@ -138,7 +141,7 @@ class MCTSAgent(BaseAgent):
             state.apply_unchecked(state.sample_chance(self.rng))
 
     def _rollout(self, state: Any) -> list[float]:
-        """Random play for at most rollout_depth decisions; returns() if the game ended, else zeros."""
+        """Play the rollout policy for at most rollout_depth decisions; returns() if the game ended, else zeros."""
         decisions = 0
         while True:
             self._play_chance(state)
@@ -146,8 +149,12 @@ class MCTSAgent(BaseAgent):
                 return list(state.returns())
             if decisions >= self.rollout_depth:
                 return [0.0] * state.game.spec.num_players
-            legal = state.legal_actions()
-            state.apply_unchecked(legal[int(self.rng.integers(len(legal)))])
+            if self.rollout_agent is not None:
+                action = self.rollout_agent.act(None, state.legal_actions_mask(), state)
+            else:
+                legal = state.legal_actions()
+                action = legal[int(self.rng.integers(len(legal)))]
+            state.apply_unchecked(action)
             decisions += 1
 
     @staticmethod

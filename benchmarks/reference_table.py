@@ -21,11 +21,14 @@ REPO_ROOT = Path(__file__).resolve().parents[1]
 if str(REPO_ROOT) not in sys.path:
     sys.path.insert(0, str(REPO_ROOT))
 
+from agents.config import load_eval_config, to_plain  # noqa: E402
 from agents.evaluation import EvaluationGroup, GroupResult, agent_label, run_evaluation  # noqa: E402
 
 ENV_ID = "tabletop/Unbroken-v0"
 DIFFICULTIES = ("easy", "normal", "hard")
 RESULTS_DIR = REPO_ROOT / "benchmarks" / "results"
+EVAL_CONFIG = REPO_ROOT / "configs" / "unbroken" / "eval.yaml"
+"""MCTS settings other than the simulation count come from the eval config, like evaluate.py's."""
 
 
 def parse_args(argv: list[str]) -> argparse.Namespace:
@@ -60,6 +63,8 @@ def main(argv: list[str] | None = None) -> int:
     """Evaluate every agent at every difficulty and write the reference .json and .md."""
     args = parse_args(sys.argv[1:] if argv is None else argv)
     mcts_spec = f"mcts:{args.mcts_simulations}"
+    mcts_settings = to_plain(load_eval_config(EVAL_CONFIG).mcts)
+    agent_options = {"mcts": mcts_settings}
     plans = [("random", args.episodes), ("heuristic", args.episodes), (mcts_spec, args.mcts_episodes)]
     if args.model:
         plans.append((args.model, args.episodes))
@@ -67,7 +72,7 @@ def main(argv: list[str] | None = None) -> int:
     results: list[GroupResult] = []
     for agent, episodes in plans:
         groups = [EvaluationGroup(agent, ENV_ID, {"difficulty": d}, d) for d in DIFFICULTIES]
-        results += run_evaluation(groups, episodes, args.seed, args.workers)
+        results += run_evaluation(groups, episodes, args.seed, args.workers, agent_options)
         print(f"{agent_label(agent)}: done after {time.monotonic() - start:.0f}s", flush=True)
     rows = [
         {
@@ -84,7 +89,7 @@ def main(argv: list[str] | None = None) -> int:
     document = {
         "env_id": ENV_ID,
         "seed": args.seed,
-        "mcts_simulations": args.mcts_simulations,
+        "mcts": {**mcts_settings, "num_simulations": args.mcts_simulations},
         "created": datetime.now().isoformat(timespec="seconds"),
         "rows": rows,
     }
@@ -92,7 +97,8 @@ def main(argv: list[str] | None = None) -> int:
     table = markdown_table(rows)
     header = (
         f"# Unbroken reference results\n\n`python benchmarks/reference_table.py` (seed {args.seed}; episode i uses "
-        f"seed {args.seed} + i; MCTS with {args.mcts_simulations} simulations per decision).\n\n"
+        f"seed {args.seed} + i; MCTS with {args.mcts_simulations} simulations per decision, rollout depth "
+        f"{mcts_settings['rollout_depth']}).\n\n"
     )
     (args.out_dir / "unbroken_reference.md").write_text(header + table, encoding="utf-8")
     print(table)

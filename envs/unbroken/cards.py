@@ -424,9 +424,22 @@ def _shown(directory: Path | None, filename: str) -> str:
     return str(Path(directory) / filename) if directory is not None else f"envs/unbroken/data/{filename}"
 
 
+_SHIPPED_CARDS: list[CardSet] = []
+
+
 def load_cards(directory: str | Path | None = None) -> CardSet:
-    """Load every Unbroken component from the package data (or a user's directory of the same files)."""
-    directory = Path(directory) if directory is not None else None
+    """Load every Unbroken component from the package data (or a user's directory of the same files).
+
+    The shipped cards are parsed once per process (a CardSet is immutable); a user's directory is read every call.
+    """
+    if directory is None:
+        if not _SHIPPED_CARDS:
+            _SHIPPED_CARDS.append(_load_cards(None))
+        return _SHIPPED_CARDS[0]
+    return _load_cards(Path(directory))
+
+
+def _load_cards(directory: Path | None) -> CardSet:
     display = load_display(directory)
 
     check = Checker(_shown(directory, "conditions.yaml"))
