@@ -833,6 +833,7 @@ class UnbrokenState(State):
             self.extra_turn = False
             self.phase = DECIDE_PLAYER_TURN
             return
+        self._count_down_turn()
         if self.game.setting["monster_first"]:
             self._end_round()
         self._monster_turn()
@@ -892,8 +893,11 @@ class UnbrokenState(State):
         self._player_turn()
 
     def _end_round(self) -> None:
-        """End of a combat round: immediate conditions and set-aside weapons count down."""
+        """End of a combat round (player turn and monster turn)."""
         self.round += 1
+
+    def _count_down_turn(self) -> None:
+        """End of the player's turn: an immediate condition or set-aside weapon "for n rounds" covers n turns."""
         self._touch_modifiers()
         for condition in list(self.conditions_now):
             rounds = self.conditions_now[condition]
