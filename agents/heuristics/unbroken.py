@@ -1,12 +1,27 @@
 """A heuristic Unbroken player that plays like a sensible human, from visible information only.
 
-It scouts, crafts the best weapon it can afford, values encounter cards by what they give per time spent,
-rests when effort is low, faces the monster when it can afford the fight (or time runs short), tricks when
-trickery is cheaper than the fight, attacks with the most efficient option, and eats what the level demands.
+How it decides (every number below comes from the card data, so it follows content changes):
+
+- Values: resources are priced in small-effort equivalents by a concave utility (`_utility`): effort below what
+  the coming fight needs is dear, wood/metal are dear while the weapon it is building still needs them, food is dear
+  up to what the remaining Hunger steps will demand, cunning up to what it can use.
+- Travel: time is a per-level budget that resets at combat, so it plans the rest of the level with a small dynamic
+  programme over the time left (`_time_values`): a revealed card is worth its best use (encounter or rest) plus the
+  value of the time it leaves, running out of time costs the expected ambush. It explores while that expectation
+  beats facing the monster, scouts when it is cheap, crafts along the best weapon path it can reach, converts
+  effort that would overflow, and uses abilities and skills that pay for themselves.
+- Combat: a one-step lookahead over every legal action with a greedy plan for the rest of the fight
+  (`_fight_cost`): resources spent, plus the expected damage of every monster turn the plan leaves.
+- It tricks when trickery is cheaper than the expected fight minus the rewards, reacts to a bad roll when the
+  reaction costs less than the harm it avoids, and eats what the level demands.
+
+It never reads a face-down monster (`state.monsters` while `not state.monster_revealed`) nor the order or contents
+of a deck: an unknown monster is the average of its level's six, a draw is the average of the whole encounter set.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -21,7 +36,11 @@ from envs.unbroken.cards import (
     TIME,
     TREASURE,
     WOOD,
+    ActionCard,
     Bag,
+    Effect,
+    Monster,
+    Weapon,
 )
 from envs.unbroken.rules import (
     DECIDE_CARD,
@@ -32,33 +51,111 @@ from envs.unbroken.rules import (
     DECIDE_SKILL,
     DECIDE_TRAVEL,
     DECIDE_TRICKERY,
+    FINAL_LEVEL,
+    MAX_ABILITIES,
     UnbrokenGame,
     UnbrokenState,
 )
 
-RESOURCE_VALUE = {
-    SMALL_EFFORT: 1.0,
-    MEDIUM_EFFORT: 4.0,
-    LARGE_EFFORT: 8.5,
-    CUNNING: 3.0,
-    FOOD: 2.5,
-    WOOD: 2.0,
-    METAL: 2.5,
-    TREASURE: 0.5,
-    TIME: 1.0,
+COMBAT_VALUE = (1.0, 1.6, 2.6, 1.2, 1.5, 1.0, 1.0, 0.4, 0.8)
+"""Small-effort price of each resource spent in battle (index = resource; time is next level's time)."""
+TREASURE_VALUE = 0.4
+"""Treasure only scores (and pays a few cards)."""
+TIME_PRICE = 1.0
+"""Resting turns one time into one small effort: the floor of what a unit of time is worth."""
+SE_PREMIUM = 0.6
+"""Extra worth of each small effort below what the coming fight is expected to cost."""
+AMBUSH_EXTRA = 0.5
+"""Extra harm of an ambush beyond its effect (the fight starts on the back foot)."""
+COMMIT_PENALTY = 0.7
+"""A committed next exploration reveals one card and forbids resting."""
+FORCE_TARGET = -1
+NOMINAL_PRICE = (1.0, 3.0, 6.5, 2.0, 2.0, 2.0, 2.0, 1.0, 1.0)
+"""Small effort a weapon's attack costs in the long run when judging weapons (medium/large effort from cards)."""
+DEATH = 25.0
+"""Small-effort price of being defeated (a monster effect the pool cannot pay)."""
+UNPAYABLE = 7.0
+"""Cost per unit of health or armor left when the plan runs out of effort (a likely defeat)."""
+SCOUT_TIME_MIN = 4
+"""Scout only with at least this much time left."""
+NEXT_LEVEL_CONDITION_WEIGHT = {
+    "rest_penalty": 2.0,
+    "reveal_modifier": -1.0,
+    "food_requirement": 2.5,
+    "wound_penalty": 3.0,
+    "start_time_penalty": 1.0,
+    "ability_uses_penalty": 1.5,
+    "monster_roll_modifier": 2.0,
 }
-"""Small-effort equivalents a sensible player puts on each resource (effort conversions set the scale)."""
-SAFETY_MARGIN = 1.35
-"""Face the monster only with this multiple of the effort the fight is expected to need."""
+"""Small-effort harm of a condition kept for a whole level, per unit of each modifier."""
 
 
-def bag_value(bag: Bag) -> float:
-    """Small-effort equivalent of a resource bag."""
-    return sum(RESOURCE_VALUE[r] * amount for r, amount in bag)
+@dataclass
+class Option:
+    """One way to hurt the monster in the fight plan: a weapon attack, an ability, a skill or a special action."""
+
+    cost: Bag
+    wounds: int
+    breaks: int
+    ignore_armor: bool
+    uses: int
+    extra_turn: bool
+    shared_uses: bool = False
+    turns: int = 1
+
+
+def _pool_can_pay(pool: list[float], bag: Bag) -> bool:
+    """The rules' payer on a float pool: higher effort may pay for lower, one for one."""
+    small = medium = large = 0
+    for r, amount in bag:
+        if r == SMALL_EFFORT:
+            small += amount
+        elif r == MEDIUM_EFFORT:
+            medium += amount
+        elif r == LARGE_EFFORT:
+            large += amount
+        elif pool[r] < amount - 1e-9:
+            return False
+    spare_large = pool[LARGE_EFFORT] - large
+    if spare_large < -1e-9:
+        return False
+    spare_medium = pool[MEDIUM_EFFORT] - medium
+    if spare_medium < 0:
+        spare_large += spare_medium
+        spare_medium = 0.0
+        if spare_large < -1e-9:
+            return False
+    return max(0.0, pool[SMALL_EFFORT]) + spare_medium + spare_large >= small - 1e-9
+
+
+def _pool_pay(pool: list[float], bag: Bag) -> float:
+    """Pay a bag from the pool (assumed payable); returns its battle price."""
+    price = 0.0
+    need = [0.0, 0.0, 0.0]
+    for r, amount in bag:
+        if r <= LARGE_EFFORT:
+            need[r] += amount
+        else:
+            pool[r] -= amount
+            price += COMBAT_VALUE[r] * amount
+    for category in (LARGE_EFFORT, MEDIUM_EFFORT, SMALL_EFFORT):
+        amount = need[category]
+        for payer in range(category, LARGE_EFFORT + 1):
+            if amount <= 0:
+                break
+            used = min(amount, max(0.0, pool[payer]))
+            pool[payer] -= used
+            amount -= used
+            price += COMBAT_VALUE[payer] * used
+    return price
+
+
+def _bag_plus(a: Bag, b: Bag) -> Bag:
+    return a + b if b else a
 
 
 class UnbrokenHeuristicAgent:
-    """Rule-of-thumb policy over the visible state (never reads the face-down monster)."""
+    """Rule-of-thumb policy over the visible state (never reads the face-down monster or a deck)."""
 
     name = "heuristic"
 
@@ -66,6 +163,26 @@ class UnbrokenHeuristicAgent:
         self.game = game
         self.cards = game.cards
         self.ids = game.actions
+        cards = self.cards
+        self.level_monsters = {lv: [m for m in cards.monsters if m.level == lv] for lv in range(1, FINAL_LEVEL + 1)}
+        self.bar = cards.display.bar_maximum
+        copies = np.array([e.copies for e in cards.encounters], dtype=float)
+        self.draw_weights = copies / copies.sum()
+        self.num_skills = len(cards.skills)
+        self.num_weapons = len(cards.weapons)
+        self.num_ability_ids = len(cards.characters) * MAX_ABILITIES
+        self.time_skull = cards.display.time_skull
+        self.starting_se = game.setting["starting_small_effort"]
+        self._paths = {w: self._weapon_paths(w) for w in range(self.num_weapons)}
+        self._nominal: dict[tuple[int, int], float] = {}
+        self._benefit_cache: tuple[Any, np.ndarray] | None = None
+        general = cards.display.general
+        self.focus_cost = general.focus.cost
+        self.inspiration_cost = general.inspiration.cost
+        self.focus_gives_medium = dict(general.focus.effects[0][1]).get(MEDIUM_EFFORT, 0) >= 1
+        self.inspiration_gives_large = dict(general.inspiration.effects[0][1]).get(LARGE_EFFORT, 0) >= 1
+        self.enc_time = np.array([e.time for e in cards.encounters])
+        self.enc_time_gain = np.array([dict(e.gain).get(TIME, 0) for e in cards.encounters])
 
     def reset(self, seed: int | None = None) -> None:
         """Nothing random to reseed."""
@@ -80,224 +197,907 @@ class UnbrokenHeuristicAgent:
         choice = self._choose(state, legal)
         return choice if choice in legal else legal[0]
 
-    # ------------------------------------------------------------ estimates
-    def effort_pool(self, s: UnbrokenState) -> float:
-        """Effort on hand in small-effort units (each category pays one for one)."""
-        r = s.resources
-        return r[SMALL_EFFORT] + r[MEDIUM_EFFORT] * 2.0 + r[LARGE_EFFORT] * 3.0
-
-    def fight_cost(self, s: UnbrokenState) -> float:
-        """Expected effort (small-effort units) to beat the visible monster, or a level-based guess."""
-        weapon = self.cards.weapons[s.weapons[-1]]
+    # ================================================================ monsters (visible only)
+    def _visible_monsters(self, s: UnbrokenState) -> list[Monster]:
+        """The revealed monster, or the six candidates of the level (never the face-down one)."""
         if s.monster_revealed:
-            monster = self.cards.monsters[s.monster()]
-            health = s.monster_health() - s.wounds
-            armor = s.armor_left()
-            extra = bag_value(monster.attack_extra_cost)
-        else:
-            level_monsters = [m for m in self.cards.monsters if m.level == s.level]
-            health = float(np.mean([m.health for m in level_monsters]))
-            armor = float(np.mean([m.armor for m in level_monsters]))
-            extra = 0.0
-        wound_rate = min(
-            ((bag_value(a.cost) + extra) / a.wounds for a in weapon.attacks if a.wounds), default=4.0
-        )
-        break_rate = min(
-            ((bag_value(a.cost) + extra) / a.break_armor for a in weapon.attacks if a.break_armor),
+            return [self.cards.monsters[s.monster()]]
+        return self.level_monsters[s.level]
+
+    def _condition_harm(self, s: UnbrokenState, name_index: int, when: str, rounds: int, d: float) -> float:
+        """Small-effort harm of gaining a condition now (for some rounds) or for the next level."""
+        mods = self.cards.conditions[name_index].modifiers
+        if when == "next_level":
+            if s.level >= FINAL_LEVEL:
+                return 0.0
+            harm = 0.0
+            for key, value in mods.items():
+                if key in NEXT_LEVEL_CONDITION_WEIGHT:
+                    harm += NEXT_LEVEL_CONDITION_WEIGHT[key] * value
+                elif key in ("weapon_extra_cost", "general_action_extra_cost"):
+                    harm += 2.0 * sum(a for _, a in value)
+                elif key == "round_loss":
+                    harm += 4.0 * sum(a for _, a in value)
+                elif key in ("skip_turn", "no_weapon"):
+                    harm += 6.0
+            return harm
+        n = rounds if rounds > 0 else 3
+        harm = 0.0
+        for key, value in mods.items():
+            if key == "round_loss":
+                harm += n * sum(COMBAT_VALUE[r] * a for r, a in value)
+            elif key == "skip_turn":
+                harm += n * (d + 0.5)
+            elif key == "no_weapon":
+                harm += n * 1.5
+            elif key == "weapon_extra_cost":
+                harm += n * 0.8 * sum(a for _, a in value)
+            elif key == "wound_penalty":
+                harm += n * 0.8 * value
+            elif key == "monster_roll_modifier":
+                harm += n * 0.4 * value
+        return harm
+
+    def _effects_harm(
+        self, s: UnbrokenState, effects: tuple[Effect, ...], d: float, armor: int, lethal: bool = False
+    ) -> float:
+        """Small-effort harm of a list of monster effects (assumed applicable)."""
+        harm = 0.0
+        for kind, arg in effects:
+            if kind == "lose":
+                harm += sum(COMBAT_VALUE[r] * a for r, a in arg)
+                effort = tuple((r, a) for r, a in arg if r <= LARGE_EFFORT)
+                if lethal and effort and not s.can_pay(effort):
+                    harm += DEATH
+            elif kind == "lose_time":
+                harm += arg * (1.0 if s.level >= FINAL_LEVEL else 0.8)
+            elif kind == "condition":
+                harm += self._condition_harm(s, arg[0], arg[1], arg[2], d)
+            elif kind == "regain_armor":
+                harm += 1.5 * min(arg, max(1, armor))
+            elif kind == "heal":
+                harm += 1.3 * arg
+            elif kind == "defend":
+                harm += 2.0
+            elif kind == "downgrade_weapon":
+                harm += 5.0 if arg == 0 else 1.0 * arg
+        return harm
+
+    def _applicable(self, s: UnbrokenState, kind: str, arg: Any, in_fight: bool) -> bool:
+        """Whether a monster effect could apply (as the rules' check; in plans, armor/wounds are assumed)."""
+        if kind == "lose":
+            return all(r <= LARGE_EFFORT or s.resources[r] >= a for r, a in arg)
+        if kind in ("regain_armor", "heal"):
+            if not in_fight:
+                return True
+            return s.armor_broken > 0 if kind == "regain_armor" else s.wounds > 0
+        if kind == "defend":
+            return not (in_fight and s.defending)
+        if kind == "downgrade_weapon":
+            return len(s.weapons) > 1
+        return True
+
+    def _row_harm(
+        self, s: UnbrokenState, monster: Monster, value: int, d: float, in_fight: bool, lethal: bool = False
+    ) -> float:
+        """Harm of the combat-table row a (modified) roll lands on."""
+        if not 1 <= value <= 6:
+            return 0.0
+        row = monster.combat[value - 1]
+        ignore = s._modifiers().get("skill:ignore", ())
+        if any(kind in ignore for kind, _ in row.effects):
+            return 0.0
+        effects = row.effects
+        if not all(self._applicable(s, kind, arg, in_fight) for kind, arg in effects):
+            if row.alt is None or any(kind in ignore for kind, _ in row.alt):
+                return 0.0
+            effects = row.alt
+        return self._effects_harm(s, effects, d, monster.armor, lethal)
+
+    def _lethal_rows(self, s: UnbrokenState, monster: Monster) -> list[tuple[float, Bag]]:
+        """(probability, effort loss) of each row demanding medium or large effort (small effort cannot pay it)."""
+        offset = self._roll_offset(s, monster)
+        ignore = s._modifiers().get("skill:ignore", ())
+        out: dict[Bag, float] = {}
+        for face in range(1, 7):
+            value = face + offset
+            if s.preset.clamp_monster_roll:
+                value = min(6, max(1, value))
+            if not 1 <= value <= 6:
+                continue
+            row = monster.combat[value - 1]
+            if any(kind in ignore for kind, _ in row.effects):
+                continue
+            effects = row.effects
+            if not all(self._applicable(s, kind, arg, False) for kind, arg in effects) and row.alt is not None:
+                effects = row.alt
+            bag = tuple((r, a) for kind, arg in effects if kind == "lose" for r, a in arg if r <= LARGE_EFFORT)
+            if bag and any(r != SMALL_EFFORT for r, _ in bag):
+                out[bag] = out.get(bag, 0.0) + 1.0 / 6.0
+        return [(p, bag) for bag, p in out.items()]
+
+    @staticmethod
+    def _death_risk(pool: list[float], lethal: list[tuple[float, Bag]]) -> float:
+        """Expected defeat cost of one monster turn: rows whose effort loss the pool cannot pay."""
+        return sum(p * DEATH for p, bag in lethal if not _pool_can_pay(pool, bag))
+
+    def _roll_offset(self, s: UnbrokenState, monster: Monster) -> int:
+        return s._condition_total("monster_roll_modifier") + monster.modifiers.get("roll_modifier", 0)
+
+    def _damage_per_turn(self, s: UnbrokenState, monster: Monster, in_fight: bool = False) -> float:
+        """Expected harm of one monster turn (with the roll modifiers in force)."""
+        offset = self._roll_offset(s, monster)
+        clamp = s.preset.clamp_monster_roll
+        total = 0.0
+        for face in range(1, 7):
+            value = face + offset
+            if clamp:
+                value = min(6, max(1, value))
+            total += self._row_harm(s, monster, value, 1.6, in_fight)
+        turn = total / 6.0
+        loss = s._condition_bag("round_loss")
+        if loss:
+            turn += sum(COMBAT_VALUE[r] * a for r, a in loss)
+        return turn + 0.2 * monster.modifiers.get("regen", 0)
+
+    def _ambush_harm(self, s: UnbrokenState) -> float:
+        """Expected cost of running out of time: the ambush effect plus the lost chance to trick."""
+        harms = []
+        for monster in self._visible_monsters(s):
+            d = self._damage_per_turn(s, monster)
+            harm = 0.0
+            if monster.ambush is not None:
+                ok = all(self._applicable(s, k, a, False) for k, a in monster.ambush)
+                harm = self._effects_harm(s, monster.ambush, d, monster.armor) if ok else 0.0
+            if monster.trickery is not None and s.can_pay(monster.trickery):
+                harm += 1.0
+            harms.append(harm)
+        return float(np.mean(harms)) + AMBUSH_EXTRA
+
+    # ================================================================ the fight plan
+    def _weapon_wounds(self, s: UnbrokenState, weapon: Weapon, wounds: int, monster: Monster | None) -> int:
+        skills = self.cards.skills
+        for k in s.skills:
+            bonus = skills[k].passive.get("wound_bonus")
+            if bonus is not None and bonus[0] in ("any", weapon.kind):
+                wounds += bonus[1]
+        wounds = max(0, wounds - s._condition_total("wound_penalty"))
+        if monster is not None:
+            cap = monster.modifiers.get("wound_cap")
+            if cap is not None:
+                wounds = min(wounds, cap)
+        return wounds
+
+    def _card_option(self, card: ActionCard, uses: int, shared: bool) -> Option | None:
+        wounds = breaks = 0
+        ignore = extra = False
+        for kind, arg in card.effects:
+            if kind == "wounds":
+                wounds += arg
+            elif kind == "wounds_ignore_armor":
+                wounds += arg
+                ignore = True
+            elif kind == "break_armor":
+                breaks += arg
+            elif kind == "extra_turn":
+                extra = True
+        if not wounds and not breaks:
+            return None
+        cost = tuple((r, a) for r, a in card.cost if r != TIME)
+        return Option(cost, wounds, breaks, ignore, uses, extra, shared)
+
+    def _options(self, s: UnbrokenState, weapon_index: int, monster: Monster | None, in_fight: bool) -> list[Option]:
+        """Every way to hurt the monster this fight: weapon attacks, abilities, skills, the monster's special."""
+        options: list[Option] = []
+        weapon = self.cards.weapons[weapon_index]
+        if not s._condition_flag("no_weapon"):
+            extra = s._condition_bag("weapon_extra_cost")
+            if monster is not None:
+                extra = _bag_plus(monster.attack_extra_cost, extra)
+            general = _bag_plus(self.focus_cost, s._condition_bag("general_action_extra_cost"))
+            for attack in weapon.attacks:
+                wounds = self._weapon_wounds(s, weapon, attack.wounds, monster) if attack.wounds else 0
+                cost = _bag_plus(attack.cost, extra)
+                options.append(Option(cost, wounds, attack.break_armor, attack.ignore_armor, 99, False))
+                options.extend(self._composites(attack.cost, extra, general, wounds, attack))
+        if s.character >= 0:
+            uses = s.ability_uses if in_fight else s._ability_uses_for(s.level)
+            if uses > 0:
+                for ability in self.cards.characters[s.character].abilities:
+                    if ability.timing != "travel":
+                        option = self._card_option(ability, uses, True)
+                        if option is not None:
+                            options.append(option)
+        for k in s.skills:
+            card = self.cards.skills[k].action
+            if card is None or card.timing == "travel":
+                continue
+            if card.once_per_level and self.ids.skill + k in s.used_once:
+                continue
+            option = self._card_option(card, 1 if card.once_per_level else 99, False)
+            if option is not None:
+                options.append(option)
+        if monster is not None and monster.special_action is not None:
+            option = self._card_option(monster.special_action, 99, False)
+            if option is not None:
+                options.append(option)
+        return options
+
+    def _composites(self, cost: Bag, extra: Bag, general: Bag, wounds: int, attack: Any) -> list[Option]:
+        """Attacks paid for by converting effort first (Focus, Inspiration): one more turn each."""
+        out = []
+        amounts = dict(cost)
+        if amounts.get(MEDIUM_EFFORT) == 1 and len(amounts) == 1 and self.focus_gives_medium:
+            out.append(Option(_bag_plus(general, extra), wounds, attack.break_armor, attack.ignore_armor, 99, False, turns=2))
+        if amounts.get(LARGE_EFFORT) == 1 and len(amounts) == 1 and self.inspiration_gives_large:
+            out.append(
+                Option(_bag_plus(self.inspiration_cost, extra), wounds, attack.break_armor, attack.ignore_armor, 99, False, turns=2)
+            )
+        return out
+
+    def _plan(
+        self,
+        pool: list[float],
+        health: int,
+        armor: int,
+        options: list[Option],
+        d: float,
+        defending: bool,
+        shared_uses: int,
+        lethal: list[tuple[float, Bag]] | None = None,
+    ) -> float:
+        """Greedy rest-of-fight cost: pick the option with the most progress per price (plus a monster turn)."""
+        uses = [o.uses for o in options]
+        cost = 0.0
+        if defending:
+            cheapest = min(
+                (o for o in options if o.uses >= 99 and (o.wounds or o.breaks) and _pool_can_pay(pool, o.cost)),
+                key=lambda o: sum(COMBAT_VALUE[r] * a for r, a in o.cost),
+                default=None,
+            )
+            if cheapest is not None:
+                cost += _pool_pay(pool, cheapest.cost) + d
+                pool[SMALL_EFFORT] -= d
+        for _ in range(40):
+            if health <= 0:
+                return cost
+            best, best_score = -1, 0.0
+            for i, o in enumerate(options):
+                if uses[i] <= 0 or (o.shared_uses and shared_uses <= 0):
+                    continue
+                broken = min(o.breaks, armor)
+                lands = o.ignore_armor or armor - broken == 0
+                wounds = min(o.wounds, health) if lands else 0
+                progress = broken + wounds
+                if progress <= 0 or not _pool_can_pay(pool, o.cost):
+                    continue
+                price = sum(COMBAT_VALUE[r] * a for r, a in o.cost) + 0.05
+                finishing = wounds >= health
+                turn = (o.turns - (1 if (o.extra_turn or finishing) else 0)) * d
+                score = progress / (price + turn)
+                if score > best_score:
+                    best, best_score = i, score
+            if best < 0:
+                return cost + UNPAYABLE * (health + armor) + 6.0
+            o = options[best]
+            uses[best] -= 1
+            if o.shared_uses:
+                shared_uses -= 1
+            broken = min(o.breaks, armor)
+            armor -= broken
+            if o.ignore_armor or armor == 0:
+                health -= o.wounds
+            cost += _pool_pay(pool, o.cost)
+            turns = o.turns - (1 if (health <= 0 or o.extra_turn) else 0)
+            cost += turns * d
+            pool[SMALL_EFFORT] -= turns * d
+            if lethal and turns:
+                cost += turns * self._death_risk(pool, lethal)
+            if pool[SMALL_EFFORT] + pool[MEDIUM_EFFORT] + pool[LARGE_EFFORT] < 0 and health > 0:
+                return cost + UNPAYABLE * (health + armor) + 6.0
+        return cost + UNPAYABLE * (max(0, health) + armor)
+
+    def _pool(self, s: UnbrokenState) -> list[float]:
+        return [float(x) for x in s.resources]
+
+    def _fight_cost_vs(
+        self, s: UnbrokenState, monster: Monster, weapon_index: int | None = None, pool: list[float] | None = None
+    ) -> float:
+        """Expected cost of a whole fight against a monster (before it starts)."""
+        weapon_index = s.weapons[-1] if weapon_index is None else weapon_index
+        d = self._damage_per_turn(s, monster)
+        options = self._options(s, weapon_index, monster, in_fight=False)
+        uses = s._ability_uses_for(s.level) if s.phase not in (DECIDE_PLAYER_TURN,) else s.ability_uses
+        lethal = self._lethal_rows(s, monster)
+        cost = self._plan(list(pool or self._pool(s)), monster.health, monster.armor, options, d, False, uses, lethal)
+        if self.game.setting["monster_first"]:
+            cost += d
+        return cost
+
+    def _fight_cost(self, s: UnbrokenState, weapon_index: int | None = None, pool: list[float] | None = None) -> float:
+        """Expected fight cost against the visible monster, or the average of the level's candidates."""
+        return float(np.mean([self._fight_cost_vs(s, m, weapon_index, pool) for m in self._visible_monsters(s)]))
+
+    def _nominal_cost(self, weapon_index: int, level: int) -> float:
+        """Fight cost of a weapon against an average monster of a level with a comfortable pool (cached)."""
+        key = (weapon_index, level)
+        cost = self._nominal.get(key)
+        if cost is None:
+            costs = []
+            for monster in self.level_monsters[level]:
+                options = []
+                weapon = self.cards.weapons[weapon_index]
+                for attack in weapon.attacks:
+                    wounds = min(attack.wounds, monster.modifiers.get("wound_cap", 99))
+                    price = sum(NOMINAL_PRICE[r] * a for r, a in _bag_plus(attack.cost, monster.attack_extra_cost))
+                    cost = ((SMALL_EFFORT, int(round(price))),)
+                    options.append(Option(cost, wounds, attack.break_armor, attack.ignore_armor, 99, False))
+                pool = [99.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]
+                d = 1.3 + 0.25 * level
+                costs.append(self._plan(pool, monster.health, monster.armor, options, d, False, 0))
+            cost = float(np.mean(costs))
+            self._nominal[key] = cost
+        return cost
+
+    # ================================================================ weapons
+    def _weapon_paths(self, start: int) -> list[tuple[int, list[tuple[int, Bag, int]]]]:
+        """Every weapon reachable from `start`, with the upgrade steps (weapon, cost, time) to get there."""
+        out: list[tuple[int, list[tuple[int, Bag, int]]]] = [(start, [])]
+        frontier: list[tuple[int, list[tuple[int, Bag, int]]]] = [(start, [])]
+        seen = {start}
+        while frontier:
+            weapon, steps = frontier.pop()
+            for upgrade in self.cards.weapons[weapon].upgrades:
+                if upgrade.to in seen and any(w == upgrade.to for w, _ in out):
+                    continue
+                path = [*steps, (upgrade.to, upgrade.cost, upgrade.time)]
+                out.append((upgrade.to, path))
+                frontier.append((upgrade.to, path))
+                seen.add(upgrade.to)
+        return out
+
+    def _path_value(self, s: UnbrokenState, steps: list[tuple[int, Bag, int]], target: int) -> float:
+        """Fight cost saved over the remaining levels minus the price of the materials still to find."""
+        saved = 0.0
+        for level in range(s.level, FINAL_LEVEL + 1):
+            weight = 1.0 if level > s.level or not s.monster_revealed else 0.8
+            saved += weight * (self._nominal_cost(s.weapons[-1], level) - self._nominal_cost(target, level))
+        need = [0] * len(s.resources)
+        for _, cost, _time in steps:
+            for r, a in cost:
+                need[r] += a
+        missing = sum(max(0, need[r] - s.resources[r]) for r in range(len(need)) if r != TIME)
+        effort = sum(need[r] for r in (SMALL_EFFORT, MEDIUM_EFFORT, LARGE_EFFORT))
+        return saved - 2.2 * missing - effort - 0.5 * sum(t for _, _, t in steps)
+
+    def _target_needs(self, s: UnbrokenState) -> list[int]:
+        """Materials still needed (beyond holdings are wanted) for the best reachable weapon."""
+        best_value, best_steps = 0.0, []
+        for target, steps in self._paths[s.weapons[-1]]:
+            if not steps or any(w in s.weapons for w, _, _ in steps):
+                continue
+            value = self._path_value(s, steps, target)
+            if FORCE_TARGET >= 0:
+                value = 100.0 - len(steps) if target == FORCE_TARGET else -1.0
+            if value > best_value:
+                best_value, best_steps = value, steps
+        need = [0] * len(s.resources)
+        for _, cost, _ in best_steps:
+            for r, a in cost:
+                need[r] += a
+        self._best_steps = best_steps
+        return need
+
+    # ================================================================ resource utility
+    def _utility_setup(self, s: UnbrokenState) -> None:
+        """Per-decision prices: a table of the worth of 0..bar units of each resource (`_utility` sums them)."""
+        need = self._target_needs(s)
+        weapon = self.cards.weapons[s.weapons[-1]]
+        target = self._best_steps[-1][0] if self._best_steps else s.weapons[-1]
+        arms = [weapon, self.cards.weapons[target]]
+        me_price, le_price = self._effort_price(weapon)
+        if len(self._best_steps) == 1:
+            me_next, le_next = self._effort_price(self.cards.weapons[target])
+            me_price, le_price = max(me_price, 0.8 * me_next), max(le_price, 0.8 * le_next)
+        self._me_price, self._le_price = me_price, le_price
+        food_now = max(0, s.food_requirement())
+        food_later = sum(range(s.level + 1, FINAL_LEVEL + 1))
+        cunning_use = 2
+        if any(a.ignore_armor and dict(a.cost).get(CUNNING) for w in arms for a in w.attacks):
+            cunning_use += 3
+        if s.character >= 0:
+            for ability in self.cards.characters[s.character].abilities:
+                if dict(ability.cost).get(CUNNING):
+                    cunning_use += 2
+        self._cunning_use = cunning_use
+        se_need = self._nominal_cost(s.weapons[-1], s.level) + 2.0
+        bar = self.bar
+        tables: list[list[float]] = []
+        for r in range(TIME):
+            row = []
+            for x in range(bar[r] + 1):
+                if r == SMALL_EFFORT:
+                    u = x + SE_PREMIUM * min(x, se_need)
+                elif r == MEDIUM_EFFORT:
+                    u = me_price * min(x, 3) + 1.2 * max(0, x - 3)
+                elif r == LARGE_EFFORT:
+                    u = le_price * min(x, 2) + 1.5 * max(0, x - 2)
+                elif r == CUNNING:
+                    u = 2.0 * min(x, cunning_use) + 0.6 * max(0, x - cunning_use)
+                elif r == FOOD:
+                    now = min(x, food_now)
+                    later = min(x - now, food_later)
+                    starving = s.starvation_cost(food_now) - s.starvation_cost(food_now - now)
+                    u = now + starving + 1.8 * later + 0.4 * (x - now - later)
+                elif r in (WOOD, METAL):
+                    u = 3.0 * min(x, need[r]) + 0.8 * max(0, x - need[r])
+                else:
+                    u = TREASURE_VALUE * x
+                row.append(u)
+            tables.append(row)
+        self._tables = tables
+        self._held = list(s.resources)
+
+    def _effort_price(self, weapon: Weapon) -> tuple[float, float]:
+        """What one medium and one large effort are worth with a weapon: the small effort their wounds would cost."""
+        se_rate = min(
+            (dict(a.cost).get(SMALL_EFFORT, 0) / a.wounds for a in weapon.attacks if a.wounds and len(a.cost) == 1
+             and a.cost[0][0] == SMALL_EFFORT),
             default=4.0,
         )
-        rounds = (
-            health
-            / max(
-                1.0,
-                min(a.wounds for a in weapon.attacks if a.wounds)
-                if any(a.wounds for a in weapon.attacks)
-                else 1.0,
-            )
-            + armor
-        )
-        monster_damage = 1.2 * s.level * rounds  # rough effort the monster takes back per round
-        return health * wound_rate + armor * break_rate + monster_damage
+        me = max((a.wounds * se_rate for a in weapon.attacks if a.wounds and dict(a.cost).get(MEDIUM_EFFORT)), default=0)
+        le = max((a.wounds * se_rate for a in weapon.attacks if a.wounds and dict(a.cost).get(LARGE_EFFORT)), default=0)
+        me_price = min(4.0, me) if me else 1.2
+        le_price = min(8.0, max(le, 2 * me_price)) if le else 1.5
+        return max(1.2, me_price), max(1.5, le_price)
 
-    # ------------------------------------------------------------ decisions
+    def _utility(self, r: list[int]) -> float:
+        """Small-effort worth of a set of resources (concave: the first units of what is needed are dear)."""
+        tables, bar = self._tables, self.bar
+        return sum(tables[i][min(max(0, r[i]), bar[i])] for i in range(TIME))
+
+    def _delta(self, spend: Bag, gain: Bag) -> float:
+        """Utility change of paying `spend` then gaining `gain` from the held resources (the rules' payer)."""
+        held, tables, bar = self._held, self._tables, self.bar
+        change: dict[int, int] = {}
+        for r, a in spend:
+            change[r] = change.get(r, 0) - a
+        if any(r <= LARGE_EFFORT and held[r] + c < 0 for r, c in change.items()):
+            pool = [float(x) for x in held]
+            _pool_pay(pool, spend)
+            after = [int(round(x)) for x in pool]
+            for r, a in gain:
+                if r != TIME:
+                    after[r] = min(bar[r], after[r] + a)
+            return self._utility(after) - self._utility(held)
+        for r, a in gain:
+            change[r] = change.get(r, 0) + a
+        total = 0.0
+        for r, c in change.items():
+            if r == TIME:
+                continue
+            x = held[r]
+            total += tables[r][min(bar[r], max(0, x + c))] - tables[r][x]
+        return total
+
+    # ================================================================ travel
+    def _card_benefits(self, s: UnbrokenState) -> np.ndarray:
+        """Best use of each encounter card now (encounter or rest), in utility gained."""
+        cached = self._benefit_cache
+        key = (id(s), s.resources[SMALL_EFFORT], s.level, tuple(s.resources))
+        if cached is not None and cached[0] == key:
+            return cached[1]
+        rest_bonus = s._passive_total("rest_bonus") - s._condition_total("rest_penalty")
+        se_table = self._tables[SMALL_EFFORT]
+        se = s.resources[SMALL_EFFORT]
+        top = self.bar[SMALL_EFFORT]
+        out = np.empty(len(self.cards.encounters))
+        for c, card in enumerate(self.cards.encounters):
+            rest = se_table[min(top, se + max(0, card.time + rest_bonus))] - se_table[se]
+            if s.can_pay(card.spend):
+                encounter = self._delta(card.spend, card.gain) - (COMMIT_PENALTY if card.commit else 0.0)
+                out[c] = max(rest, encounter)
+            else:
+                out[c] = rest
+        self._benefit_cache = (key, out)
+        return out
+
+    def _time_values(self, s: UnbrokenState) -> list[float]:
+        """V[t]: value of the rest of the level with t time left (facing the monster = 0)."""
+        benefits = self._card_benefits(s)
+        ambush = self._ambush_harm(s)
+        self._ambush = ambush
+        t_max = self.bar[TIME]
+        t_now = max(1, s.resources[TIME])
+        reveal = s.reveal_count()
+        values = [-ambush] + [0.0] * t_max
+        for t in range(1, t_now + 1):
+            left = np.minimum(t_max, t + self.enc_time_gain) - self.enc_time
+            past = np.array(values)[np.clip(left, 0, t_max)]
+            past[left <= 0] = -ambush
+            estimate = values[t - 1] + TIME_PRICE
+            for _ in range(2):
+                future = np.where(left >= t, estimate + TIME_PRICE * (left - t), past)
+                estimate = max(0.0, self._expected_max(benefits + future, self.draw_weights, reveal))
+            values[t] = estimate
+        return values
+
+    @staticmethod
+    def _expected_max(xs: np.ndarray, weights: np.ndarray, k: int) -> float:
+        """Expected best of k draws (with replacement) from values xs with weights."""
+        order = np.argsort(xs)
+        cdf = np.cumsum(weights[order])
+        cdf[-1] = 1.0
+        powered = cdf**k
+        return float(xs[order][0] * powered[0] + np.dot(xs[order][1:], np.diff(powered)))
+
+    def _card_score(self, s: UnbrokenState, card_index: int, values: list[float], benefit: float) -> float:
+        card = self.cards.encounters[card_index]
+        t = s.resources[TIME]
+        left = min(self.bar[TIME], t + dict(card.gain).get(TIME, 0)) - card.time
+        if left <= 0:
+            return benefit - self._ambush
+        if left > t:
+            return benefit + values[t] + TIME_PRICE * (left - t)
+        return benefit + values[left]
+
+    def _travel(self, s: UnbrokenState, legal: list[int]) -> int:
+        ids = self.ids
+        t = s.resources[TIME]
+        self._utility_setup(s)
+        # Free reveals and cheap scouting first: knowing the monster shapes the whole level.
+        for a in legal:
+            card = self._action_card(a)
+            if card is not None and card.timing != "combat" and any(k == "reveal_monster" for k, _ in card.effects):
+                if not card.cost:
+                    return a
+        if ids.scout in legal and t >= SCOUT_TIME_MIN and not s.monster_revealed:
+            scout = s.scout_cost()
+            price = -self._delta(tuple((r, a) for r, a in scout if r != TIME), ()) + sum(
+                a for r, a in scout if r == TIME
+            )
+            if price <= 2.5 and s.resources[SMALL_EFFORT] >= 6:
+                return ids.scout
+        # Craft along the best path.
+        crafts = [a for a in legal if ids.craft <= a < ids.craft + self.num_weapons]
+        if crafts:
+            steps = self._best_steps
+            if steps:
+                nxt, _, time = steps[0]
+                if ids.craft + nxt in crafts and (t > time or not self._ambush_hurts(s)):
+                    return ids.craft + nxt
+            for a in crafts:
+                level = max(s.level, 2)
+                better = self._nominal_cost(a - ids.craft, level) < self._nominal_cost(s.weapons[-1], level) - 2.0
+                if better and t > self._upgrade_time(s, a - ids.craft):
+                    return a
+        # Travel actions (abilities, skills) that pay for themselves.
+        for a in legal:
+            card = self._action_card(a)
+            if card is None or card.timing == "combat":
+                continue
+            if self._travel_card_gain(s, card, a) > 0.5:
+                return a
+        # Conversions that keep resting from overflowing the bar or build a better attack.
+        se = s.resources[SMALL_EFFORT]
+        if ids.focus in legal and se >= self.bar[SMALL_EFFORT] - 3 and self._me_price > 1.5:
+            return ids.focus
+        if ids.inspiration in legal and self._le_price > 3.0 and s.resources[MEDIUM_EFFORT] >= 2:
+            weapon = self.cards.weapons[s.weapons[-1]]
+            le = max((a.wounds for a in weapon.attacks if dict(a.cost).get(LARGE_EFFORT)), default=0)
+            me = max((a.wounds for a in weapon.attacks if dict(a.cost).get(MEDIUM_EFFORT)), default=0)
+            if le > 2 * me:
+                return ids.inspiration
+        if ids.plan in legal and se >= self.bar[SMALL_EFFORT] - 1 and s.resources[CUNNING] < self._cunning_use:
+            return ids.plan
+        if s.committed or ids.face_monster not in legal:
+            return ids.explore
+        values = self._time_values(s)
+        if values[t] <= 0.0 or t <= 2:
+            convert = self._conversion(s, legal)
+            if convert is not None:
+                return convert
+        if values[t] <= 0.0:
+            return ids.face_monster
+        if ids.orienteer in legal and t >= 3 and self._reveal_gain(s, values) > 1.4:
+            return ids.orienteer
+        return ids.explore
+
+    def _conversion(self, s: UnbrokenState, legal: list[int]) -> int | None:
+        """Focus or Inspiration before the fight when the fight plan gets cheaper (it saves a combat turn)."""
+        ids = self.ids
+        now = self._fight_cost(s)
+        general = self.cards.display.general
+        best, best_cost = None, now - 0.3
+        for action, card in ((ids.focus, general.focus), (ids.inspiration, general.inspiration)):
+            if action not in legal:
+                continue
+            pool = self._pool(s)
+            _pool_pay(pool, _bag_plus(card.cost, s._general_extra_cost()))
+            for r, amount in card.effects[0][1]:
+                pool[r] = min(self.bar[r], pool[r] + amount)
+            cost = self._fight_cost(s, pool=pool)
+            if cost < best_cost:
+                best, best_cost = action, cost
+        return best
+
+    def _upgrade_time(self, s: UnbrokenState, weapon: int) -> int:
+        for upgrade in self.cards.weapons[s.weapons[-1]].upgrades:
+            if upgrade.to == weapon:
+                return upgrade.time
+        return 0
+
+    def _ambush_hurts(self, s: UnbrokenState) -> bool:
+        return self._ambush_harm(s) > 1.0
+
+    def _reveal_gain(self, s: UnbrokenState, values: list[float]) -> float:
+        """Expected gain of revealing two more cards in the next exploration."""
+        benefits = self._card_benefits(s)
+        xs = np.array([self._card_score(s, c, values, b) for c, b in enumerate(benefits)])
+        k = s.reveal_count()
+        return self._expected_max(xs, self.draw_weights, k + 2) - self._expected_max(xs, self.draw_weights, k)
+
+    def _travel_card_gain(self, s: UnbrokenState, card: ActionCard, action: int) -> float:
+        """Utility gained by a travel action (ability or skill) minus what it costs."""
+        if any(k == "reveal_monster" for k, _ in card.effects) and s.monster_revealed:
+            return -1.0
+        spend = tuple((r, a) for r, a in card.cost if r != TIME)
+        time = sum(a for r, a in card.cost if r == TIME)
+        gain: list[tuple[int, int]] = []
+        value = 0.0
+        for kind, arg in card.effects:
+            if kind == "gain":
+                gain.extend(arg)
+            elif kind == "reveal_bonus":
+                value += 0.8 * arg if s.resources[TIME] >= 2 else -1.0
+            elif kind == "remove_condition":
+                value += 2.0 if s.conditions_active else 0.0
+            elif kind == "reveal_monster":
+                value += 1.5
+        value += self._delta(spend, tuple(gain)) - time
+        if self.ids.ability <= action < self.ids.ability + self.num_ability_ids:
+            value -= self._ability_reserve(s)
+        return value
+
+    def _ability_reserve(self, s: UnbrokenState) -> float:
+        """What keeping one ability use for the fight is worth (only when the uses are scarce)."""
+        if s.character < 0:
+            return 0.0
+        combat = [a for a in self.cards.characters[s.character].abilities if a.timing != "travel"]
+        if not combat or s.ability_uses > 2:
+            return 0.0
+        return 1.5 if s.ability_uses == 1 else 0.7
+
+    def _action_card(self, action: int) -> ActionCard | None:
+        ids = self.ids
+        if ids.ability <= action < ids.ability + self.num_ability_ids:
+            character, slot = divmod(action - ids.ability, MAX_ABILITIES)
+            abilities = self.cards.characters[character].abilities
+            return abilities[slot] if slot < len(abilities) else None
+        if ids.skill <= action < ids.skill + self.num_skills:
+            return self.cards.skills[action - ids.skill].action
+        return None
+
+    # ================================================================ decisions
     def _choose(self, s: UnbrokenState, legal: list[int]) -> int:
         phase = s.phase
         ids = self.ids
-        if phase == DECIDE_SKILL:
-            return self._pick_skill(s, legal)
+        if len(legal) == 1:
+            return legal[0]
         if phase == DECIDE_TRAVEL:
             return self._travel(s, legal)
         if phase == DECIDE_CARD:
-            values = [self._card_value(s, card) for card in s.revealed_cards]
-            return ids.choose_card + int(np.argmax(values))
+            self._utility_setup(s)
+            values = self._time_values(s)
+            benefits = self._card_benefits(s)
+            scores = [self._card_score(s, c, values, benefits[c]) for c in s.revealed_cards]
+            return ids.choose_card + int(np.argmax(scores))
         if phase == DECIDE_ENCOUNTER_OR_REST:
+            self._utility_setup(s)
             card = self.cards.encounters[s.chosen_card]
-            if ids.encounter in legal and self._encounter_gain(s, s.chosen_card) >= s.rest_gain(
-                s.chosen_card
-            ):
-                return ids.encounter
-            return ids.rest if ids.rest in legal else legal[0] if card else legal[0]
+            if ids.encounter in legal and ids.rest in legal:
+                se_table = self._tables[SMALL_EFFORT]
+                se = s.resources[SMALL_EFFORT]
+                rest = se_table[min(self.bar[SMALL_EFFORT], se + s.rest_gain(s.chosen_card))] - se_table[se]
+                enc = self._delta(card.spend, card.gain) - (COMMIT_PENALTY if card.commit else 0.0)
+                return ids.encounter if enc >= rest else ids.rest
+            return legal[0]
         if phase == DECIDE_TRICKERY:
-            monster = self.cards.monsters[s.monster()]
-            assert monster.trickery is not None
-            if bag_value(monster.trickery) < 0.6 * self.fight_cost(s) or self.fight_cost(
-                s
-            ) > self.effort_pool(s):
-                return ids.trick
-            return ids.fight
+            return self._trickery(s, legal)
         if phase == DECIDE_PLAYER_TURN:
             return self._combat(s, legal)
         if phase == DECIDE_REACTION:
             return self._react(s, legal)
         if phase == DECIDE_HUNGER:
-            most = max(a - ids.eat for a in legal)
-            return ids.eat + most
+            return ids.eat + max(a - ids.eat for a in legal)
+        if phase == DECIDE_SKILL:
+            return self._pick_skill(s, legal)
         return legal[0]
 
+    def _trickery(self, s: UnbrokenState, legal: list[int]) -> int:
+        ids = self.ids
+        monster = self.cards.monsters[s.monster()]
+        assert monster.trickery is not None
+        self._utility_setup(s)
+        trick_price = -self._delta(monster.trickery, ())
+        if not s.preset.trick_gives_skill:
+            trick_price += 2.5
+        fight = self._fight_cost(s)
+        reward = self._delta((), monster.rewards)
+        pool = s.resources[SMALL_EFFORT] + s.resources[MEDIUM_EFFORT] + s.resources[LARGE_EFFORT]
+        if fight > pool - 1 or trick_price < fight - reward:
+            return ids.trick
+        return ids.fight
+
+    def _combat(self, s: UnbrokenState, legal: list[int]) -> int:
+        """One-step lookahead: the legal action whose price plus the rest-of-fight plan is cheapest."""
+        ids = self.ids
+        monster = self.cards.monsters[s.monster()]
+        d = self._damage_per_turn(s, monster, in_fight=True)
+        health = s.monster_health() - s.wounds
+        armor = s.armor_left()
+        best, best_cost = ids.skip, 1e9
+        for a in legal:
+            cost = self._action_cost(s, a, monster, d, health, armor)
+            if cost is not None and cost < best_cost:
+                best, best_cost = a, cost
+        return best
+
+    def _action_cost(
+        self, s: UnbrokenState, a: int, monster: Monster, d: float, health: int, armor: int
+    ) -> float | None:
+        """Price of action `a` now plus the planned cost of the rest of the fight after it."""
+        ids = self.ids
+        pool = self._pool(s)
+        weapon_index = s.weapons[-1]
+        defending = s.defending
+        uses = s.ability_uses
+        extra_turn = False
+        used_once: list[int] = []
+        price = 0.0
+        if ids.attack <= a < ids.attack + 3:
+            attack = self.cards.weapons[weapon_index].attacks[a - ids.attack]
+            price = _pool_pay(pool, _bag_plus(attack.cost, s._weapon_extra_cost()))
+            if defending:
+                defending = False
+            elif attack.break_armor:
+                armor -= min(armor, attack.break_armor)
+            elif attack.ignore_armor or armor == 0:
+                health -= s.attack_wounds(a - ids.attack)
+        elif a == ids.skip:
+            price = 0.0
+        elif ids.craft <= a < ids.craft + self.num_weapons:
+            weapon_index = a - ids.craft
+            upgrade = next(u for u in self.cards.weapons[s.weapons[-1]].upgrades if u.to == weapon_index)
+            price = _pool_pay(pool, upgrade.cost) + upgrade.time * COMBAT_VALUE[TIME]
+            if s.level == FINAL_LEVEL:
+                price += _pool_pay(pool, ((SMALL_EFFORT, upgrade.time),))
+        elif a in (ids.focus, ids.inspiration, ids.plan):
+            general = self.cards.display.general
+            card = general.focus if a == ids.focus else general.inspiration if a == ids.inspiration else general.plan
+            price = _pool_pay(pool, _bag_plus(card.cost, s._general_extra_cost()))
+            for r, amount in card.effects[0][1]:
+                pool[r] = min(self.bar[r], pool[r] + amount)
+                price -= COMBAT_VALUE[r] * amount
+        else:
+            card = self._action_card(a) if a != ids.monster_action else monster.special_action
+            if card is None:
+                return None
+            if ids.ability <= a < ids.ability + self.num_ability_ids:
+                uses -= 1
+            elif ids.skill <= a < ids.skill + self.num_skills and card.once_per_level:
+                used_once.append(a)
+            price = _pool_pay(pool, tuple((r, x) for r, x in card.cost if r != TIME))
+            for kind, arg in card.effects:
+                if kind == "gain":
+                    for r, amount in arg:
+                        add = min(amount, self.bar[r] - pool[r])
+                        pool[r] += add
+                        price -= COMBAT_VALUE[r] * add
+                elif kind == "wounds" and armor == 0:
+                    health -= arg
+                elif kind == "wounds_ignore_armor":
+                    health -= arg
+                elif kind == "break_armor":
+                    armor -= min(armor, arg)
+                elif kind == "extra_turn":
+                    extra_turn = True
+                elif kind == "remove_condition":
+                    price -= self._condition_relief(s, d)
+        if health <= 0:
+            return price
+        turn = 0.0 if extra_turn else d
+        pool[SMALL_EFFORT] -= turn
+        saved_once = s.used_once
+        saved_uses = s.ability_uses
+        s.used_once = saved_once + used_once
+        s.ability_uses = uses
+        try:
+            options = self._options(s, weapon_index, monster, in_fight=True)
+        finally:
+            s.used_once = saved_once
+            s.ability_uses = saved_uses
+        if pool[SMALL_EFFORT] + pool[MEDIUM_EFFORT] + pool[LARGE_EFFORT] < 0:
+            return price + turn + UNPAYABLE * (health + armor) + 6.0
+        lethal = self._lethal_rows(s, monster)
+        if not extra_turn:
+            turn += self._death_risk(pool, lethal)
+        return price + turn + self._plan(pool, health, armor, options, d, defending, uses, lethal)
+
+    def _condition_relief(self, s: UnbrokenState, d: float) -> float:
+        """What discarding the first active condition saves."""
+        if s.conditions_active:
+            return self._condition_harm(s, s.conditions_active[0], "now", 3, d)
+        if s.conditions_now:
+            first = next(iter(s.conditions_now))
+            return self._condition_harm(s, first, "now", max(1, s.conditions_now[first]), d)
+        return 0.0
+
+    def _react(self, s: UnbrokenState, legal: list[int]) -> int:
+        """Pay a reaction when the harm it avoids exceeds its price."""
+        ids = self.ids
+        monster = self.cards.monsters[s.monster()]
+        value = s.modified_roll()
+        harm = self._row_harm(s, monster, value, 1.6, True, lethal=True)
+        best, best_net = ids.accept_roll, harm
+        clamp = s.preset.clamp_monster_roll
+        for a in legal:
+            if a == ids.accept_roll:
+                continue
+            skill = self.cards.skills[a - ids.skill]
+            assert skill.reaction_cost is not None
+            new = value + skill.reaction_roll_modifier
+            if clamp:
+                new = min(6, max(1, new))
+            price = sum(COMBAT_VALUE[r] * x for r, x in skill.reaction_cost)
+            if skill.reaction_cost and all(r == TREASURE for r, _ in skill.reaction_cost):
+                price = 0.8 * sum(x for _, x in skill.reaction_cost)
+            net = self._row_harm(s, monster, new, 1.6, True, lethal=True) + price
+            if net < best_net - 0.3:
+                best, best_net = a, net
+        return best
+
     def _pick_skill(self, s: UnbrokenState, legal: list[int]) -> int:
+        levels_left = FINAL_LEVEL - s.level + (1 if s.phase == DECIDE_SKILL and s.round == 0 else 0)
+        levels_left = max(1, levels_left)
+
         def value(skill_index: int) -> float:
             skill = self.cards.skills[skill_index]
             if skill.action is not None:
-                gain = sum(
-                    (3.0 * arg if kind in ("wounds", "wounds_ignore_armor", "break_armor") else 0.0)
-                    + (bag_value(arg) if kind == "gain" else 0.0)
-                    for kind, arg in skill.action.effects
-                )
-                return gain - bag_value(skill.action.cost) + (2.0 if skill.action.timing != "travel" else 0.0)
+                card = skill.action
+                gain = 0.0
+                for kind, arg in card.effects:
+                    if kind in ("wounds", "break_armor"):
+                        gain += 1.4 * arg
+                    elif kind == "wounds_ignore_armor":
+                        gain += 1.8 * arg
+                    elif kind == "gain":
+                        gain += sum(COMBAT_VALUE[r] * a for r, a in arg)
+                    elif kind == "extra_turn":
+                        gain += 1.6
+                    elif kind == "remove_condition":
+                        gain += 0.8
+                    elif kind in ("reveal_bonus", "reveal_monster"):
+                        gain += 0.5
+                net = gain - sum(COMBAT_VALUE[r] * a for r, a in card.cost)
+                per_level = net if card.once_per_level else max(0.0, net) * 1.5
+                return per_level * levels_left
             if skill.reaction_cost is not None:
-                return 3.0
-            passive = skill.passive
-            return (
-                4.0 * (passive.get("wound_bonus", ("any", 0))[1])
-                + 2.5 * passive.get("reveal_bonus", 0)
-                + 2.0 * len(passive.get("ignore", ()))
-                + 2.0 * passive.get("rest_bonus", 0)
-                - 3.0 * passive.get("food_requirement", 0)
-                + 1.5
-            )
+                price = sum(COMBAT_VALUE[r] * a for r, a in skill.reaction_cost)
+                return (0.9 * -skill.reaction_roll_modifier - 0.3 * price + 0.5) * levels_left
+            p = skill.passive
+            v = 0.0
+            bonus = p.get("wound_bonus")
+            if bonus is not None:
+                kind = self.cards.weapons[s.weapons[-1]].kind
+                v += bonus[1] * (2.0 if bonus[0] in ("any", kind) else 1.3) * levels_left
+            v += 1.2 * p.get("reveal_bonus", 0) * levels_left
+            v += 0.3 * p.get("skill_reveal_bonus", 0) * levels_left
+            v += 1.5 * p.get("rest_bonus", 0) * levels_left
+            v += -2.0 * p.get("food_requirement", 0) * levels_left
+            v += 0.7 * len(p.get("ignore", ())) * levels_left
+            v += 0.5 * levels_left if p.get("scout_discount") else 0.0
+            return v
 
         values = [value(k) for k in s.skill_offer]
         return self.ids.take_skill + int(np.argmax(values))
-
-    def _encounter_gain(self, s: UnbrokenState, card_index: int) -> float:
-        card = self.cards.encounters[card_index]
-        gain = bag_value(card.gain) - bag_value(card.spend)
-        if card.commit:
-            gain -= 0.5
-        return gain
-
-    def _card_value(self, s: UnbrokenState, card_index: int) -> float:
-        """Surplus of the best use of a card over resting's one small effort per unit of time."""
-        card = self.cards.encounters[card_index]
-        encounter = self._encounter_gain(s, card_index) if s.can_pay(card.spend) else -99.0
-        best = max(float(s.rest_gain(card_index)), encounter)
-        ambush = card.time >= s.resources[TIME] and self._ambush_hurts(s)
-        return best - card.time - (6.0 if ambush else 0.0) + 0.1 * card.time
-
-    def _ambush_hurts(self, s: UnbrokenState) -> bool:
-        """Whether running out of time is costly (unknown monsters are assumed to ambush)."""
-        if not s.monster_revealed:
-            return True
-        return self.cards.monsters[s.monster()].ambush is not None
-
-    def _travel(self, s: UnbrokenState, legal: list[int]) -> int:
-        ids = self.ids
-        time_left = s.resources[TIME]
-        if ids.scout in legal and time_left > 2:
-            return ids.scout
-        crafts = [a for a in legal if ids.craft <= a < ids.craft + len(self.cards.weapons)]
-        if crafts:
-            best = max(crafts, key=lambda a: self._weapon_strength(a - ids.craft))
-            if self._weapon_strength(best - ids.craft) > self._weapon_strength(s.weapons[-1]) and time_left > 1:
-                return best
-        for a in legal:  # travel abilities and skills that pay for themselves
-            if ids.ability <= a < ids.ability + 8 or ids.skill <= a < ids.skill + len(self.cards.skills):
-                card = self._action_card(s, a)
-                if card is not None and self._worth_it(s, card):
-                    return a
-        if s.committed:
-            return ids.explore
-        if ids.face_monster in legal:
-            if time_left <= 1 and self._ambush_hurts(s):
-                return ids.face_monster
-            if self.effort_pool(s) < 3 and time_left <= 2 and self._ambush_hurts(s):
-                return ids.face_monster
-        if ids.focus in legal and s.resources[SMALL_EFFORT] >= 14:
-            return ids.focus
-        if ids.inspiration in legal and s.resources[MEDIUM_EFFORT] >= 3:
-            return ids.inspiration
-        return ids.explore
-
-    def _action_card(self, s: UnbrokenState, action: int) -> Any:
-        ids = self.ids
-        if ids.ability <= action < ids.ability + 8:
-            character, slot = divmod(action - ids.ability, 2)
-            return self.cards.characters[character].abilities[slot]
-        if ids.skill <= action < ids.skill + len(self.cards.skills):
-            return self.cards.skills[action - ids.skill].action
-        return None
-
-    def _worth_it(self, s: UnbrokenState, card: Any) -> bool:
-        """Use an action when what it gives is worth more than what it costs (and effort is not scarce)."""
-        value = 0.0
-        for kind, argument in card.effects:
-            if kind == "gain":
-                value += bag_value(argument)
-            elif kind in ("wounds", "wounds_ignore_armor"):
-                value += 2.5 * argument if (kind == "wounds_ignore_armor" or s.armor_left() == 0) else 0.0
-            elif kind == "break_armor":
-                value += 2.0 * argument if s.armor_left() > 0 else 0.0
-            elif kind == "reveal_monster":
-                value += 3.0 if not s.monster_revealed else 0.0
-            elif kind in ("remove_condition",):
-                value += 3.0 if (s.conditions_active or s.conditions_now) else 0.0
-            elif kind in ("extra_turn", "reveal_bonus"):
-                value += 1.5
-            elif kind in ("monster_health", "monster_armor"):
-                value += 2.0 * -argument
-        cost = bag_value(card.cost)
-        return value > cost + 0.5 and s.resources[SMALL_EFFORT] - cost >= 3
-
-    def _weapon_strength(self, weapon_index: int) -> float:
-        weapon = self.cards.weapons[weapon_index]
-        rates = [a.wounds / bag_value(a.cost) for a in weapon.attacks if a.wounds]
-        return max(rates, default=0.0) + (0.05 if weapon.kind == "advanced" else 0.0)
-
-    def _combat(self, s: UnbrokenState, legal: list[int]) -> int:
-        ids = self.ids
-        weapon = self.cards.weapons[s.weapons[-1]]
-        best, best_rate = ids.skip, 0.0
-        for a in legal:
-            if ids.attack <= a < ids.attack + 3:
-                attack = weapon.attacks[a - ids.attack]
-                cost = bag_value(attack.cost) + 0.01
-                if attack.break_armor and s.armor_left() > 0:
-                    rate = attack.break_armor / cost
-                elif attack.wounds and (s.armor_left() == 0 or attack.ignore_armor):
-                    wounds = min(s.attack_wounds(a - ids.attack), s.monster_health() - s.wounds)
-                    rate = wounds / cost
-                else:
-                    continue
-                if s.defending:
-                    rate *= 0.1
-                if rate > best_rate:
-                    best, best_rate = a, rate
-            elif ids.skill <= a < ids.skill + len(self.cards.skills) or ids.ability <= a < ids.ability + 8:
-                card = self._action_card(s, a)
-                if card is not None and self._worth_it(s, card):
-                    return a
-        if best == ids.skip and ids.focus in legal and s.resources[SMALL_EFFORT] >= 8:
-            return ids.focus
-        return best
-
-    def _react(self, s: UnbrokenState, legal: list[int]) -> int:
-        monster = self.cards.monsters[s.monster()]
-        value = s.modified_roll()
-        if not 1 <= value <= 6:
-            return self.ids.accept_roll
-        row = monster.combat[value - 1]
-        if any(kind in ("lose", "condition", "downgrade_weapon") for kind, _ in row.effects):
-            others = [a for a in legal if a != self.ids.accept_roll]
-            if others:
-                return others[0]
-        return self.ids.accept_roll

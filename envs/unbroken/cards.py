@@ -315,6 +315,12 @@ def _monster_effects(check: Checker, value: Any, where: str, conditions: dict[st
     return tuple(effects)
 
 
+def _entry_where(key: str, index: int, entry: Any) -> str:
+    """'monsters[3] (Kobold)' when the entry has a name, so that every error names the card."""
+    name = entry.get("name") if isinstance(entry, dict) else None
+    return f"{key}[{index}] ({name})" if isinstance(name, str) and name else f"{key}[{index}]"
+
+
 def _entries(check: Checker, document: Any, key: str, count: int | None) -> list:
     top = check.mapping(document, "file", (key,), (key,))
     return check.sequence(top[key], key, count)
@@ -446,7 +452,7 @@ def _load_cards(directory: Path | None) -> CardSet:
     raw = _entries(check, load_yaml(PACKAGE, "conditions.yaml", directory), "conditions", 10)
     conditions = []
     for i, entry in enumerate(raw):
-        entry = check.mapping(entry, f"conditions[{i}]", ("name", "text", "modifiers"), ("name", "modifiers"))
+        entry = check.mapping(entry, _entry_where("conditions", i, entry), ("name", "text", "modifiers"), ("name", "modifiers"))
         name = check.string(entry["name"], f"conditions[{i}].name")
         where = f"conditions[{i}] ({name}).modifiers"
         mods = check.mapping(entry["modifiers"], where, CONDITION_MODIFIERS)
@@ -465,7 +471,7 @@ def _load_cards(directory: Path | None) -> CardSet:
     raw = _entries(check, load_yaml(PACKAGE, "weapons.yaml", directory), "weapons", 7)
     names = [
         check.string(
-            check.mapping(w, f"weapons[{i}]", ("name",) + ("kind", "attacks", "upgrades", "text")).get("name"),
+            check.mapping(w, _entry_where("weapons", i, w), ("name",) + ("kind", "attacks", "upgrades", "text")).get("name"),
             f"weapons[{i}].name",
         )
         for i, w in enumerate(raw)
@@ -524,7 +530,7 @@ def _load_cards(directory: Path | None) -> CardSet:
     raw = _entries(check, load_yaml(PACKAGE, "characters.yaml", directory), "characters", 4)
     characters = []
     for i, entry in enumerate(raw):
-        entry = check.mapping(entry, f"characters[{i}]", ("name", "abilities", "text"), ("name", "abilities"))
+        entry = check.mapping(entry, _entry_where("characters", i, entry), ("name", "abilities", "text"), ("name", "abilities"))
         name = check.string(entry["name"], f"characters[{i}].name")
         where = f"characters[{i}] ({name}).abilities"
         abilities = tuple(
@@ -545,7 +551,7 @@ def _load_cards(directory: Path | None) -> CardSet:
     )  # fmt: skip
     required = ("name", "level", "number", "health", "armor", "combat", "rewards")
     for i, entry in enumerate(raw):
-        entry = check.mapping(entry, f"monsters[{i}]", fields, required)
+        entry = check.mapping(entry, _entry_where("monsters", i, entry), fields, required)
         name = check.string(entry["name"], f"monsters[{i}].name")
         where = f"monsters[{i}] ({name})"
         level = check.integer(entry["level"], f"{where}.level", 1, 4)
@@ -604,7 +610,7 @@ def _load_cards(directory: Path | None) -> CardSet:
     encounters = []
     for i, entry in enumerate(raw):
         encounter_fields = ("name", "spend", "gain", "time", "commit", "copies", "group", "text")
-        entry = check.mapping(entry, f"encounters[{i}]", encounter_fields, ("name", "time"))
+        entry = check.mapping(entry, _entry_where("encounters", i, entry), encounter_fields, ("name", "time"))
         name = check.string(entry["name"], f"encounters[{i}].name")
         where = f"encounters[{i}] ({name})"
         spend = _bag(check, entry.get("spend"), f"{where}.spend")
@@ -629,7 +635,7 @@ def _load_cards(directory: Path | None) -> CardSet:
     raw = _entries(check, load_yaml(PACKAGE, "skills.yaml", directory), "skills", 24)
     skills = []
     for i, entry in enumerate(raw):
-        entry = check.mapping(entry, f"skills[{i}]", ("name", "text", "passive", "action", "reaction"), ("name",))
+        entry = check.mapping(entry, _entry_where("skills", i, entry), ("name", "text", "passive", "action", "reaction"), ("name",))
         name = check.string(entry["name"], f"skills[{i}].name")
         where = f"skills[{i}] ({name})"
         kinds = [k for k in ("passive", "action", "reaction") if k in entry]

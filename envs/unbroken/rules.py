@@ -1191,6 +1191,8 @@ class UnbrokenState(State):
             return False
         if not in_combat and any(kind == "reveal_monster" for kind, _ in card.effects) and self.monster_revealed:
             return False
+        if self.committed and any(kind == "reveal_bonus" for kind, _ in card.effects):
+            return False  # a committed exploration reveals exactly one card: extra reveals would be wasted
         return self._can_pay_with_time(card.cost)
 
     def _can_pay_with_time(self, cost: Bag, extra: Bag = ()) -> bool:

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from envs.unbroken import rules
-from envs.unbroken.cards import RESOURCE_INDEX, RESOURCES, TIME, Bag, CardSet, Monster, load_cards
+from envs.unbroken.cards import RESOURCE_INDEX, RESOURCES, ActionCard, Bag, CardSet, Monster, load_cards
 from envs.unbroken.rules import FINAL_LEVEL, UnbrokenGame, UnbrokenState
 
 KIRA = "Kira the Huntress"
@@ -104,7 +104,11 @@ def face_where(monster: Monster, predicate: Callable[[tuple], bool], what: str) 
 
 def only_small_effort_loss(effects: tuple) -> bool:
     """A row that is exactly one loss of small effort."""
-    return len(effects) == 1 and effects[0][0] == "lose" and all(r == RESOURCE_INDEX["small_effort"] for r, _ in effects[0][1])
+    return (
+        len(effects) == 1
+        and effects[0][0] == "lose"
+        and all(r == RESOURCE_INDEX["small_effort"] for r, _ in effects[0][1])
+    )
 
 
 def names(bag: Bag) -> dict[str, int]:
@@ -130,6 +134,13 @@ def with_skill(cards: CardSet, name: str, **changes: Any) -> CardSet:
     """A copy of the card set with one skill card changed."""
     skills = tuple(dataclasses.replace(s, **changes) if s.name == name else s for s in cards.skills)
     return dataclasses.replace(cards, skills=skills)
+
+
+def with_combat_skill(cards: CardSet, name: str, effects: tuple) -> CardSet:
+    """A copy of the card set where skill `name` is a free combat action with `effects` (for effects no shipped
+    card has)."""
+    action = ActionCard(name=name, timing="combat", cost=(), effects=effects, once_per_level=False)
+    return with_skill(cards, name, action=action)
 
 
 def shipped_cards() -> CardSet:
@@ -241,6 +252,3 @@ def apply_all(state: UnbrokenState, *actions: int) -> UnbrokenState:
 def skull(game: UnbrokenGame, level: int) -> int:
     """Time at the skull icon of a level."""
     return game.cards.display.time_skull[level]
-
-
-TIME_INDEX = TIME
