@@ -70,6 +70,7 @@ def random_simulation(
                 tensor = observer.tensor(state)
                 assert tensor.shape == (observer.size,) and tensor.dtype == np.float32
                 assert np.all(np.isfinite(tensor)), "non-finite observation"
+                assert tensor.min() >= observer.low and tensor.max() <= observer.high, "observation out of bounds"
                 legal = state.legal_actions()
                 action = legal[int(rng.integers(len(legal)))]
                 report.decisions += 1

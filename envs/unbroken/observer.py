@@ -63,20 +63,19 @@ class UnbrokenObserver(Observer):
         self.v_skills = layout.add("skills", n_skills)
         self.v_skill_offer = layout.add("skill_offer", MAX_SKILL_OFFER * n_skills)
         self.v_conditions_now = layout.add("conditions_now", n_conditions)
-        # Dense scalars, contiguous (written with one assignment).
+        self.v_revealed = layout.add("revealed_cards", MAX_REVEAL * CARD_FEATURES)
+        self.v_chosen = layout.add("chosen_card", CARD_FEATURES)
+        # Dense values then deck counts, contiguous: written raw and scaled with one multiplication.
         self.v_resources = layout.add("resources", len(RESOURCES))
         self.v_ability = layout.add("ability_uses", 1)
         self.v_aside_rounds = layout.add("weapon_aside_rounds", 1)
         self.v_monster_stats = layout.add("monster_stats", 8)
         self.v_combat = layout.add("combat", 3)
         self.v_travel = layout.add("travel", 6)
-        self.v_scalars = slice(self.v_resources.start, self.v_travel.stop)
-        self.v_revealed = layout.add("revealed_cards", MAX_REVEAL * CARD_FEATURES)
-        self.v_chosen = layout.add("chosen_card", CARD_FEATURES)
         # Remaining deck composition (public), contiguous.
         self.v_encounter_deck = layout.add("encounter_deck", n_encounters)
         self.v_skill_deck = layout.add("skill_deck", n_skills)
-        self.v_decks = slice(self.v_encounter_deck.start, self.v_skill_deck.stop)
+        self.v_dense = slice(self.v_resources.start, self.v_skill_deck.stop)
         self.v_setting = layout.add("setting", len(DIFFICULTIES) + len(PRESET_FLAGS))
         self.layout = layout
         self.size = layout.size
@@ -88,6 +87,15 @@ class UnbrokenObserver(Observer):
         self.armor_scale = float(max(m.armor for m in cards.monsters) + 5)
         self.card_amount_scale = float(max(a for e in cards.encounters for _, a in (*e.spend, *e.gain)))
         self.card_time_scale = float(max(e.time for e in cards.encounters))
+        monster_scale = [1.0, 1.0 / self.health_scale, 1.0 / self.armor_scale, 1.0 / self.health_scale,
+                         1.0 / self.armor_scale, 1.0 / self.armor_scale, 1.0 / self.health_scale, 1.0]  # fmt: skip
+        self.dense_scale_values = (
+            self.inverse_bars
+            + [1.0 / FINAL_LEVEL, 1.0 / CONDITION_ROUND_SCALE]
+            + monster_scale
+            + [1.0, 1.0 / ROUND_SCALE, 1.0]
+            + [1.0, 1.0, 1.0 / MAX_REVEAL, 1.0 / MAX_EAT, 1.0, 1.0]
+        )
         features = np.zeros((n_encounters, CARD_FEATURES), dtype=np.float32)
         for i, card in enumerate(cards.encounters):
             features[i, 0] = 1.0
@@ -98,7 +106,7 @@ class UnbrokenObserver(Observer):
             features[i, -2] = card.time / self.card_time_scale
             features[i, -1] = float(card.commit)
         self.card_features = features
-        self.deck_scale = np.array([1.0 / e.copies for e in cards.encounters] + [1.0] * n_skills, dtype=np.float32)
+        deck_scale = [1.0 / e.copies for e in cards.encounters] + [1.0] * n_skills
         setting = np.zeros(len(DIFFICULTIES) + len(PRESET_FLAGS), dtype=np.float32)
         setting[DIFFICULTIES.index(game.difficulty)] = 1.0
         preset: RulePreset = game.preset
@@ -106,6 +114,8 @@ class UnbrokenObserver(Observer):
             setting[len(DIFFICULTIES) + i] = float(getattr(preset, flag))
         self.setting = setting
         self.n_skills = n_skills
+        self.dense_scale = np.array(self.dense_scale_values + deck_scale, dtype=np.float32)
+        assert self.dense_scale.size == self.v_dense.stop - self.v_dense.start
         self.template = layout.zeros()
         self.template[self.v_setting] = setting
         self.o_phase, self.o_level = self.v_phase.start, self.v_level.start
@@ -141,36 +151,29 @@ class UnbrokenObserver(Observer):
         if s.skill_offer:
             start, n_skills = self.o_skill_offer, self.n_skills
             ones += [start + slot * n_skills + k for slot, k in enumerate(s.skill_offer)]
-        scalars = [amount * scale for amount, scale in zip(s.resources, self.inverse_bars, strict=False)]
-        scalars.append(s.ability_uses / FINAL_LEVEL)
+        dense = s.resources + [s.ability_uses, min(s.aside_rounds, CONDITION_ROUND_SCALE)]
         if s.aside_weapon >= 0:
             ones.append(self.v_aside.start + s.aside_weapon)
-        scalars.append(min(s.aside_rounds, CONDITION_ROUND_SCALE) / CONDITION_ROUND_SCALE)
         if s.monster_revealed:
             ones.append(self.o_monster + s.monster())
-            health, armor = s.monster_health(), s.monster_armor()
-            scalars += (
-                1.0,
-                min(health, self.health_scale) / self.health_scale,
-                min(armor, self.armor_scale) / self.armor_scale,
-                min(s.wounds, self.health_scale) / self.health_scale,
-                min(s.armor_broken, self.armor_scale) / self.armor_scale,
-                min(max(0, armor - s.armor_broken), self.armor_scale) / self.armor_scale,
-                min(max(0, health - s.wounds), self.health_scale) / self.health_scale,
-                float(s.defending),
-            )
+            health = min(s.monster_health(), self.health_scale)
+            armor = min(s.monster_armor(), self.armor_scale)
+            wounds = min(s.wounds, health)
+            broken = min(s.armor_broken, armor)
+            dense += (1.0, health, armor, wounds, broken, armor - broken, health - wounds, s.defending)
         else:
-            scalars += NO_MONSTER_STATS
-        scalars += (float(s.round > 0), min(s.round, ROUND_SCALE) / ROUND_SCALE, float(s.extra_turn))
-        scalars += (
-            float(s.committed),
-            float(s.committed_now),
-            s.reveal_count() / MAX_REVEAL,
-            min(s.food_requirement(), MAX_EAT) / MAX_EAT,
-            float(s.ambushed),
-            float(s.time_token_removed),
+            dense += NO_MONSTER_STATS
+        dense += (
+            s.round > 0,
+            min(s.round, ROUND_SCALE),
+            s.extra_turn,
+            s.committed,
+            s.committed_now,
+            s.reveal_count(),
+            min(s.food_requirement(), MAX_EAT),
+            s.ambushed,
+            s.time_token_removed,
         )
-        obs[self.v_scalars] = scalars
         if s.last_roll:
             ones.append(self.o_roll + s.last_roll - 1)
             if s.phase == DECIDE_REACTION:
@@ -187,8 +190,7 @@ class UnbrokenObserver(Observer):
             obs[start : start + block.size] = block
         if s.chosen_card >= 0:
             obs[self.v_chosen] = self.card_features[s.chosen_card]
-        decks = self.v_decks
-        np.multiply(s.encounter_deck + s.skill_deck, self.deck_scale, out=obs[decks])
+        np.multiply(dense + s.encounter_deck + s.skill_deck, self.dense_scale, out=obs[self.v_dense])
         obs[ones] = 1.0
         return obs
 

@@ -578,10 +578,9 @@ class UnbrokenState(State):
 
     def _modifiers(self) -> dict[str, Any]:
         """Totals of every condition modifier and skill passive, recomputed only when those cards change."""
-        key = (len(self.skills), len(self.conditions_active), len(self.conditions_now))
         cache = self.__dict__.get("_modifier_cache")
-        if cache is not None and cache[0] == key:
-            return cache[1]
+        if cache is not None:
+            return cache
         conditions = [self.cards.conditions[c].modifiers for c in (*self.conditions_active, *self.conditions_now)]
         passives = [self.cards.skills[k].passive for k in self.skills]
         values: dict[str, Any] = {}
@@ -604,7 +603,7 @@ class UnbrokenState(State):
                     values[slot] = values.get(slot, False) or value
                 else:
                     values[slot] = values.get(slot, 0) + value
-        self._modifier_cache = (key, values)
+        self._modifier_cache = values
         return values
 
     def _touch_modifiers(self) -> None:
