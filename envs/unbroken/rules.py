@@ -124,6 +124,17 @@ class UnbrokenGame(Game):
             extra={"difficulty": difficulty, "preset": self.preset.name},
         )
         self._observer: Observer | None = None
+        general = self.cards.display.general
+        self.conversion_actions = (
+            (self.actions.focus, general.focus),
+            (self.actions.inspiration, general.inspiration),
+            (self.actions.plan, general.plan),
+        )
+        codec = self.actions.codec
+        self.dispatch = [
+            (_HANDLERS[group], index) for group, index in (codec.decode(a) for a in range(self.actions.size))
+        ]
+        """Action id -> (handler, index within its group): decoding once, not on every step."""
 
     def new_initial_state(self) -> UnbrokenState:
         """A new game at setup (a chance node unless the character is fixed on Normal/Hard English...)."""
@@ -1143,11 +1154,7 @@ class UnbrokenState(State):
         ids = self.ids
         general = self.cards.display.general
         extra = self._general_extra_cost()
-        for action_id, card in (
-            (ids.focus, general.focus),
-            (ids.inspiration, general.inspiration),
-            (ids.plan, general.plan),
-        ):
+        for action_id, card in self.game.conversion_actions:
             if self._timing_ok(card.timing, in_combat) and self.can_pay(card.cost, extra):
                 legal.append(action_id)
         if not in_combat:
@@ -1216,8 +1223,7 @@ class UnbrokenState(State):
         if self.phase < FIRST_DECISION:
             self._apply_chance(action)
             return
-        group, index = self.ids.codec.decode(action)
-        handler = _HANDLERS[group]
+        handler, index = self.game.dispatch[action]
         handler(self, index)
 
     # Handlers: one per action group.
