@@ -452,7 +452,9 @@ def _load_cards(directory: Path | None) -> CardSet:
     raw = _entries(check, load_yaml(PACKAGE, "conditions.yaml", directory), "conditions", 10)
     conditions = []
     for i, entry in enumerate(raw):
-        entry = check.mapping(entry, _entry_where("conditions", i, entry), ("name", "text", "modifiers"), ("name", "modifiers"))
+        entry = check.mapping(
+            entry, _entry_where("conditions", i, entry), ("name", "text", "modifiers"), ("name", "modifiers")
+        )
         name = check.string(entry["name"], f"conditions[{i}].name")
         where = f"conditions[{i}] ({name}).modifiers"
         mods = check.mapping(entry["modifiers"], where, CONDITION_MODIFIERS)
@@ -471,7 +473,9 @@ def _load_cards(directory: Path | None) -> CardSet:
     raw = _entries(check, load_yaml(PACKAGE, "weapons.yaml", directory), "weapons", 7)
     names = [
         check.string(
-            check.mapping(w, _entry_where("weapons", i, w), ("name",) + ("kind", "attacks", "upgrades", "text")).get("name"),
+            check.mapping(w, _entry_where("weapons", i, w), ("name",) + ("kind", "attacks", "upgrades", "text")).get(
+                "name"
+            ),
             f"weapons[{i}].name",
         )
         for i, w in enumerate(raw)
@@ -530,7 +534,9 @@ def _load_cards(directory: Path | None) -> CardSet:
     raw = _entries(check, load_yaml(PACKAGE, "characters.yaml", directory), "characters", 4)
     characters = []
     for i, entry in enumerate(raw):
-        entry = check.mapping(entry, _entry_where("characters", i, entry), ("name", "abilities", "text"), ("name", "abilities"))
+        entry = check.mapping(
+            entry, _entry_where("characters", i, entry), ("name", "abilities", "text"), ("name", "abilities")
+        )
         name = check.string(entry["name"], f"characters[{i}].name")
         where = f"characters[{i}] ({name}).abilities"
         abilities = tuple(
@@ -635,7 +641,9 @@ def _load_cards(directory: Path | None) -> CardSet:
     raw = _entries(check, load_yaml(PACKAGE, "skills.yaml", directory), "skills", 24)
     skills = []
     for i, entry in enumerate(raw):
-        entry = check.mapping(entry, _entry_where("skills", i, entry), ("name", "text", "passive", "action", "reaction"), ("name",))
+        entry = check.mapping(
+            entry, _entry_where("skills", i, entry), ("name", "text", "passive", "action", "reaction"), ("name",)
+        )
         name = check.string(entry["name"], f"skills[{i}].name")
         where = f"skills[{i}] ({name})"
         kinds = [k for k in ("passive", "action", "reaction") if k in entry]
