@@ -1,6 +1,7 @@
 """Balance report for Unbroken's card content: random and heuristic win rates per preset and difficulty.
 
-Usage: python benchmarks/balance.py [--games 1000] [--seed 0] [--jobs 1] [--out benchmarks/results/unbroken_balance.json]
+Usage: python benchmarks/balance.py [--games 1000] [--seed 0] [--jobs 1]
+       [--out benchmarks/results/unbroken_balance.json]
 
 Plays seeded games directly on the rules core (UnbrokenGame): chance nodes draw with `state.sample_chance(rng)`,
 decisions call `agent.act(None, state.legal_actions_mask(), state)`. Game i of a setting uses the chance stream
@@ -167,9 +168,7 @@ def format_table(results: list[SettingResult]) -> str:
     for r in results:
         low, high = wilson(r.wins, r.games)
         score = f"{np.mean(r.scores):6.1f}" if r.scores else "     -"
-        levels = "/".join(
-            str(r.levels.get(k, 0)) for k in ("died I", "died II", "died III", "died IV", "won")
-        )
+        levels = "/".join(str(r.levels.get(k, 0)) for k in ("died I", "died II", "died III", "died IV", "won"))
         causes = ", ".join(f"{k} {100 * v / r.games:.0f}%" for k, v in r.causes.most_common(3))
         lines.append(
             f"{r.agent:<10} {r.preset:<8} {r.difficulty:<10} {r.games:>5} {100 * r.wins / r.games:7.1f}% "

@@ -428,10 +428,20 @@ class UnbrokenHeuristicAgent:
         out = []
         amounts = dict(cost)
         if amounts.get(MEDIUM_EFFORT) == 1 and len(amounts) == 1 and self.focus_gives_medium:
-            out.append(Option(_bag_plus(general, extra), wounds, attack.break_armor, attack.ignore_armor, 99, False, turns=2))
+            out.append(
+                Option(_bag_plus(general, extra), wounds, attack.break_armor, attack.ignore_armor, 99, False, turns=2)
+            )
         if amounts.get(LARGE_EFFORT) == 1 and len(amounts) == 1 and self.inspiration_gives_large:
             out.append(
-                Option(_bag_plus(self.inspiration_cost, extra), wounds, attack.break_armor, attack.ignore_armor, 99, False, turns=2)
+                Option(
+                    _bag_plus(self.inspiration_cost, extra),
+                    wounds,
+                    attack.break_armor,
+                    attack.ignore_armor,
+                    99,
+                    False,
+                    turns=2,
+                )
             )
         return out
 
@@ -641,11 +651,16 @@ class UnbrokenHeuristicAgent:
     def _effort_price(self, weapon: Weapon) -> tuple[float, float]:
         """What one medium and one large effort are worth with a weapon: the small effort their wounds would cost."""
         se_rate = min(
-            (dict(a.cost).get(SMALL_EFFORT, 0) / a.wounds for a in weapon.attacks if a.wounds and len(a.cost) == 1
-             and a.cost[0][0] == SMALL_EFFORT),
+            (
+                dict(a.cost).get(SMALL_EFFORT, 0) / a.wounds
+                for a in weapon.attacks
+                if a.wounds and len(a.cost) == 1 and a.cost[0][0] == SMALL_EFFORT
+            ),
             default=4.0,
         )
-        me = max((a.wounds * se_rate for a in weapon.attacks if a.wounds and dict(a.cost).get(MEDIUM_EFFORT)), default=0)
+        me = max(
+            (a.wounds * se_rate for a in weapon.attacks if a.wounds and dict(a.cost).get(MEDIUM_EFFORT)), default=0
+        )
         le = max((a.wounds * se_rate for a in weapon.attacks if a.wounds and dict(a.cost).get(LARGE_EFFORT)), default=0)
         me_price = min(4.0, me) if me else 1.2
         le_price = min(8.0, max(le, 2 * me_price)) if le else 1.5
