@@ -75,7 +75,8 @@ class UnbrokenObserver(Observer):
         # Remaining deck composition (public), contiguous.
         self.v_encounter_deck = layout.add("encounter_deck", n_encounters)
         self.v_skill_deck = layout.add("skill_deck", n_skills)
-        self.v_dense = slice(self.v_resources.start, self.v_skill_deck.stop)
+        self.v_dense = slice(self.v_resources.start, self.v_travel.stop)
+        self.v_decks = slice(self.v_encounter_deck.start, self.v_skill_deck.stop)
         self.v_setting = layout.add("setting", len(DIFFICULTIES) + len(PRESET_FLAGS))
         self.layout = layout
         self.size = layout.size
@@ -114,7 +115,8 @@ class UnbrokenObserver(Observer):
             setting[len(DIFFICULTIES) + i] = float(getattr(preset, flag))
         self.setting = setting
         self.n_skills = n_skills
-        self.dense_scale = np.array(self.dense_scale_values + deck_scale, dtype=np.float32)
+        self.dense_scale = np.array(self.dense_scale_values, dtype=np.float32)
+        self.deck_scale = np.array(deck_scale, dtype=np.float32)
         assert self.dense_scale.size == self.v_dense.stop - self.v_dense.start
         self.template = layout.zeros()
         self.template[self.v_setting] = setting
@@ -190,7 +192,11 @@ class UnbrokenObserver(Observer):
             obs[start : start + block.size] = block
         if s.chosen_card >= 0:
             obs[self.v_chosen] = self.card_features[s.chosen_card]
-        np.multiply(dense + s.encounter_deck + s.skill_deck, self.dense_scale, out=obs[self.v_dense])
+        np.multiply(dense, self.dense_scale, out=obs[self.v_dense])
+        decks = s.__dict__.get("deck_view")
+        if decks is None:  # the decks change only on draws and reshuffles (the state drops this cache then)
+            decks = s.deck_view = np.multiply(s.encounter_deck + s.skill_deck, self.deck_scale, dtype=np.float32)
+        obs[self.v_decks] = decks
         obs[ones] = 1.0
         return obs
 

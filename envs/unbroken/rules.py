@@ -19,6 +19,7 @@ from envs.unbroken.cards import (
     FOOD,
     LARGE_EFFORT,
     MEDIUM_EFFORT,
+    PASSIVES,
     SMALL_EFFORT,
     TIME,
     ActionCard,
@@ -77,6 +78,8 @@ REVEAL_FOR_SCOUT, REVEAL_FOR_AMBUSH, REVEAL_FOR_TRICKERY = 0, 1, 2
 
 
 _SPLIT_TIME: dict[Bag, tuple[Bag, int]] = {}
+_SKILL_KEYS = {name: f"skill:{name}" for name in PASSIVES}
+"""Passive name -> its key among the modifier totals (formatted once)."""
 
 
 def split_time(cost: Bag) -> tuple[Bag, int]:
@@ -365,6 +368,7 @@ class UnbrokenState(State):
                 raise StateFormatError(f"state.{key}: expected a string, got {value!r}")
             setattr(state, key, value)
         state._touch_modifiers()
+        state.__dict__.pop("deck_view", None)
         state.validate()
         return state
 
@@ -475,6 +479,7 @@ class UnbrokenState(State):
         phase = self.phase
         if phase == CHANCE_ENCOUNTER_DRAW:
             self.encounter_deck[outcome] -= 1
+            self.__dict__.pop("deck_view", None)
             self.revealed_cards.append(outcome)
             self._continue_exploration_draw()
         elif phase == CHANCE_MONSTER_ROLL:
@@ -488,6 +493,7 @@ class UnbrokenState(State):
                 self._resolve_monster_roll()
         elif phase == CHANCE_SKILL_DRAW:
             self.skill_deck[outcome] -= 1
+            self.__dict__.pop("deck_view", None)
             self.skill_offer.append(outcome)
             self._continue_skill_draw()
         elif phase == CHANCE_MONSTER_REVEAL:
@@ -635,7 +641,7 @@ class UnbrokenState(State):
 
     def _passive_total(self, key: str) -> int:
         """Sum of an integer passive over the player's skills."""
-        return self._modifiers().get(f"skill:{key}", 0)
+        return self._modifiers().get(_SKILL_KEYS[key], 0)
 
     def _ignores(self, effect_kind: str) -> bool:
         """Whether a skill makes the player ignore a monster effect kind."""
@@ -702,6 +708,7 @@ class UnbrokenState(State):
     def _reshuffle_encounters(self) -> None:
         """An empty encounter deck is refilled from its discard pile (RULES.md: not in the rulebook)."""
         self.encounter_deck = [a + b for a, b in zip(self.encounter_deck, self.encounter_discard, strict=True)]
+        self.__dict__.pop("deck_view", None)
         self.encounter_discard = [0] * len(self.encounter_discard)
 
     def _choose_card(self, index: int) -> None:
@@ -1016,6 +1023,7 @@ class UnbrokenState(State):
         if len(self.skill_offer) < self.skill_target:
             if sum(self.skill_deck) == 0:
                 self.skill_deck = [a + b for a, b in zip(self.skill_deck, self.skill_discard, strict=True)]
+                self.__dict__.pop("deck_view", None)
                 self.skill_discard = [0] * len(self.skill_discard)
             if sum(self.skill_deck) > 0:
                 self.phase = CHANCE_SKILL_DRAW
