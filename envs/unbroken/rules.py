@@ -459,8 +459,8 @@ class UnbrokenState(State):
                         return card
             return last
         if phase == CHANCE_CHARACTER:
-            return int(rng.integers(len(self.cards.characters)))
-        return int(rng.integers(1, 7))
+            return int(rng.random() * len(self.cards.characters))
+        return 1 + int(rng.random() * len(DIE_FACES))  # a fair d6 (rng.random() is cheaper than rng.integers)
 
     def chance_label(self, outcome: int) -> str:
         """Label of a chance outcome at this node."""
