@@ -15,7 +15,7 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
-from envs.core.game import Game, IllegalActionError, State
+from envs.core.game import CHANCE, Game, IllegalActionError, State
 
 REWARD_MODES = ("win", "score")
 ILLEGAL_ACTION_MODES = ("raise", "penalize")
@@ -62,6 +62,7 @@ class TabletopEnv(gym.Env):
                 {"observation": box, "action_mask": spaces.Box(0, 1, shape=(n,), dtype=np.int8)}
             )
         self.state: State | None = None
+        self._num_actions = n
         self._mask = np.zeros(n, dtype=np.int8)
         self._legal: list[int] = []
         self._ended = False
@@ -76,17 +77,20 @@ class TabletopEnv(gym.Env):
         """Sample chance nodes until the player must decide or the game ends."""
         state = self._live_state()
         rng = self.np_random
-        while state.current_player() < 0 and not state.is_terminal():
+        while state.current_player() == CHANCE:
             state.apply_unchecked(state.sample_chance(rng))
 
     def _refresh_mask(self) -> None:
-        self._mask = np.zeros(self.game.spec.num_actions, dtype=np.int8)
+        """A fresh mask array each step (the previous observation keeps its own), from the legal action ids."""
+        mask = np.zeros(self._num_actions, dtype=np.int8)
         state = self._live_state()
         if state.is_terminal():
             self._legal = []
         else:
-            self._legal = state.legal_actions()
-            self._mask[self._legal] = 1
+            self._legal = legal = state.legal_actions()
+            for action in legal:  # a short list: item assignment beats a fancy-indexed store here
+                mask[action] = 1
+        self._mask = mask
 
     def _observation(self) -> Any:
         tensor = self.observer.tensor(self._live_state())

@@ -116,6 +116,7 @@ class UnbrokenObserver(Observer):
         self.setting = setting
         self.n_skills = n_skills
         self.dense_scale = np.array(self.dense_scale_values, dtype=np.float32)
+        self.n_dense = self.dense_scale.size
         self.deck_scale = np.array(deck_scale, dtype=np.float32)
         assert self.dense_scale.size == self.v_dense.stop - self.v_dense.start
         self.template = layout.zeros()
@@ -192,10 +193,12 @@ class UnbrokenObserver(Observer):
             obs[start : start + block.size] = block
         if s.chosen_card >= 0:
             obs[self.v_chosen] = self.card_features[s.chosen_card]
-        np.multiply(dense, self.dense_scale, out=obs[self.v_dense])
+        # fromiter converts the mixed bool/int list about twice as fast as np.multiply(list, ...)
+        np.multiply(np.fromiter(dense, np.float32, self.n_dense), self.dense_scale, out=obs[self.v_dense])
         decks = s.__dict__.get("deck_view")
         if decks is None:  # the decks change only on draws and reshuffles (the state drops this cache then)
-            decks = s.deck_view = np.multiply(s.encounter_deck + s.skill_deck, self.deck_scale, dtype=np.float32)
+            counts = np.fromiter((*s.encounter_deck, *s.skill_deck), np.float32, self.deck_scale.size)
+            decks = s.deck_view = np.multiply(counts, self.deck_scale)
         obs[self.v_decks] = decks
         obs[ones] = 1.0
         return obs

@@ -559,22 +559,20 @@ class UnbrokenState(State):
         if not self.can_pay(bag, extra):
             return False
         resources = self.resources
-        for r, amount in (*bag, *extra):
-            if r in EFFORTS:
-                continue
-            resources[r] -= amount
         need = [0, 0, 0]
-        for r, amount in (*bag, *extra):
+        for r, amount in (bag + extra) if extra else bag:
             if r in EFFORTS:
                 need[r] += amount
+            else:
+                resources[r] -= amount
         for category in (LARGE_EFFORT, MEDIUM_EFFORT, SMALL_EFFORT):
             amount = need[category]
-            for payer in range(category, LARGE_EFFORT + 1):
-                used = min(amount, resources[payer])
+            payer = category
+            while amount:  # can_pay guarantees the payers suffice
+                used = amount if amount < resources[payer] else resources[payer]
                 resources[payer] -= used
                 amount -= used
-                if amount == 0:
-                    break
+                payer += 1
         return True
 
     def _pay_or_fall(self, bag: Bag, reason: str) -> bool:
@@ -675,8 +673,9 @@ class UnbrokenState(State):
 
     def reveal_count(self) -> int:
         """Cards revealed by the next (uncommitted) exploration: 2, changed by effects (RULES.md)."""
-        count = self.cards.display.exploration_reveal + self.reveal_bonus + self._passive_total("reveal_bonus")
-        change = self._condition_total("reveal_modifier")
+        modifiers = self._modifiers()
+        count = self.cards.display.exploration_reveal + self.reveal_bonus + modifiers.get("skill:reveal_bonus", 0)
+        change = modifiers.get("reveal_modifier", 0)
         if self.preset.reveal_can_decrease:
             count = max(1, count + change)
         else:
@@ -915,12 +914,12 @@ class UnbrokenState(State):
 
     def _count_down_turn(self) -> None:
         """End of the player's turn: an immediate condition or set-aside weapon "for n rounds" covers n turns."""
-        self._touch_modifiers()
         for condition in list(self.conditions_now):
             rounds = self.conditions_now[condition]
             if rounds > 0:
                 if rounds == 1:
                     del self.conditions_now[condition]
+                    self._touch_modifiers()  # the totals depend on which conditions are in force, not their rounds
                 else:
                     self.conditions_now[condition] = rounds - 1
         if self.aside_weapon >= 0:
@@ -1052,8 +1051,9 @@ class UnbrokenState(State):
     # ------------------------------------------------------------------ hunger and end of level
     def food_requirement(self) -> int:
         """Food requirement: the level of the monster just faced, changed by conditions and skills."""
-        requirement = self.level + self._condition_total("food_requirement") + self._passive_total("food_requirement")
-        return max(0, requirement)
+        modifiers = self._modifiers()
+        requirement = self.level + modifiers.get("food_requirement", 0) + modifiers.get("skill:food_requirement", 0)
+        return requirement if requirement > 0 else 0
 
     def _start_hunger(self) -> None:
         if self.food_requirement() == 0:
