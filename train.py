@@ -53,6 +53,17 @@ def load_config(args: argparse.Namespace) -> tuple[ExperimentConfig, str]:
     return load_experiment_config(path, args.overrides), str(path)
 
 
+def check_pretrain_teacher(config: ExperimentConfig, source: str) -> None:
+    """Fail before training when pretrain.teacher names no agent this env can build."""
+    from agents.base import AgentSpecError
+    from agents.imitation import check_teacher
+
+    try:
+        check_teacher(config.env.id, config.env.kwargs, config.pretrain.teacher)
+    except AgentSpecError as error:
+        raise ConfigError(source, "pretrain.teacher", str(error)) from None
+
+
 def main(argv: list[str] | None = None) -> int:
     """Validate the config, create (or reopen) the run directory, train, and say where everything went."""
     argv = sys.argv[1:] if argv is None else argv
@@ -60,6 +71,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         config, source = load_config(args)
         facts = probe_env(config.env, source, config.opponents)
+        if config.pretrain.steps > 0:
+            check_pretrain_teacher(config, source)
     except ConfigError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2

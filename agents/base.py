@@ -148,6 +148,11 @@ def _make_mcts(env: gym.Env, argument: str | None, options: Mapping[str, Any]) -
         settings["rollout_agent"] = _make_heuristic(env, None, {})
     elif rollout != "random":
         raise AgentSpecError(f"mcts rollout must be 'random' or 'heuristic', got {rollout!r}")
+    prior = settings.pop("prior", "none")
+    if prior == "heuristic":
+        settings["prior_agent"] = _make_heuristic(env, None, {})
+    elif prior != "none":
+        raise AgentSpecError(f"mcts prior must be 'none' or 'heuristic', got {prior!r}")
     return MCTSAgent(**settings)
 
 

@@ -529,12 +529,50 @@ class LoggingConfig:
 
 
 @dataclass
+class PretrainConfig:
+    """Optional warm start before PPO: behaviour cloning on a teacher agent's decisions, then DAgger rounds.
+
+    `steps: 0` (the default) turns it off. Each DAgger round lets the student play (acting with probability
+    `student_share`, the teacher otherwise), records the teacher's choice at every state reached, and refits the
+    policy on all data gathered so far for `dagger_epochs` epochs.
+    """
+
+    teacher: str = "heuristic"
+    steps: int = 0
+    epochs: int = 15
+    dagger_rounds: int = 0
+    dagger_steps: int = 50_000
+    dagger_epochs: int = 5
+    student_share: float = 1.0
+    batch_size: int = 256
+    learning_rate: float = 1.0e-3
+    value_coef: float = 0.5
+    workers: int = 2
+
+    def __post_init__(self) -> None:
+        _positive("steps", self.steps, allow_zero=True)
+        _positive("epochs", self.epochs)
+        _positive("dagger_rounds", self.dagger_rounds, allow_zero=True)
+        _positive("dagger_steps", self.dagger_steps)
+        _positive("dagger_epochs", self.dagger_epochs)
+        if not 0.0 <= self.student_share <= 1.0:
+            raise ValueError(f"student_share: must be within [0, 1], got {self.student_share}")
+        _positive("batch_size", self.batch_size)
+        _positive("learning_rate", self.learning_rate)
+        _positive("value_coef", self.value_coef, allow_zero=True)
+        _positive("workers", self.workers)
+        if not self.teacher:
+            raise ValueError("teacher: name an agent (e.g. heuristic) or the path of a saved model")
+
+
+@dataclass
 class ExperimentConfig:
-    """A whole training run: env, algorithm, budget, opponents and logging."""
+    """A whole training run: env, algorithm, budget, optional pretraining, opponents and logging."""
 
     env: EnvConfig
     algo: AlgoConfig
     train: TrainConfig = field(default_factory=TrainConfig)
+    pretrain: PretrainConfig = field(default_factory=PretrainConfig)
     opponents: OpponentsConfig = field(default_factory=OpponentsConfig)
     logging: LoggingConfig = field(default_factory=LoggingConfig)
 
@@ -560,10 +598,17 @@ class MCTSConfig:
     exploration: float = 1.4
     rollout: str = "random"
     """Who plays the rollouts: random (uniform legal moves) or heuristic (the game's heuristic agent)."""
+    prior: str = "none"
+    """PUCT prior: none (plain UCT) or heuristic (the heuristic's choice gets prior_share of the prior)."""
+    prior_share: float = 0.75
 
     def __post_init__(self) -> None:
         if self.rollout not in ("random", "heuristic"):
             raise ValueError(f"rollout: must be 'random' or 'heuristic', got {self.rollout!r}")
+        if self.prior not in ("none", "heuristic"):
+            raise ValueError(f"prior: must be 'none' or 'heuristic', got {self.prior!r}")
+        if not 0.0 <= self.prior_share <= 1.0:
+            raise ValueError(f"prior_share: must be within [0, 1], got {self.prior_share}")
         _positive("num_simulations", self.num_simulations)
         _positive("rollout_depth", self.rollout_depth, allow_zero=True)
         _positive("exploration", self.exploration, allow_zero=True)

@@ -6,8 +6,9 @@ not cheat. The tree is "open loop" over decisions: nodes are reached by the sequ
 are sampled with their exact probabilities (`chance_outcomes()`) as the simulation passes them, and every node's
 statistics therefore average over chance and hidden information (single-observer information-set MCTS).
 Selection is UCT with availability counts (an action counts as available only in the determinizations where it
-was legal); leaves are evaluated by a random rollout truncated at `rollout_depth` decisions, valued by
-`returns()` at a terminal state and 0 otherwise.
+was legal), or PUCT when a prior agent (e.g. the game's heuristic) is given; leaves are evaluated by a rollout
+(random, or played by a rollout agent) truncated at `rollout_depth` decisions, valued by `returns()` at a terminal
+state and 0 otherwise.
 """
 
 from __future__ import annotations
@@ -31,11 +32,18 @@ class _Edge:
     child: _Node | None = None
 
 
+NO_PRIOR = -1
+"""_Node.prior_action before the prior agent has been asked (or when there is no prior agent)."""
+
+
 @dataclass
 class _Node:
-    """A decision point of the open-loop tree: its edges keyed by action id."""
+    """A decision point of the open-loop tree: its edges keyed by action id, and the prior agent's choice."""
 
     edges: dict[int, _Edge] = field(default_factory=dict)
+    prior_action: int = NO_PRIOR
+    visits: int = 0
+    value_sum: float = 0.0
 
 
 class MCTSAgent(BaseAgent):
@@ -50,6 +58,8 @@ class MCTSAgent(BaseAgent):
         exploration: float = 1.4,
         seed: int | None = None,
         rollout_agent: Any | None = None,
+        prior_agent: Any | None = None,
+        prior_share: float = 0.75,
     ) -> None:
         if num_simulations < 1:
             raise ValueError(f"num_simulations must be >= 1, got {num_simulations}")
@@ -58,6 +68,9 @@ class MCTSAgent(BaseAgent):
         self.exploration = exploration
         self.rollout_agent = rollout_agent
         """Agent that plays the rollouts (act(None, mask, state)); None: uniformly random legal moves."""
+        self.prior_agent = prior_agent
+        """Agent whose choice gets `prior_share` of the prior in PUCT selection; None: plain UCT."""
+        self.prior_share = prior_share
         self.rng = np.random.default_rng(seed)
         self.name = f"mcts:{num_simulations}"
 
@@ -90,6 +103,9 @@ class MCTSAgent(BaseAgent):
 
     def _simulate(self, root: _Node, state: Any) -> None:
         """One simulation on a determinized clone: select and expand in the tree, roll out, back up."""
+        if self.prior_agent is not None:
+            self._simulate_with_prior(root, state)
+            return
         path: list[tuple[_Edge, int]] = []  # (edge taken, player who took it)
         node = root
         while True:
@@ -122,6 +138,57 @@ class MCTSAgent(BaseAgent):
         for edge, player in path:
             edge.visits += 1
             edge.value_sum += values[player]
+
+    def _simulate_with_prior(self, root: _Node, state: Any) -> None:
+        """PUCT simulation: the prior agent's action at a node gets `prior_share` of the prior, the rest is uniform.
+
+        An open-loop node asks the prior agent once, in the first determinization that reaches it. Unvisited
+        actions are valued at the node's mean so far (first-play urgency), so a small budget follows the prior
+        agent and a larger one departs from it where the rollouts say another action does better.
+        """
+        path: list[tuple[_Node, _Edge, int]] = []  # (node, edge taken, player who took it)
+        node = root
+        while True:
+            self._play_chance(state)
+            if state.is_terminal():
+                break
+            player = state.current_player()
+            legal = state.legal_actions()
+            if node.prior_action == NO_PRIOR:
+                node.prior_action = int(self.prior_agent.act(None, state.legal_actions_mask(), state))
+            action = self._select_puct(node, legal)
+            edge = node.edges.get(action)
+            if edge is None:
+                edge = node.edges[action] = _Edge()
+            state.apply_unchecked(action)
+            path.append((node, edge, player))
+            if edge.visits == 0:
+                break
+            if edge.child is None:
+                edge.child = _Node()
+            node = edge.child
+        values = self._rollout(state)
+        for visited, edge, player in path:
+            visited.visits += 1
+            visited.value_sum += values[player]
+            edge.visits += 1
+            edge.value_sum += values[player]
+
+    def _select_puct(self, node: _Node, legal: list[int]) -> int:
+        """argmax of Q + c * P * sqrt(N) / (1 + n) over the legal actions; ties go to the lowest id."""
+        uniform = (1.0 - self.prior_share) / len(legal)
+        first_play = node.value_sum / node.visits if node.visits else 0.0
+        scale = self.exploration * math.sqrt(max(node.visits, 1))
+        best_action, best_score = legal[0], -math.inf
+        for action in legal:
+            edge = node.edges.get(action)
+            visits = edge.visits if edge is not None else 0
+            mean = edge.value_sum / visits if edge is not None and visits else first_play
+            prior = uniform + (self.prior_share if action == node.prior_action else 0.0)
+            score = mean + scale * prior / (1 + visits)
+            if score > best_score:
+                best_action, best_score = action, score
+        return best_action
 
     def _select(self, node: _Node, legal: list[int]) -> int:
         """UCT over the legal actions with availability counts; ties go to the lowest action id."""

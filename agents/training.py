@@ -33,6 +33,12 @@ from agents.ppo import CHECKPOINT_DIR_NAME, FINAL_MODEL_NAME, checkpoint_timeste
 
 CONFIG_FILE_NAME = "config.yaml"
 """The resolved config inside a run directory."""
+PRETRAINED_MODEL_NAME = "pretrained_model.zip"
+"""The policy after behaviour cloning / DAgger, before PPO (kept in the run directory)."""
+PRETRAIN_SEED_OFFSET = 2_000_000
+"""Pretraining episodes are seeded away from the training and evaluation envs."""
+DAGGER_SEED_STRIDE = 10_000_000
+"""Each DAgger round plays fresh episodes this far from the previous round's seeds."""
 EVAL_SEED_OFFSET = 1_000_000
 """Evaluation envs are seeded away from the training envs so they never replay training episodes."""
 
@@ -184,11 +190,14 @@ def train(config: ExperimentConfig, run_dir: Path, progress_bar: bool = True) ->
                 verbose=0,
                 **config.algo.hyperparameters.sb3_kwargs(),
             )
+            model.set_logger(_logger(config, run_dir))
+            if config.pretrain.steps > 0:
+                pretrain(model, config, run_dir)
         else:
             model = MaskablePPO.load(checkpoint, env=vec_env, device=config.algo.hyperparameters.device)
             # Reseed from the checkpoint's step count: the continuation is reproducible from the checkpoint.
             model.set_random_seed(train_config.seed + model.num_timesteps)
-        model.set_logger(_logger(config, run_dir))
+            model.set_logger(_logger(config, run_dir))
         remaining = train_config.total_timesteps - model.num_timesteps
         if remaining > 0:
             model.learn(
@@ -203,6 +212,77 @@ def train(config: ExperimentConfig, run_dir: Path, progress_bar: bool = True) ->
     finally:
         vec_env.close()
     return final_path
+
+
+def pretrain(model: Any, config: ExperimentConfig, run_dir: Path) -> None:
+    """Behaviour cloning (then DAgger rounds) from the config's teacher; saved as pretrained_model.zip.
+
+    A run resumed before its first checkpoint reuses pretrained_model.zip instead of pretraining again.
+    """
+    import shutil
+
+    from agents.imitation import Demonstrations, behaviour_clone, collect_demonstrations, save_student
+
+    saved = run_dir / PRETRAINED_MODEL_NAME
+    if saved.is_file():
+        model.set_parameters(str(saved), device=config.algo.hyperparameters.device)
+        print(f"pretraining: reusing {saved}", flush=True)
+        return
+    settings = config.pretrain
+    gamma = config.algo.hyperparameters.gamma
+    env_id, env_kwargs, seed = config.env.id, dict(config.env.kwargs), config.train.seed + PRETRAIN_SEED_OFFSET
+    logger = model.logger
+
+    def log(key: str, value: float, step: int) -> None:
+        logger.record(key, value)
+        logger.dump(step)
+
+    start = time.monotonic()
+    data = collect_demonstrations(env_id, env_kwargs, settings.teacher, settings.steps, seed, gamma, settings.workers)
+    report = behaviour_clone(
+        model, data, settings.epochs, settings.batch_size, settings.learning_rate, settings.value_coef, seed, log
+    )
+    print(
+        f"pretraining: {len(data)} decisions of {settings.teacher} ({data.episodes} episodes, "
+        f"{report.teacher_win_rate:.1%} won); agreement held out {report.held_out_accuracy:.1%} ({elapsed(start)})",
+        flush=True,
+    )
+    scratch = run_dir / "pretrain_scratch"
+    scratch.mkdir(exist_ok=True)
+    try:
+        for round_index in range(settings.dagger_rounds):
+            student = save_student(model, scratch)
+            round_seed = seed + (round_index + 1) * DAGGER_SEED_STRIDE
+            more = collect_demonstrations(
+                env_id,
+                env_kwargs,
+                settings.teacher,
+                settings.dagger_steps,
+                round_seed,
+                gamma,
+                settings.workers,
+                student_path=student,
+                student_share=settings.student_share,
+            )
+            data = Demonstrations.concatenate([data, more])
+            report = behaviour_clone(
+                model,
+                data,
+                settings.dagger_epochs,
+                settings.batch_size,
+                settings.learning_rate,
+                settings.value_coef,
+                round_seed,
+                log,
+            )
+            print(
+                f"pretraining: DAgger round {round_index + 1}: the student won {more.wins}/{more.episodes}; "
+                f"{len(data)} decisions, agreement held out {report.held_out_accuracy:.1%} ({elapsed(start)})",
+                flush=True,
+            )
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+    save_model_atomically(model, saved)
 
 
 def resume_summary(run_dir: Path, total_timesteps: int) -> tuple[str, bool]:

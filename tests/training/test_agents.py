@@ -9,6 +9,7 @@ import pytest
 from search_toy_games import (
     LADDER_ACTION,
     PASS_ACTION,
+    RISKY_ACTION,
     SAFE_ACTION,
     CheatingToyState,
     ToyGame,
@@ -81,6 +82,47 @@ def test_mcts_is_deterministic_per_seed_and_leaves_the_state_alone() -> None:
         MCTSAgent().act(None, np.ones(6))
 
 
+class FixedChoiceAgent:
+    """A prior agent that always names one action when it is legal (else the lowest legal id)."""
+
+    name = "fixed"
+
+    def __init__(self, action: int) -> None:
+        self.action = action
+        self.calls = 0
+
+    def reset(self, seed: int | None = None) -> None:
+        """Nothing to reseed."""
+
+    def act(self, observation: object, action_mask: np.ndarray, state: object | None = None) -> int:
+        """The fixed action if legal."""
+        self.calls += 1
+        return self.action if action_mask[self.action] else int(np.flatnonzero(action_mask)[0])
+
+
+def test_puct_follows_the_prior_on_a_small_budget_and_overrules_it_on_a_large_one() -> None:
+    """With a prior agent, a few simulations keep its (worse) choice; many find the better gamble by rollouts."""
+    state = decision_state("gamble")
+    few = MCTSAgent(num_simulations=4, seed=0, prior_agent=FixedChoiceAgent(RISKY_ACTION))
+    assert few.act(None, np.ones(6), state=state) == RISKY_ACTION
+    many = MCTSAgent(num_simulations=600, seed=0, prior_agent=FixedChoiceAgent(RISKY_ACTION))
+    assert many.act(None, np.ones(6), state=state) == SAFE_ACTION
+    values = many.action_values(state)
+    assert values[SAFE_ACTION][1] == pytest.approx(0.4, abs=0.15)  # 0.7 * 1 + 0.3 * -1
+
+
+def test_puct_with_a_good_prior_climbs_the_ladder_better_than_plain_uct() -> None:
+    """The prior's ladder move is followed at every depth: 8 simulations reach the win and keep to the ladder."""
+    prior = FixedChoiceAgent(LADDER_ACTION)
+    agent = MCTSAgent(num_simulations=8, seed=0, prior_agent=prior)
+    values = agent.action_values(decision_state("ladder"))
+    assert values[LADDER_ACTION][0] == max(visits for visits, _ in values.values())
+    assert values[LADDER_ACTION][1] > 0  # some simulation climbed to the top: random rollouts alone rarely do
+    assert prior.calls >= 3  # asked once per tree node reached
+    plain = MCTSAgent(num_simulations=8, seed=0).action_values(decision_state("ladder"))
+    assert plain[LADDER_ACTION][1] < values[LADDER_ACTION][1]
+
+
 def test_make_agent_reads_specs() -> None:
     env = make_env("tabletop/Unbroken-v0", {})
     try:
@@ -88,6 +130,11 @@ def test_make_agent_reads_specs() -> None:
         mcts = make_agent("mcts:37", env, {"mcts": {"rollout_depth": 5}})
         assert isinstance(mcts, MCTSAgent)
         assert (mcts.num_simulations, mcts.rollout_depth) == (37, 5)
+        assert mcts.prior_agent is None
+        guided = make_agent("mcts:9", env, {"mcts": {"prior": "heuristic", "rollout": "heuristic"}})
+        assert type(guided.prior_agent).__name__ == "UnbrokenHeuristicAgent"
+        with pytest.raises(AgentSpecError, match="prior must be 'none' or 'heuristic'"):
+            make_agent("mcts", env, {"mcts": {"prior": "oracle"}})
         with pytest.raises(AgentSpecError, match="unknown agent 'alphazero'"):
             make_agent("alphazero", env)
         with pytest.raises(AgentSpecError, match="integer number of simulations"):

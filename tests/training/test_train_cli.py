@@ -97,6 +97,22 @@ def test_subproc_vec_env_trains(tmp_path: Path) -> None:
     assert not (run_dir / "checkpoints").exists()
 
 
+def test_pretraining_clones_the_teacher_before_ppo(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    config = tiny_training_config("tabletop/Unbroken-v0", tmp_path / "runs")
+    config["train"].update(total_timesteps=256, checkpoint_interval=0, eval_interval=0)
+    config["pretrain"] = {"steps": 300, "epochs": 2, "dagger_rounds": 1, "dagger_steps": 150, "dagger_epochs": 1}
+    config["pretrain"]["workers"] = 1
+    path = write_yaml(tmp_path / "pretrain.yaml", config)
+    assert train.main(["--config", str(path), "--no-progress"]) == 0
+    out = capsys.readouterr().out
+    assert "decisions of heuristic" in out and "DAgger round 1" in out
+    (run_dir,) = (tmp_path / "runs").iterdir()
+    assert (run_dir / "pretrained_model.zip").is_file()
+    assert not (run_dir / "pretrain_scratch").exists()  # the DAgger students are temporary
+    assert {"pretrain/policy_loss", "pretrain/value_loss", "pretrain/held_out_accuracy"} <= scalar_tags(run_dir)
+    assert model_timesteps(run_dir / "final_model.zip") == 256
+
+
 def bad_config_cases(tmp_path: Path) -> dict[str, tuple[list[str], str]]:
     """name -> (train.py arguments, text the error must contain)."""
     good = tiny_training_config("tabletop/Unbroken-v0", tmp_path / "runs")
@@ -104,7 +120,7 @@ def bad_config_cases(tmp_path: Path) -> dict[str, tuple[list[str], str]]:
     def variant(name: str, change: dict) -> str:
         data = yaml.safe_load(yaml.safe_dump(good))
         for section, values in change.items():
-            data[section].update(values)
+            data.setdefault(section, {}).update(values)
         return str(write_yaml(tmp_path / f"{name}.yaml", data))
 
     unknown = variant("unknown", {"train": {"total_timestep": 5}})
@@ -112,8 +128,12 @@ def bad_config_cases(tmp_path: Path) -> dict[str, tuple[list[str], str]]:
     unknown_env = variant("unknown_env", {"env": {"id": "tabletop/Nope-v0"}})
     bad_kwarg = variant("bad_kwarg", {"env": {"kwargs": {"difficulty": "impossible"}}})
     opponents = variant("opponents", {"opponents": {"pool": [{"kind": "random"}]}})
+    teacher = variant("teacher", {"pretrain": {"steps": 100, "teacher": "alphazero"}})
+    share = variant("share", {"pretrain": {"steps": 100, "student_share": 2.0}})
     missing = str(tmp_path / "missing.yaml")
     return {
+        "unknown teacher": (["--config", teacher], f"{teacher}: pretrain.teacher: unknown agent 'alphazero'"),
+        "bad student share": (["--config", share], f"{share}: pretrain.student_share: must be within [0, 1]"),
         "unknown key": (["--config", unknown], f"{unknown}: train.total_timestep: unknown key"),
         "wrong type": (["--config", wrong_type], f"{wrong_type}: train.n_envs: expected an integer"),
         "missing file": (["--config", missing], f"{missing}: config file not found"),
@@ -126,7 +146,17 @@ def bad_config_cases(tmp_path: Path) -> dict[str, tuple[list[str], str]]:
 
 @pytest.mark.parametrize(
     "case",
-    ["unknown key", "wrong type", "missing file", "unknown env id", "bad env kwarg", "solo opponents", "bad override"],
+    [
+        "unknown key",
+        "wrong type",
+        "missing file",
+        "unknown env id",
+        "bad env kwarg",
+        "solo opponents",
+        "bad override",
+        "unknown teacher",
+        "bad student share",
+    ],
 )
 def test_bad_configs_fail_before_training(case: str, tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
     arguments, message = bad_config_cases(tmp_path)[case]
