@@ -38,6 +38,7 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--episodes", type=int, default=1000, help="episodes per difficulty for random/heuristic/ppo")
     parser.add_argument("--mcts-episodes", type=int, default=200, help="episodes per difficulty for mcts")
     parser.add_argument("--mcts-simulations", type=int, default=200, help="simulations per MCTS decision")
+    parser.add_argument("--model-budget", default="", help="how the model was trained (budget, wall time)")
     parser.add_argument("--seed", type=int, default=0, help="episode i uses seed SEED + i")
     parser.add_argument("--workers", type=int, default=1, help="worker processes")
     parser.add_argument("--out-dir", type=Path, default=RESULTS_DIR, help="where the .json and .md go")
@@ -91,6 +92,10 @@ def main(argv: list[str] | None = None) -> int:
         "seed": args.seed,
         "mcts": {**mcts_settings, "num_simulations": args.mcts_simulations},
         "created": datetime.now().isoformat(timespec="seconds"),
+        "model": args.model,
+        "model_budget": args.model_budget,
+        "wall_seconds": round(time.monotonic() - start, 1),
+        "workers": args.workers,
         "rows": rows,
     }
     (args.out_dir / "unbroken_reference.json").write_text(json.dumps(document, indent=2) + "\n", encoding="utf-8")
@@ -98,8 +103,12 @@ def main(argv: list[str] | None = None) -> int:
     header = (
         f"# Unbroken reference results\n\n`python benchmarks/reference_table.py` (seed {args.seed}; episode i uses "
         f"seed {args.seed} + i; MCTS with {args.mcts_simulations} simulations per decision, rollout depth "
-        f"{mcts_settings['rollout_depth']}).\n\n"
+        f"{mcts_settings['rollout_depth']}, prior {mcts_settings['prior']}, rollouts {mcts_settings['rollout']}; "
+        f"{args.workers} worker(s), {time.monotonic() - start:.0f} s in all).\n\n"
     )
+    if args.model:
+        budget = f": {args.model_budget}" if args.model_budget else ""
+        header += f"MaskablePPO model: `{args.model}`{budget}.\n\n"
     (args.out_dir / "unbroken_reference.md").write_text(header + table, encoding="utf-8")
     print(table)
     print(f"wrote {args.out_dir / 'unbroken_reference.json'} and .md in {time.monotonic() - start:.0f}s")
