@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import sys
 import time
 from collections import Counter
@@ -26,6 +25,7 @@ import numpy as np
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from agents.evaluation import wilson_interval  # noqa: E402
 from agents.heuristics.unbroken import UnbrokenHeuristicAgent  # noqa: E402
 from envs.unbroken.rules import UnbrokenGame, UnbrokenState  # noqa: E402
 
@@ -89,7 +89,7 @@ class SettingResult:
 
     def to_json(self) -> dict[str, Any]:
         """A JSON-able summary."""
-        low, high = wilson(self.wins, self.games)
+        low, high = wilson_interval(self.wins, self.games)
         return {
             "agent": self.agent,
             "preset": self.preset,
@@ -104,17 +104,6 @@ class SettingResult:
             "deadliest_monsters": dict(self.killers.most_common(6)),
             "seconds": round(self.seconds, 2),
         }
-
-
-def wilson(successes: int, n: int, z: float = 1.96) -> tuple[float, float]:
-    """95% Wilson score interval of a binomial proportion."""
-    if n == 0:
-        return 0.0, 1.0
-    p = successes / n
-    denominator = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / denominator
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denominator
-    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 def short_reason(reason: str) -> str:
@@ -166,7 +155,7 @@ def format_table(results: list[SettingResult]) -> str:
     )
     lines = [header, "-" * len(header)]
     for r in results:
-        low, high = wilson(r.wins, r.games)
+        low, high = wilson_interval(r.wins, r.games)
         score = f"{np.mean(r.scores):6.1f}" if r.scores else "     -"
         levels = "/".join(str(r.levels.get(k, 0)) for k in ("died I", "died II", "died III", "died IV", "won"))
         causes = ", ".join(f"{k} {100 * v / r.games:.0f}%" for k, v in r.causes.most_common(3))
