@@ -111,6 +111,10 @@ def test_pretraining_clones_the_teacher_before_ppo(tmp_path: Path, capsys: pytes
     assert not (run_dir / "pretrain_scratch").exists()  # the DAgger students are temporary
     assert {"pretrain/policy_loss", "pretrain/value_loss", "pretrain/held_out_accuracy"} <= scalar_tags(run_dir)
     assert model_timesteps(run_dir / "final_model.zip") == 256
+    # Resumed before any checkpoint (checkpoint_interval 0): the pretrained policy is reused, not recomputed.
+    assert train.main(["--resume", str(run_dir), "--no-progress"]) == 0
+    out = capsys.readouterr().out
+    assert f"pretraining: reusing {run_dir / 'pretrained_model.zip'}" in out and "DAgger" not in out
 
 
 def bad_config_cases(tmp_path: Path) -> dict[str, tuple[list[str], str]]:
