@@ -100,7 +100,6 @@ def _collect_chunk(
         teacher.reset(episode_seed)
         if student is not None:
             student.reset(episode_seed)
-        start = len(actions)
         rewards: list[float] = []
         done = False
         info: dict[str, Any] = {}
@@ -125,7 +124,6 @@ def _collect_chunk(
             discounted = rewards[t] + gamma * discounted
             episode_returns[t] = discounted
         returns.extend(episode_returns)
-        assert len(returns) == len(actions) == start + len(rewards)
     env.close()
     if isinstance(observations[0], dict):
         stacked: Any = {key: np.stack([o[key] for o in observations]) for key in observations[0]}
@@ -156,8 +154,16 @@ def collect_demonstrations(
     workers = max(1, min(workers, steps))
     per_worker = math.ceil(steps / workers)
     jobs = [
-        (env_id, dict(env_kwargs), teacher_spec, per_worker, seed + w * EPISODE_SEED_STRIDE, gamma)
-        + (student_path, student_share)
+        (
+            env_id,
+            dict(env_kwargs),
+            teacher_spec,
+            per_worker,
+            seed + w * EPISODE_SEED_STRIDE,
+            gamma,
+            student_path,
+            student_share,
+        )
         for w in range(workers)
     ]
     if workers == 1:

@@ -103,49 +103,6 @@ class MCTSAgent(BaseAgent):
 
     def _simulate(self, root: _Node, state: Any) -> None:
         """One simulation on a determinized clone: select and expand in the tree, roll out, back up."""
-        if self.prior_agent is not None:
-            self._simulate_with_prior(root, state)
-            return
-        path: list[tuple[_Edge, int]] = []  # (edge taken, player who took it)
-        node = root
-        while True:
-            self._play_chance(state)
-            if state.is_terminal():
-                break
-            player = state.current_player()
-            legal = state.legal_actions()
-            untried = []
-            for action in legal:
-                edge = node.edges.get(action)
-                if edge is None:
-                    untried.append(action)
-                else:
-                    edge.availability += 1
-            if untried:
-                action = untried[int(self.rng.integers(len(untried)))]
-                edge = node.edges[action] = _Edge(availability=1)
-                state.apply_unchecked(action)
-                path.append((edge, player))
-                break
-            action = self._select(node, legal)
-            edge = node.edges[action]
-            state.apply_unchecked(action)
-            path.append((edge, player))
-            if edge.child is None:
-                edge.child = _Node()
-            node = edge.child
-        values = self._rollout(state)
-        for edge, player in path:
-            edge.visits += 1
-            edge.value_sum += values[player]
-
-    def _simulate_with_prior(self, root: _Node, state: Any) -> None:
-        """PUCT simulation: the prior agent's action at a node gets `prior_share` of the prior, the rest is uniform.
-
-        An open-loop node asks the prior agent once, in the first determinization that reaches it. Unvisited
-        actions are valued at the node's mean so far (first-play urgency), so a small budget follows the prior
-        agent and a larger one departs from it where the rollouts say another action does better.
-        """
         path: list[tuple[_Node, _Edge, int]] = []  # (node, edge taken, player who took it)
         node = root
         while True:
@@ -154,15 +111,14 @@ class MCTSAgent(BaseAgent):
                 break
             player = state.current_player()
             legal = state.legal_actions()
-            if node.prior_action == NO_PRIOR:
-                node.prior_action = int(self.prior_agent.act(None, state.legal_actions_mask(), state))
-            action = self._select_puct(node, legal)
-            edge = node.edges.get(action)
-            if edge is None:
-                edge = node.edges[action] = _Edge()
+            if self.prior_agent is not None:
+                action, leaf = self._choose_puct(node, state, legal)
+            else:
+                action, leaf = self._choose_uct(node, legal)
+            edge = node.edges[action]
             state.apply_unchecked(action)
             path.append((node, edge, player))
-            if edge.visits == 0:
+            if leaf:
                 break
             if edge.child is None:
                 edge.child = _Node()
@@ -173,6 +129,36 @@ class MCTSAgent(BaseAgent):
             visited.value_sum += values[player]
             edge.visits += 1
             edge.value_sum += values[player]
+
+    def _choose_uct(self, node: _Node, legal: list[int]) -> tuple[int, bool]:
+        """(action, whether it was just expanded): a random untried action first, else UCT with availability."""
+        untried = []
+        for action in legal:
+            edge = node.edges.get(action)
+            if edge is None:
+                untried.append(action)
+            else:
+                edge.availability += 1
+        if untried:
+            action = untried[int(self.rng.integers(len(untried)))]
+            node.edges[action] = _Edge(availability=1)
+            return action, True
+        return self._select(node, legal), False
+
+    def _choose_puct(self, node: _Node, state: Any, legal: list[int]) -> tuple[int, bool]:
+        """(action, whether it is unvisited): PUCT where the prior agent's action gets `prior_share` of the prior.
+
+        An open-loop node asks the prior agent once, in the first determinization that reaches it. Unvisited
+        actions are valued at the node's mean so far (first-play urgency), so a small budget follows the prior
+        agent and a larger one departs from it where the rollouts say another action does better.
+        """
+        if node.prior_action == NO_PRIOR:
+            node.prior_action = int(self.prior_agent.act(None, state.legal_actions_mask(), state))
+        action = self._select_puct(node, legal)
+        edge = node.edges.get(action)
+        if edge is None:
+            edge = node.edges[action] = _Edge()
+        return action, edge.visits == 0
 
     def _select_puct(self, node: _Node, legal: list[int]) -> int:
         """argmax of Q + c * P * sqrt(N) / (1 + n) over the legal actions; ties go to the lowest id."""

@@ -190,14 +190,13 @@ def train(config: ExperimentConfig, run_dir: Path, progress_bar: bool = True) ->
                 verbose=0,
                 **config.algo.hyperparameters.sb3_kwargs(),
             )
-            model.set_logger(_logger(config, run_dir))
-            if config.pretrain.steps > 0:
-                pretrain(model, config, run_dir)
         else:
             model = MaskablePPO.load(checkpoint, env=vec_env, device=config.algo.hyperparameters.device)
             # Reseed from the checkpoint's step count: the continuation is reproducible from the checkpoint.
             model.set_random_seed(train_config.seed + model.num_timesteps)
-            model.set_logger(_logger(config, run_dir))
+        model.set_logger(_logger(config, run_dir))
+        if checkpoint is None and config.pretrain.steps > 0:
+            pretrain(model, config, run_dir)
         remaining = train_config.total_timesteps - model.num_timesteps
         if remaining > 0:
             model.learn(
@@ -221,7 +220,13 @@ def pretrain(model: Any, config: ExperimentConfig, run_dir: Path) -> None:
     """
     import shutil
 
-    from agents.imitation import Demonstrations, behaviour_clone, collect_demonstrations, save_student
+    from agents.imitation import (
+        CloneReport,
+        Demonstrations,
+        behaviour_clone,
+        collect_demonstrations,
+        save_student,
+    )
 
     saved = run_dir / PRETRAINED_MODEL_NAME
     if saved.is_file():
@@ -237,11 +242,14 @@ def pretrain(model: Any, config: ExperimentConfig, run_dir: Path) -> None:
         logger.record(key, value)
         logger.dump(step)
 
+    def fit(data: Demonstrations, epochs: int, fit_seed: int) -> CloneReport:
+        return behaviour_clone(
+            model, data, epochs, settings.batch_size, settings.learning_rate, settings.value_coef, fit_seed, log
+        )
+
     start = time.monotonic()
     data = collect_demonstrations(env_id, env_kwargs, settings.teacher, settings.steps, seed, gamma, settings.workers)
-    report = behaviour_clone(
-        model, data, settings.epochs, settings.batch_size, settings.learning_rate, settings.value_coef, seed, log
-    )
+    report = fit(data, settings.epochs, seed)
     print(
         f"pretraining: {len(data)} decisions of {settings.teacher} ({data.episodes} episodes, "
         f"{report.teacher_win_rate:.1%} won); agreement held out {report.held_out_accuracy:.1%} ({elapsed(start)})",
@@ -265,16 +273,7 @@ def pretrain(model: Any, config: ExperimentConfig, run_dir: Path) -> None:
                 student_share=settings.student_share,
             )
             data = Demonstrations.concatenate([data, more])
-            report = behaviour_clone(
-                model,
-                data,
-                settings.dagger_epochs,
-                settings.batch_size,
-                settings.learning_rate,
-                settings.value_coef,
-                round_seed,
-                log,
-            )
+            report = fit(data, settings.dagger_epochs, round_seed)
             print(
                 f"pretraining: DAgger round {round_index + 1}: the student won {more.wins}/{more.episodes}; "
                 f"{len(data)} decisions, agreement held out {report.held_out_accuracy:.1%} ({elapsed(start)})",
