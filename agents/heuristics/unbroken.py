@@ -26,6 +26,7 @@ from typing import Any
 
 import numpy as np
 
+from envs.unbroken.actions import MAX_ABILITIES
 from envs.unbroken.cards import (
     CUNNING,
     FOOD,
@@ -42,20 +43,10 @@ from envs.unbroken.cards import (
     Monster,
     Weapon,
 )
-from envs.unbroken.rules import (
-    DECIDE_CARD,
-    DECIDE_ENCOUNTER_OR_REST,
-    DECIDE_HUNGER,
-    DECIDE_PLAYER_TURN,
-    DECIDE_REACTION,
-    DECIDE_SKILL,
-    DECIDE_TRAVEL,
-    DECIDE_TRICKERY,
-    FINAL_LEVEL,
-    MAX_ABILITIES,
-    UnbrokenGame,
-    UnbrokenState,
-)
+from envs.unbroken.economy import can_pay_from, spend_from
+from envs.unbroken.game import UnbrokenGame
+from envs.unbroken.rules import UnbrokenState
+from envs.unbroken.state import FINAL_LEVEL, Phase
 
 COMBAT_VALUE = (1.0, 1.6, 2.6, 1.2, 1.5, 1.0, 1.0, 0.4, 0.8)
 """Small-effort price of each resource spent in battle (index = resource; time is next level's time)."""
@@ -104,49 +95,11 @@ class Option:
     turns: int = 1
 
 
-def _pool_can_pay(pool: list[float], bag: Bag) -> bool:
-    """The rules' payer on a float pool: higher effort may pay for lower, one for one."""
-    small = medium = large = 0
-    for r, amount in bag:
-        if r == SMALL_EFFORT:
-            small += amount
-        elif r == MEDIUM_EFFORT:
-            medium += amount
-        elif r == LARGE_EFFORT:
-            large += amount
-        elif pool[r] < amount - 1e-9:
-            return False
-    spare_large = pool[LARGE_EFFORT] - large
-    if spare_large < -1e-9:
-        return False
-    spare_medium = pool[MEDIUM_EFFORT] - medium
-    if spare_medium < 0:
-        spare_large += spare_medium
-        spare_medium = 0.0
-        if spare_large < -1e-9:
-            return False
-    return max(0.0, pool[SMALL_EFFORT]) + spare_medium + spare_large >= small - 1e-9
-
-
 def _pool_pay(pool: list[float], bag: Bag) -> float:
-    """Pay a bag from the pool (assumed payable); returns its battle price."""
+    """Pay a bag from the pool with the rules' payer (assumed payable); returns its battle price."""
     price = 0.0
-    need = [0.0, 0.0, 0.0]
-    for r, amount in bag:
-        if r <= LARGE_EFFORT:
-            need[r] += amount
-        else:
-            pool[r] -= amount
-            price += COMBAT_VALUE[r] * amount
-    for category in (LARGE_EFFORT, MEDIUM_EFFORT, SMALL_EFFORT):
-        amount = need[category]
-        for payer in range(category, LARGE_EFFORT + 1):
-            if amount <= 0:
-                break
-            used = min(amount, max(0.0, pool[payer]))
-            pool[payer] -= used
-            amount -= used
-            price += COMBAT_VALUE[payer] * used
+    for r, amount in spend_from(pool, bag):
+        price += COMBAT_VALUE[r] * amount
     return price
 
 
@@ -284,7 +237,7 @@ class UnbrokenHeuristicAgent:
         if not 1 <= value <= 6:
             return 0.0
         row = monster.combat[value - 1]
-        ignore = s._modifiers().get("skill:ignore", ())
+        ignore = s.modifier_totals().get("skill:ignore", ())
         if any(kind in ignore for kind, _ in row.effects):
             return 0.0
         effects = row.effects
@@ -297,7 +250,7 @@ class UnbrokenHeuristicAgent:
     def _lethal_rows(self, s: UnbrokenState, monster: Monster) -> list[tuple[float, Bag]]:
         """(probability, effort loss) of each row demanding medium or large effort (small effort cannot pay it)."""
         offset = self._roll_offset(s, monster)
-        ignore = s._modifiers().get("skill:ignore", ())
+        ignore = s.modifier_totals().get("skill:ignore", ())
         out: dict[Bag, float] = {}
         for face in range(1, 7):
             value = face + offset
@@ -319,10 +272,10 @@ class UnbrokenHeuristicAgent:
     @staticmethod
     def _death_risk(pool: list[float], lethal: list[tuple[float, Bag]]) -> float:
         """Expected defeat cost of one monster turn: rows whose effort loss the pool cannot pay."""
-        return sum(p * DEATH for p, bag in lethal if not _pool_can_pay(pool, bag))
+        return sum(p * DEATH for p, bag in lethal if not can_pay_from(pool, bag))
 
     def _roll_offset(self, s: UnbrokenState, monster: Monster) -> int:
-        return s._condition_total("monster_roll_modifier") + monster.modifiers.get("roll_modifier", 0)
+        return s.condition_total("monster_roll_modifier") + monster.modifiers.get("roll_modifier", 0)
 
     def _damage_per_turn(self, s: UnbrokenState, monster: Monster, in_fight: bool = False) -> float:
         """Expected harm of one monster turn (with the roll modifiers in force)."""
@@ -335,7 +288,7 @@ class UnbrokenHeuristicAgent:
                 value = min(6, max(1, value))
             total += self._row_harm(s, monster, value, 1.6, in_fight)
         turn = total / 6.0
-        loss = s._condition_bag("round_loss")
+        loss = s.condition_bag("round_loss")
         if loss:
             turn += sum(COMBAT_VALUE[r] * a for r, a in loss)
         return turn + 0.2 * monster.modifiers.get("regen", 0)
@@ -361,7 +314,7 @@ class UnbrokenHeuristicAgent:
             bonus = skills[k].passive.get("wound_bonus")
             if bonus is not None and bonus[0] in ("any", weapon.kind):
                 wounds += bonus[1]
-        wounds = max(0, wounds - s._condition_total("wound_penalty"))
+        wounds = max(0, wounds - s.condition_total("wound_penalty"))
         if monster is not None:
             cap = monster.modifiers.get("wound_cap")
             if cap is not None:
@@ -390,18 +343,18 @@ class UnbrokenHeuristicAgent:
         """Every way to hurt the monster this fight: weapon attacks, abilities, skills, the monster's special."""
         options: list[Option] = []
         weapon = self.cards.weapons[weapon_index]
-        if not s._condition_flag("no_weapon"):
-            extra = s._condition_bag("weapon_extra_cost")
+        if not s.condition_flag("no_weapon"):
+            extra = s.condition_bag("weapon_extra_cost")
             if monster is not None:
                 extra = _bag_plus(monster.attack_extra_cost, extra)
-            general = _bag_plus(self.focus_cost, s._condition_bag("general_action_extra_cost"))
+            general = _bag_plus(self.focus_cost, s.condition_bag("general_action_extra_cost"))
             for attack in weapon.attacks:
                 wounds = self._weapon_wounds(s, weapon, attack.wounds, monster) if attack.wounds else 0
                 cost = _bag_plus(attack.cost, extra)
                 options.append(Option(cost, wounds, attack.break_armor, attack.ignore_armor, 99, False))
                 options.extend(self._composites(attack.cost, extra, general, wounds, attack))
         if s.character >= 0:
-            uses = s.ability_uses if in_fight else s._ability_uses_for(s.level)
+            uses = s.ability_uses if in_fight else s.ability_uses_for(s.level)
             if uses > 0:
                 for ability in self.cards.characters[s.character].abilities:
                     if ability.timing != "travel":
@@ -461,7 +414,7 @@ class UnbrokenHeuristicAgent:
         cost = 0.0
         if defending:
             cheapest = min(
-                (o for o in options if o.uses >= 99 and (o.wounds or o.breaks) and _pool_can_pay(pool, o.cost)),
+                (o for o in options if o.uses >= 99 and (o.wounds or o.breaks) and can_pay_from(pool, o.cost)),
                 key=lambda o: sum(COMBAT_VALUE[r] * a for r, a in o.cost),
                 default=None,
             )
@@ -479,7 +432,7 @@ class UnbrokenHeuristicAgent:
                 lands = o.ignore_armor or armor - broken == 0
                 wounds = min(o.wounds, health) if lands else 0
                 progress = broken + wounds
-                if progress <= 0 or not _pool_can_pay(pool, o.cost):
+                if progress <= 0 or not can_pay_from(pool, o.cost):
                     continue
                 price = sum(COMBAT_VALUE[r] * a for r, a in o.cost) + 0.05
                 finishing = wounds >= health
@@ -517,7 +470,7 @@ class UnbrokenHeuristicAgent:
         weapon_index = s.weapons[-1] if weapon_index is None else weapon_index
         d = self._damage_per_turn(s, monster)
         options = self._options(s, weapon_index, monster, in_fight=False)
-        uses = s._ability_uses_for(s.level) if s.phase not in (DECIDE_PLAYER_TURN,) else s.ability_uses
+        uses = s.ability_uses_for(s.level) if s.phase not in (Phase.DECIDE_PLAYER_TURN,) else s.ability_uses
         lethal = self._lethal_rows(s, monster)
         cost = self._plan(list(pool or self._pool(s)), monster.health, monster.armor, options, d, False, uses, lethal)
         if self.game.setting["monster_first"]:
@@ -702,7 +655,7 @@ class UnbrokenHeuristicAgent:
         key = (id(s), s.resources[SMALL_EFFORT], s.level, tuple(s.resources))
         if cached is not None and cached[0] == key:
             return cached[1]
-        rest_bonus = s._passive_total("rest_bonus") - s._condition_total("rest_penalty")
+        rest_bonus = s.passive_total("rest_bonus") - s.condition_total("rest_penalty")
         se_table = self._tables[SMALL_EFFORT]
         se = s.resources[SMALL_EFFORT]
         top = self.bar[SMALL_EFFORT]
@@ -828,7 +781,7 @@ class UnbrokenHeuristicAgent:
             if action not in legal:
                 continue
             pool = self._pool(s)
-            _pool_pay(pool, _bag_plus(card.cost, s._general_extra_cost()))
+            _pool_pay(pool, _bag_plus(card.cost, s.general_extra_cost()))
             for r, amount in card.effects[0][1]:
                 pool[r] = min(self.bar[r], pool[r] + amount)
             cost = self._fight_cost(s, pool=pool)
@@ -899,15 +852,15 @@ class UnbrokenHeuristicAgent:
         ids = self.ids
         if len(legal) == 1:
             return legal[0]
-        if phase == DECIDE_TRAVEL:
+        if phase == Phase.DECIDE_TRAVEL:
             return self._travel(s, legal)
-        if phase == DECIDE_CARD:
+        if phase == Phase.DECIDE_CARD:
             self._utility_setup(s)
             values = self._time_values(s)
             benefits = self._card_benefits(s)
             scores = [self._card_score(s, c, values, benefits[c]) for c in s.revealed_cards]
             return ids.choose_card + int(np.argmax(scores))
-        if phase == DECIDE_ENCOUNTER_OR_REST:
+        if phase == Phase.DECIDE_ENCOUNTER_OR_REST:
             self._utility_setup(s)
             card = self.cards.encounters[s.chosen_card]
             if ids.encounter in legal and ids.rest in legal:
@@ -917,15 +870,15 @@ class UnbrokenHeuristicAgent:
                 enc = self._delta(card.spend, card.gain) - (COMMIT_PENALTY if card.commit else 0.0)
                 return ids.encounter if enc >= rest else ids.rest
             return legal[0]
-        if phase == DECIDE_TRICKERY:
+        if phase == Phase.DECIDE_TRICKERY:
             return self._trickery(s, legal)
-        if phase == DECIDE_PLAYER_TURN:
+        if phase == Phase.DECIDE_PLAYER_TURN:
             return self._combat(s, legal)
-        if phase == DECIDE_REACTION:
+        if phase == Phase.DECIDE_REACTION:
             return self._react(s, legal)
-        if phase == DECIDE_HUNGER:
+        if phase == Phase.DECIDE_HUNGER:
             return ids.eat + max(a - ids.eat for a in legal)
-        if phase == DECIDE_SKILL:
+        if phase == Phase.DECIDE_SKILL:
             return self._pick_skill(s, legal)
         return legal[0]
 
@@ -972,7 +925,7 @@ class UnbrokenHeuristicAgent:
         price = 0.0
         if ids.attack <= a < ids.attack + 3:
             attack = self.cards.weapons[weapon_index].attacks[a - ids.attack]
-            price = _pool_pay(pool, _bag_plus(attack.cost, s._weapon_extra_cost()))
+            price = _pool_pay(pool, _bag_plus(attack.cost, s.weapon_extra_cost()))
             if defending:
                 defending = False
             elif attack.break_armor:
@@ -990,7 +943,7 @@ class UnbrokenHeuristicAgent:
         elif a in (ids.focus, ids.inspiration, ids.plan):
             general = self.cards.display.general
             card = general.focus if a == ids.focus else general.inspiration if a == ids.inspiration else general.plan
-            price = _pool_pay(pool, _bag_plus(card.cost, s._general_extra_cost()))
+            price = _pool_pay(pool, _bag_plus(card.cost, s.general_extra_cost()))
             for r, amount in card.effects[0][1]:
                 pool[r] = min(self.bar[r], pool[r] + amount)
                 price -= COMBAT_VALUE[r] * amount
@@ -1073,7 +1026,7 @@ class UnbrokenHeuristicAgent:
         return best
 
     def _pick_skill(self, s: UnbrokenState, legal: list[int]) -> int:
-        levels_left = FINAL_LEVEL - s.level + (1 if s.phase == DECIDE_SKILL and s.round == 0 else 0)
+        levels_left = FINAL_LEVEL - s.level + (1 if s.phase == Phase.DECIDE_SKILL and s.round == 0 else 0)
         levels_left = max(1, levels_left)
 
         def value(skill_index: int) -> float:

@@ -25,7 +25,12 @@ class IllegalActionError(ValueError):
 
 
 class StateFormatError(ValueError):
-    """A state dict that does not describe a valid state; names the offending field."""
+    """A state dict that does not describe a state that can happen; names the offending field and value."""
+
+    def __init__(self, field: str, message: str) -> None:
+        self.field = field
+        """Dotted path of the bad field (`resources.food`, `monsters[2]`), "" for the dict as a whole."""
+        super().__init__(f"state.{field}: {message}" if field else f"state: {message}")
 
 
 @dataclass(frozen=True)
@@ -58,6 +63,19 @@ class Game(abc.ABC):
     @abc.abstractmethod
     def action_label(self, action: int) -> str:
         """Human-readable label of an action id (stable across versions)."""
+
+    def action_id(self, label: str) -> int:
+        """The action id of a label (the inverse of `action_label`); ValueError naming close labels if unknown."""
+        ids = self.__dict__.get("_action_ids")
+        if ids is None:
+            ids = {self.action_label(a): a for a in range(self.spec.num_actions)}
+            self.__dict__["_action_ids"] = ids
+        if label not in ids:
+            words = label.split(":")[0]
+            close = [known for known in ids if known.startswith(words)][:10]
+            hint = f"; labels starting like it: {close}" if close else ""
+            raise ValueError(f"{self.spec.name} has no action labelled {label!r}{hint}")
+        return ids[label]
 
     @abc.abstractmethod
     def observer(self, player: int) -> Observer:

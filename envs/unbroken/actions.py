@@ -6,11 +6,8 @@ from dataclasses import dataclass
 
 from envs.core.actions import ActionCodec
 from envs.unbroken.cards import CardSet
+from envs.unbroken.state import MAX_REVEAL, MAX_SKILL_OFFER
 
-MAX_REVEAL = 6
-"""Most encounter cards one exploration can reveal (2 + bonuses; more are not revealed)."""
-MAX_SKILL_OFFER = 4
-"""Most skill cards one Rewards step can reveal."""
 MAX_EAT = 8
 """Most food one Hunger step can eat (the food bar)."""
 MAX_ATTACKS = 3

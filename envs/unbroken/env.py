@@ -5,7 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from envs.adapters.gym_env import TabletopEnv
-from envs.unbroken.rules import MAX_GAME_LENGTH, UnbrokenGame
+from envs.unbroken.game import UnbrokenGame
+from envs.unbroken.rules import MAX_GAME_LENGTH
 
 ENV_ID = "tabletop/Unbroken-v0"
 MAX_EPISODE_STEPS = MAX_GAME_LENGTH

@@ -12,20 +12,16 @@ import numpy as np
 
 from envs.core.game import Observer
 from envs.core.observation import ObservationLayout
-from envs.unbroken.actions import MAX_EAT, MAX_REVEAL, MAX_SKILL_OFFER
+from envs.core.record import cached
+from envs.unbroken.actions import MAX_EAT
 from envs.unbroken.cards import RESOURCES, TIME
 from envs.unbroken.presets import DIFFICULTIES, RulePreset
-from envs.unbroken.rules import (
-    DECIDE_REACTION,
-    DIE_FACES,
-    FINAL_LEVEL,
-    PHASE_NAMES,
-    UnbrokenGame,
-    UnbrokenState,
-)
+from envs.unbroken.rules import DECIDE_REACTION, DIE_FACES, UnbrokenState
+from envs.unbroken.state import FINAL_LEVEL, MAX_REVEAL, MAX_SKILL_OFFER, PHASE_NAMES, Outcome
 
 if TYPE_CHECKING:
     from envs.core.game import State
+    from envs.unbroken.game import UnbrokenGame
 
 ROUND_SCALE = 20.0
 """Combat rounds are shown as min(round, 20) / 20."""
@@ -195,13 +191,15 @@ class UnbrokenObserver(Observer):
             obs[self.v_chosen] = self.card_features[s.chosen_card]
         # fromiter converts the mixed bool/int list about twice as fast as np.multiply(list, ...)
         np.multiply(np.fromiter(dense, np.float32, self.n_dense), self.dense_scale, out=obs[self.v_dense])
-        decks = s.__dict__.get("deck_view")
-        if decks is None:  # the decks change only on draws and reshuffles (the state drops this cache then)
-            counts = np.fromiter((*s.encounter_deck, *s.skill_deck), np.float32, self.deck_scale.size)
-            decks = s.deck_view = np.multiply(counts, self.deck_scale)
-        obs[self.v_decks] = decks
+        # The decks change only on draws and reshuffles, which replace their tuples (state.py).
+        obs[self.v_decks] = cached(s, "deck_view_cache", (s.encounter_deck, s.skill_deck), lambda: self._decks(s))
         obs[ones] = 1.0
         return obs
+
+    def _decks(self, state: UnbrokenState) -> np.ndarray:
+        """The scaled remaining counts of the encounter and skill decks."""
+        counts = np.fromiter((*state.encounter_deck, *state.skill_deck), np.float32, self.deck_scale.size)
+        return np.multiply(counts, self.deck_scale)
 
     def text(self, state: State) -> str:
         """A readable table of everything the player may see."""
@@ -260,7 +258,9 @@ class UnbrokenObserver(Observer):
             lines.append("committed to the next encounter")
         lines.append(f"encounter deck: {sum(s.encounter_deck)} cards, discard {sum(s.encounter_discard)}")
         if s.is_terminal():
-            result = f"WON - score {s.final_score()} ({s.title()})" if s.outcome == 1 else f"LOST - {s.end_reason}"
+            result = (
+                f"WON - score {s.final_score()} ({s.title()})" if s.outcome == Outcome.WON else f"LOST - {s.end_reason}"
+            )
             lines.append(result)
         return "\n".join(lines)
 

@@ -7,7 +7,8 @@ from PIL import Image, ImageDraw
 
 from envs.core.game import State
 from envs.unbroken.cards import RESOURCES, TIME
-from envs.unbroken.rules import PHASE_NAMES, UnbrokenState
+from envs.unbroken.rules import UnbrokenState
+from envs.unbroken.state import PHASE_NAMES
 
 WIDTH, HEIGHT = 720, 420
 BACKGROUND = (32, 28, 24)

@@ -12,9 +12,10 @@ from typing import Any
 
 import pytest
 
-from envs.unbroken import rules
 from envs.unbroken.cards import RESOURCE_INDEX, RESOURCES, ActionCard, Bag, CardSet, Monster, load_cards
-from envs.unbroken.rules import FINAL_LEVEL, UnbrokenGame, UnbrokenState
+from envs.unbroken.game import UnbrokenGame
+from envs.unbroken.rules import UnbrokenState
+from envs.unbroken.state import FINAL_LEVEL, Phase
 
 KIRA = "Kira the Huntress"
 """The character of the Spanish rulebook's hunger example."""
@@ -157,23 +158,26 @@ def resource_list(game: UnbrokenGame, amounts: dict[str, int]) -> list[int]:
     return values
 
 
-def default_monsters(game: UnbrokenGame, chosen: dict[int, int]) -> list[int]:
-    """The monster of each level: those chosen, else (English printing: drawn at setup) the one numbered 1."""
+def default_monsters(game: UnbrokenGame, chosen: dict[int, int], current_level: int = 1) -> list[int]:
+    """The monster of each level: those chosen, else the one numbered 1 where it has been drawn by now (English:
+    every level at setup; Spanish: the levels already played), else none."""
     monsters = []
     for level in range(1, FINAL_LEVEL + 1):
         if level in chosen:
             monsters.append(chosen[level])
-        elif game.preset.monster_drawn_at_setup:
+        elif game.preset.monster_drawn_at_setup or level < current_level:
             monsters.append(game.cards.monster_index(level, 1))
         else:
             monsters.append(-1)
     return monsters
 
 
-def make_state(game: UnbrokenGame, phase: int, level: int = 1, res: dict[str, int] | None = None, **fields: Any):
+def make_state(game: UnbrokenGame, phase: Phase, level: int = 1, res: dict[str, int] | None = None, **fields: Any):
     """A state from a dict: setup values, then `fields`; resources start from setup (13 small effort, 7 time).
 
-    Decks are adjusted so that cards put in hand/offer/revealed are taken out of the deck (card conservation).
+    `fields` hold content indices (found by name with the helpers above); they are written as a state dict by the
+    state's own `to_dict` (names) and read back with `state_from_dict`, which checks the position. Decks are adjusted
+    so that cards put in hand/offer/revealed are taken out of the deck (card conservation).
     """
     cards = game.cards
     amounts = {"small_effort": game.setting["starting_small_effort"], "time": cards.display.time_skull[1]}
@@ -181,7 +185,7 @@ def make_state(game: UnbrokenGame, phase: int, level: int = 1, res: dict[str, in
     data: dict[str, Any] = {"phase": phase, "level": level, "resources": resource_list(game, amounts)}
     data.update(fields)
     if "monsters" not in data:
-        data["monsters"] = default_monsters(game, {})
+        data["monsters"] = default_monsters(game, {}, level)
     if "skill_deck" not in data:
         held = [*data.get("skills", []), *data.get("skill_offer", [])]
         discard = data.get("skill_discard", [0] * len(cards.skills))
@@ -194,7 +198,13 @@ def make_state(game: UnbrokenGame, phase: int, level: int = 1, res: dict[str, in
         data["encounter_deck"] = [e.copies - held.count(i) - discard[i] for i, e in enumerate(cards.encounters)]
     if "ability_uses" not in data:
         data["ability_uses"] = level
-    return game.state_from_dict(data)
+    if "setup_level" not in data and phase != Phase.CHANCE_SETUP_MONSTER:
+        data["setup_level"] = FINAL_LEVEL
+    values = UnbrokenState(game)
+    values.setup()
+    for name, value in data.items():
+        setattr(values, name, value)
+    return game.state_from_dict(values.to_dict())
 
 
 def travel_state(game: UnbrokenGame, level: int = 1, monster: str | None = None, **fields: Any) -> UnbrokenState:
@@ -204,8 +214,8 @@ def travel_state(game: UnbrokenGame, level: int = 1, monster: str | None = None,
         card = monster_card(game, monster)
         assert card.level == level, f"{monster} is a level {card.level} monster, not level {level}"
         chosen[level] = monster_index(game, monster)
-    fields.setdefault("monsters", default_monsters(game, chosen))
-    return make_state(game, rules.DECIDE_TRAVEL, level=level, **fields)
+    fields.setdefault("monsters", default_monsters(game, chosen, level))
+    return make_state(game, Phase.DECIDE_TRAVEL, level=level, **fields)
 
 
 def combat_time(game: UnbrokenGame, level: int) -> int:
@@ -213,13 +223,13 @@ def combat_time(game: UnbrokenGame, level: int) -> int:
     return game.cards.display.time_skull[level + 1] if level < FINAL_LEVEL else 0
 
 
-def combat_state(game: UnbrokenGame, monster: str, phase: int = rules.DECIDE_PLAYER_TURN, **fields: Any):
+def combat_state(game: UnbrokenGame, monster: str, phase: Phase = Phase.DECIDE_PLAYER_TURN, **fields: Any):
     """Battle step against `monster` (round 1, monster revealed, time reset to the next level's skull)."""
     card = monster_card(game, monster)
     level = card.level
     res = {"small_effort": 13, "time": combat_time(game, level)}
     res.update(fields.pop("res", {}))
-    fields.setdefault("monsters", default_monsters(game, {level: monster_index(game, monster)}))
+    fields.setdefault("monsters", default_monsters(game, {level: monster_index(game, monster)}, level))
     fields.setdefault("monster_revealed", True)
     fields.setdefault("round", 1)
     if level == FINAL_LEVEL and game.preset.remove_time_token_at_level_four:
@@ -229,7 +239,7 @@ def combat_state(game: UnbrokenGame, monster: str, phase: int = rules.DECIDE_PLA
 
 def roll_state(game: UnbrokenGame, monster: str, **fields: Any) -> UnbrokenState:
     """The monster's turn: a CHANCE_MONSTER_ROLL node against `monster`."""
-    return combat_state(game, monster, phase=rules.CHANCE_MONSTER_ROLL, **fields)
+    return combat_state(game, monster, phase=Phase.CHANCE_MONSTER_ROLL, **fields)
 
 
 def hunger_state(game: UnbrokenGame, monster: str, **fields: Any) -> UnbrokenState:
@@ -237,9 +247,9 @@ def hunger_state(game: UnbrokenGame, monster: str, **fields: Any) -> UnbrokenSta
     card = monster_card(game, monster)
     res = {"small_effort": 13, "time": combat_time(game, card.level)}
     res.update(fields.pop("res", {}))
-    fields.setdefault("monsters", default_monsters(game, {card.level: monster_index(game, monster)}))
+    fields.setdefault("monsters", default_monsters(game, {card.level: monster_index(game, monster)}, card.level))
     fields.setdefault("monster_revealed", True)
-    return make_state(game, rules.DECIDE_HUNGER, level=card.level, res=res, **fields)
+    return make_state(game, Phase.DECIDE_HUNGER, level=card.level, res=res, **fields)
 
 
 def apply_all(state: UnbrokenState, *actions: int) -> UnbrokenState:

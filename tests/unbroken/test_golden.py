@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from envs.core.testing import transcript
-from envs.unbroken.rules import UnbrokenGame
+from envs.unbroken.game import UnbrokenGame
 
 GOLDEN = Path(__file__).resolve().parent.parent / "golden"
 CASES = [

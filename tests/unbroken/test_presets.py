@@ -12,10 +12,11 @@ from typing import Any
 
 import pytest
 
-from envs.unbroken import rules
 from envs.unbroken.cards import RESOURCE_INDEX
+from envs.unbroken.game import UnbrokenGame
 from envs.unbroken.presets import ENGLISH, PRESETS, SPANISH, RulePreset, get_preset
-from envs.unbroken.rules import UnbrokenGame
+from envs.unbroken.state import Phase
+from envs.unbroken.validation import MAX_FIGURE_CHANGE
 
 from .conftest import (
     apply_all,
@@ -58,7 +59,7 @@ def committed_unpayable(game: UnbrokenGame) -> list[int]:
     """A committed encounter whose spend cannot be paid: the legal actions."""
     card = encounter_index(game, "Starving goblins")
     state = make_state(
-        game, rules.DECIDE_ENCOUNTER_OR_REST, chosen_card=card, committed_now=True, res={"food": 0, "time": 7}
+        game, Phase.DECIDE_ENCOUNTER_OR_REST, chosen_card=card, committed_now=True, res={"food": 0, "time": 7}
     )
     return state.legal_actions()
 
@@ -76,7 +77,7 @@ def poisoned_again(game: UnbrokenGame) -> int:
     face = face_where(
         monster_card(game, "Giant Spider"), lambda e: e[0][0] == "condition" and e[0][1][0] == poisoned, ""
     )
-    state = roll_state(game, "Giant Spider", conditions_now={str(poisoned): 1})
+    state = roll_state(game, "Giant Spider", conditions_now={poisoned: 1})
     state.apply_action(face)
     return state.conditions_now[poisoned]
 
@@ -85,7 +86,7 @@ def level_four_time(game: UnbrokenGame) -> tuple[int, bool]:
     """Face the (revealed) level IV Troll with 3 time left: (time shown, token removed)."""
     state = travel_state(game, level=4, monster="Troll", monster_revealed=True, res={"small_effort": 10, "time": 3})
     state.apply_action(game.actions.face_monster)
-    assert state.phase == rules.DECIDE_PLAYER_TURN
+    assert state.phase == Phase.DECIDE_PLAYER_TURN
     return res(state)["time"], state.time_token_removed
 
 
@@ -132,20 +133,20 @@ def test_which_monster_english_drawn_at_setup(english, spanish) -> None:
     el paso de preparación, tire un dado de seis caras. Elija el monstruo marcado con el número que ha obtenido de las
     hojas de monstruos del nivel en el que se encuentra."
     """
-    assert english.new_initial_state().phase == rules.CHANCE_SETUP_MONSTER
+    assert english.new_initial_state().phase == Phase.CHANCE_SETUP_MONSTER
     state = spanish.new_initial_state()
-    assert state.phase == rules.DECIDE_TRAVEL and state.monsters == [-1, -1, -1, -1]
-    assert scout_reveal(english) == rules.DECIDE_TRAVEL
-    assert scout_reveal(spanish) == rules.CHANCE_MONSTER_REVEAL
+    assert state.phase == Phase.DECIDE_TRAVEL and state.monsters == [-1, -1, -1, -1]
+    assert scout_reveal(english) == Phase.DECIDE_TRAVEL
+    assert scout_reveal(spanish) == Phase.CHANCE_MONSTER_REVEAL
     state = travel_state(spanish, level=2, res={"small_effort": 10, "time": 5})
     state.apply_action(spanish.actions.scout)
     assert [o for o, _ in state.chance_outcomes()] == [1, 2, 3, 4, 5, 6]
     state.apply_action(4)
     assert state.monster() == spanish.cards.monster_index(2, 4) and state.monster_revealed
-    assert state.phase == rules.DECIDE_TRAVEL
+    assert state.phase == Phase.DECIDE_TRAVEL
     # The scouted monster is the one met: no second roll at the trickery step.
     state.apply_action(spanish.actions.face_monster)
-    assert state.phase != rules.CHANCE_MONSTER_REVEAL
+    assert state.phase != Phase.CHANCE_MONSTER_REVEAL
     assert state.monster() == spanish.cards.monster_index(2, 4)
 
 
@@ -159,14 +160,14 @@ def test_spanish_monster_rolled_when_met(spanish, step: str) -> None:
     else:
         card = encounter_index(spanish, "Quiet alcove")
         state = make_state(
-            spanish, rules.DECIDE_ENCOUNTER_OR_REST, chosen_card=card, res={"small_effort": 5, "time": 1}
+            spanish, Phase.DECIDE_ENCOUNTER_OR_REST, chosen_card=card, res={"small_effort": 5, "time": 1}
         )
         state.apply_action(spanish.actions.rest)
-    assert state.phase == rules.CHANCE_MONSTER_REVEAL
+    assert state.phase == Phase.CHANCE_MONSTER_REVEAL
     state.apply_action(3)
     assert state.monster() == spanish.cards.monster_index(1, 3)
     assert state.monster_revealed and state.ambushed == (step == "ambush")
-    assert state.phase in (rules.DECIDE_PLAYER_TURN, rules.DECIDE_TRICKERY)
+    assert state.phase in (Phase.DECIDE_PLAYER_TURN, Phase.DECIDE_TRICKERY)
 
 
 def test_tricking_english_skill_spanish_straight_to_hunger(english, spanish) -> None:
@@ -176,13 +177,13 @@ def test_tricking_english_skill_spanish_straight_to_hunger(english, spanish) -> 
     monstruo, no obtienes ninguna de las recompensas enumeradas en la hoja de monstruos. No puedes adquirir una nueva
     habilidad."
     """
-    assert trick_kobold(english) == rules.CHANCE_SKILL_DRAW
-    assert trick_kobold(spanish) == rules.DECIDE_HUNGER
+    assert trick_kobold(english) == Phase.CHANCE_SKILL_DRAW
+    assert trick_kobold(spanish) == Phase.DECIDE_HUNGER
     kobold = monster_card(english, "Kobold")
     state = travel_state(english, monster="Kobold", monster_revealed=True, res={"time": 5, **names(kobold.trickery)})
     peek, dodge = skill_index(english, "Take a Peek"), skill_index(english, "Dodge")
     apply_all(state, english.actions.face_monster, english.actions.trick, peek, dodge, english.actions.take_skill)
-    assert state.skills == [peek] and state.phase == rules.DECIDE_HUNGER
+    assert state.skills == (peek,) and state.phase == Phase.DECIDE_HUNGER
     assert res(state)["food"] == 0 and res(state)["wood"] == 0  # no monster rewards
 
 
@@ -196,7 +197,7 @@ def test_committed_unpayable_english_rest_spanish_discard(english, spanish) -> N
     card = encounter_index(spanish, "Starving goblins")
     state = make_state(
         spanish,
-        rules.DECIDE_ENCOUNTER_OR_REST,
+        Phase.DECIDE_ENCOUNTER_OR_REST,
         chosen_card=card,
         committed_now=True,
         res={"small_effort": 6, "time": 7},
@@ -205,7 +206,7 @@ def test_committed_unpayable_english_rest_spanish_discard(english, spanish) -> N
     after = res(state)
     assert after["small_effort"] == 6 and after["food"] == 0 and after["cunning"] == 0
     assert state.encounter_discard[card] == 1 and state.chosen_card == -1
-    assert state.phase == rules.DECIDE_TRAVEL
+    assert state.phase == Phase.DECIDE_TRAVEL
 
 
 def test_roll_modifiers_spanish_clamped_english_off_table(english, spanish) -> None:
@@ -284,9 +285,9 @@ def test_health_and_armor_changes_spanish_only(english, spanish) -> None:
     skill = skill_index(game, "Second Wind")
     state = combat_state(game, "Orc", skills=[skill], wounds=orc.health - 2)
     state.apply_action(game.actions.skill + skill)
-    assert state.phase == rules.CHANCE_SKILL_DRAW
+    assert state.phase == Phase.CHANCE_SKILL_DRAW
     # Values never drop below health 1 / armor 0.
-    state = combat_state(spanish, "Orc", health_delta=-50, armor_delta=-50)
+    state = combat_state(spanish, "Orc", health_delta=-MAX_FIGURE_CHANGE, armor_delta=-MAX_FIGURE_CHANGE)
     assert state.monster_health() == 1 and state.monster_armor() == 0
 
 
@@ -315,7 +316,7 @@ def test_hard_is_the_same_in_both_printings(preset: str) -> None:
     assert res(game.new_initial_state())["small_effort"] == 10
     state = travel_state(game, monster="Kobold", monster_revealed=True, res={"small_effort": 10, "time": 5})
     state.apply_action(game.actions.face_monster)
-    assert state.phase == rules.CHANCE_MONSTER_ROLL
+    assert state.phase == Phase.CHANCE_MONSTER_ROLL
 
 
 # =============================================================================================== flags as a whole

@@ -13,9 +13,9 @@ import pickle
 import pytest
 
 from envs.core.game import IllegalActionError, StateFormatError
-from envs.unbroken import rules
 from envs.unbroken.cards import RESOURCES, CombatRow
-from envs.unbroken.rules import UnbrokenGame
+from envs.unbroken.game import UnbrokenGame
+from envs.unbroken.state import Phase
 
 from .conftest import (
     KIRA,
@@ -64,7 +64,7 @@ def at_card(game, card: str, monster: str = "Kobold", level: int = 1, **fields):
     """Exploration step: `card` chosen, deciding to encounter or rest."""
     fields.setdefault("monsters", travel_state(game, level=level, monster=monster).monsters)
     return make_state(
-        game, rules.DECIDE_ENCOUNTER_OR_REST, level=level, chosen_card=encounter_index(game, card), **fields
+        game, Phase.DECIDE_ENCOUNTER_OR_REST, level=level, chosen_card=encounter_index(game, card), **fields
     )
 
 
@@ -106,13 +106,13 @@ def test_setup_random_character_is_a_chance_node() -> None:
     """
     game = UnbrokenGame(preset="english", character="random")
     state = game.new_initial_state()
-    assert state.phase == rules.CHANCE_CHARACTER
+    assert state.phase == Phase.CHANCE_CHARACTER
     outcomes = state.chance_outcomes()
     assert [o for o, _ in outcomes] == list(range(len(game.cards.characters)))
     assert all(p == pytest.approx(1 / len(outcomes)) for _, p in outcomes)
     state.apply_action(2)
     assert state.character == 2 and state.ability_uses == 1
-    assert state.phase == rules.CHANCE_SETUP_MONSTER
+    assert state.phase == Phase.CHANCE_SETUP_MONSTER
 
 
 def test_setup_decks_are_shuffled_and_draws_weighted_by_copies(english) -> None:
@@ -123,7 +123,7 @@ def test_setup_decks_are_shuffled_and_draws_weighted_by_copies(english) -> None:
     assert sum(state.encounter_deck) == 88
     assert sum(state.skill_deck) == len(english.cards.skills) == 24
     state.apply_action(english.actions.explore)
-    assert state.phase == rules.CHANCE_ENCOUNTER_DRAW
+    assert state.phase == Phase.CHANCE_ENCOUNTER_DRAW
     outcomes = dict(state.chance_outcomes())
     assert sum(outcomes.values()) == pytest.approx(1.0)
     for index, card in enumerate(english.cards.encounters):
@@ -137,13 +137,13 @@ def test_setup_english_monster_deck_one_per_level_face_down(english) -> None:
     state = english.new_initial_state()
     faces = (3, 1, 6, 2)
     for level, face in enumerate(faces, start=1):
-        assert state.phase == rules.CHANCE_SETUP_MONSTER and state.setup_level == level
+        assert state.phase == Phase.CHANCE_SETUP_MONSTER and state.setup_level == level
         outcomes = state.chance_outcomes()
         assert [o for o, _ in outcomes] == [1, 2, 3, 4, 5, 6]
         assert all(p == pytest.approx(1 / 6) for _, p in outcomes)
         state.apply_action(face)
     assert state.monsters == [english.cards.monster_index(level, face) for level, face in enumerate(faces, start=1)]
-    assert state.phase == rules.DECIDE_TRAVEL
+    assert state.phase == Phase.DECIDE_TRAVEL
     assert not state.monster_revealed
     text = str(state)
     assert "face down" in text
@@ -254,7 +254,7 @@ def test_general_action_pays_cost_and_gains(english, action: str) -> None:
     for name, amount in names(card.effects[0][1]).items():
         expected[name] += amount
     assert res(state) == expected
-    assert state.phase == rules.DECIDE_TRAVEL
+    assert state.phase == Phase.DECIDE_TRAVEL
     # as many as you wish: the same action again
     assert getattr(english.actions, action) in state.legal_actions() or not state.can_pay(card.cost)
 
@@ -276,7 +276,7 @@ def test_scout_cost_by_level_reveals_monster(english, level: int) -> None:
     assert res(state) == expected
     assert state.monster_revealed
     assert state.monster() == monster
-    assert state.phase == rules.DECIDE_TRAVEL
+    assert state.phase == Phase.DECIDE_TRAVEL
     assert english.actions.scout not in state.legal_actions()
 
 
@@ -316,7 +316,7 @@ def test_action_whose_time_reaches_zero_ambushes(english) -> None:
     state = travel_state(english, monster="Kobold", res={"small_effort": 10, "time": scout_time})
     state.apply_action(english.actions.scout)
     assert state.ambushed
-    assert state.phase == rules.DECIDE_PLAYER_TURN
+    assert state.phase == Phase.DECIDE_PLAYER_TURN
     assert res(state)["time"] == skull(english, 2)
     scout_effort = names(english.cards.display.general.scout_cost_by_level[1]).get("small_effort", 0)
     assert res(state)["small_effort"] == 10 - scout_effort - small_loss(kobold.ambush)
@@ -329,7 +329,7 @@ def test_decision_face_monster_goes_to_trickery_step(english) -> None:
     kobold = monster_card(english, "Kobold")
     state = travel_state(english, monster="Kobold", res={"small_effort": 13, "time": 5, **names(kobold.trickery)})
     state.apply_action(english.actions.face_monster)
-    assert state.phase == rules.DECIDE_TRICKERY
+    assert state.phase == Phase.DECIDE_TRICKERY
     assert state.monster_revealed and not state.ambushed
     assert res(state)["time"] == skull(english, 2)
     assert state.legal_actions() == [english.actions.trick, english.actions.fight]
@@ -354,14 +354,14 @@ def test_exploration_reveals_two_choose_one_discard_rest(english) -> None:
     first, second = encounter_index(english, "Quiet alcove"), encounter_index(english, "Curious tracks")
     state = travel_state(english)
     apply_all(state, english.actions.explore, first)
-    assert state.phase == rules.CHANCE_ENCOUNTER_DRAW
+    assert state.phase == Phase.CHANCE_ENCOUNTER_DRAW
     state.apply_action(second)
-    assert state.phase == rules.DECIDE_CARD
+    assert state.phase == Phase.DECIDE_CARD
     assert state.legal_actions() == [english.actions.choose_card, english.actions.choose_card + 1]
     state.apply_action(english.actions.choose_card + 1)
     assert state.chosen_card == second
     assert state.encounter_discard[first] == 1 and state.encounter_discard[second] == 0
-    assert state.phase == rules.DECIDE_ENCOUNTER_OR_REST
+    assert state.phase == Phase.DECIDE_ENCOUNTER_OR_REST
 
 
 def test_rest_gains_time_value_and_time_moves(english) -> None:
@@ -375,7 +375,7 @@ def test_rest_gains_time_value_and_time_moves(english) -> None:
     assert res(state)["small_effort"] == 5 + card.time
     assert res(state)["time"] == 7 - card.time
     assert state.encounter_discard[encounter_index(english, "Quiet alcove")] == 1
-    assert state.phase == rules.DECIDE_TRAVEL
+    assert state.phase == Phase.DECIDE_TRAVEL
 
 
 def test_encounter_pays_and_gains(english) -> None:
@@ -419,7 +419,7 @@ def test_time_reaching_zero_in_exploration_ambushes(english) -> None:
     assert state.monster() == monster_index(english, "Kobold")
     assert res(state)["time"] == skull(english, 2)
     assert res(state)["small_effort"] == 5 + card.time - small_loss(kobold.ambush)
-    assert state.phase == rules.DECIDE_PLAYER_TURN and state.round == 1
+    assert state.phase == Phase.DECIDE_PLAYER_TURN and state.round == 1
 
 
 def test_commit_reveals_exactly_one_and_must_resolve(english) -> None:
@@ -437,7 +437,7 @@ def test_commit_reveals_exactly_one_and_must_resolve(english) -> None:
     assert ids.orienteer not in state.legal_actions()
     apply_all(state, ids.explore, encounter_index(english, "Curious tracks"))
     assert state.reveal_target == 1
-    assert state.phase == rules.DECIDE_ENCOUNTER_OR_REST  # the single card is chosen automatically
+    assert state.phase == Phase.DECIDE_ENCOUNTER_OR_REST  # the single card is chosen automatically
     assert state.chosen_card == encounter_index(english, "Curious tracks")
     assert state.legal_actions() == [ids.encounter]
     assert state.reveal_bonus == 0
@@ -450,7 +450,7 @@ def test_empty_encounter_deck_is_refilled_from_discard(english) -> None:
     copies = [e.copies for e in english.cards.encounters]
     state = travel_state(english, encounter_deck=[0] * len(copies), encounter_discard=copies)
     state.apply_action(english.actions.explore)
-    assert state.phase == rules.CHANCE_ENCOUNTER_DRAW
+    assert state.phase == Phase.CHANCE_ENCOUNTER_DRAW
     assert sum(state.encounter_deck) == 88 and sum(state.encounter_discard) == 0
 
 
@@ -464,7 +464,7 @@ def test_monster_without_ambush_effect(english) -> None:
     card = english.cards.encounters[encounter_index(english, "Quiet alcove")]
     state = at_card(english, "Quiet alcove", monster="Shrieking Fungus", res={"small_effort": 5, "time": 1})
     state.apply_action(english.actions.rest)
-    assert state.ambushed and state.phase == rules.DECIDE_PLAYER_TURN
+    assert state.ambushed and state.phase == Phase.DECIDE_PLAYER_TURN
     assert res(state)["small_effort"] == 5 + card.time
 
 
@@ -493,7 +493,7 @@ def test_trick_pays_cost_and_skips_battle(game) -> None:
     state = travel_state(game, monster="Kobold", monster_revealed=True, res=start)
     apply_all(state, game.actions.face_monster, game.actions.trick)
     assert state.tricked and state.round == 0
-    assert state.phase in (rules.CHANCE_SKILL_DRAW, rules.DECIDE_HUNGER)
+    assert state.phase in (Phase.CHANCE_SKILL_DRAW, Phase.DECIDE_HUNGER)
     after = res(state)
     assert after == dict.fromkeys(RESOURCES, 0) | start | {"time": skull(game, 2)} | dict.fromkeys(
         names(kobold.trickery), 0
@@ -506,7 +506,7 @@ def test_trickery_skipped_when_cost_cannot_be_paid(english) -> None:
     """
     state = travel_state(english, monster="Kobold", res={"small_effort": 10, "cunning": 0, "time": 5})
     state.apply_action(english.actions.face_monster)
-    assert state.phase == rules.DECIDE_PLAYER_TURN
+    assert state.phase == Phase.DECIDE_PLAYER_TURN
 
 
 def test_level_four_monsters_cannot_be_tricked(english) -> None:
@@ -517,7 +517,7 @@ def test_level_four_monsters_cannot_be_tricked(english) -> None:
     for monster in (m for m in english.cards.monsters if m.level == 4):
         state = travel_state(english, level=4, monster=monster.name, res={**rich, "time": 5})
         state.apply_action(english.actions.face_monster)
-        assert state.phase == rules.DECIDE_PLAYER_TURN, monster.name
+        assert state.phase == Phase.DECIDE_PLAYER_TURN, monster.name
         assert english.actions.trick not in state.legal_actions()
 
 
@@ -530,9 +530,9 @@ def test_battle_player_turn_then_monster_turn(english) -> None:
     miss = face_where(kobold, lambda e: e[0][0] == "miss", "a miss")
     state = combat_state(english, "Kobold")
     state.apply_action(english.actions.skip)
-    assert state.phase == rules.CHANCE_MONSTER_ROLL and state.round == 1
+    assert state.phase == Phase.CHANCE_MONSTER_ROLL and state.round == 1
     state.apply_action(miss)
-    assert state.phase == rules.DECIDE_PLAYER_TURN and state.round == 2
+    assert state.phase == Phase.DECIDE_PLAYER_TURN and state.round == 2
 
 
 def test_player_turn_options(english) -> None:
@@ -607,7 +607,7 @@ def test_defend_ignores_next_weapon_attack(english) -> None:
     face = face_where(orc, lambda e: e[0][0] == "defend", "a defend result")
     state = roll_state(english, "Orc", armor_broken=orc.armor)
     state.apply_action(face)
-    assert state.defending and state.phase == rules.DECIDE_PLAYER_TURN
+    assert state.defending and state.phase == Phase.DECIDE_PLAYER_TURN
     bare = english.cards.weapons[weapon_index(english, "Bare Hands")]
     wound = next(i for i, a in enumerate(bare.attacks) if a.wounds)
     state.apply_action(english.actions.attack + wound)
@@ -656,7 +656,7 @@ def test_reroll_condition_already_gained_for_next_level(english) -> None:
     )
     state = roll_state(english, "Wererat", conditions_next=[hungry])
     state.apply_action(face)
-    assert state.phase == rules.CHANCE_MONSTER_ROLL
+    assert state.phase == Phase.CHANCE_MONSTER_ROLL
     assert state.conditions_next == [hungry]
     assert res(state)["small_effort"] == 13  # nothing of the row applied
     assert state.round == 1
@@ -664,7 +664,7 @@ def test_reroll_condition_already_gained_for_next_level(english) -> None:
     state = roll_state(english, "Wererat")
     state.apply_action(face)
     assert state.conditions_next == [hungry]
-    assert state.phase == rules.DECIDE_PLAYER_TURN
+    assert state.phase == Phase.DECIDE_PLAYER_TURN
 
 
 def test_skill_ignoring_an_effect_type(english) -> None:
@@ -745,7 +745,7 @@ def test_craft_in_combat_time_counts_against_next_level(english) -> None:
     assert state.weapons == [bare, club]
     assert res(state)["time"] == skull(english, 2) - upgrade.time
     assert res(state)["small_effort"] == 10
-    assert state.phase == rules.CHANCE_MONSTER_ROLL  # the action was the turn
+    assert state.phase == Phase.CHANCE_MONSTER_ROLL  # the action was the turn
 
 
 def test_craft_in_combat_at_level_four_paid_in_small_effort(english) -> None:
@@ -774,7 +774,7 @@ def test_voluntary_downgrade_is_free_and_bare_hands_stays(english) -> None:
     before = res(state)
     state.apply_action(english.actions.downgrade)
     assert state.weapons == [bare]
-    assert res(state) == before and state.phase == rules.DECIDE_TRAVEL
+    assert res(state) == before and state.phase == Phase.DECIDE_TRAVEL
     assert english.actions.downgrade not in state.legal_actions()
 
 
@@ -784,7 +784,7 @@ def test_voluntary_downgrade_in_combat_is_the_turn(english) -> None:
     state = combat_state(english, "Kobold", weapons=[bare, club])
     state.apply_action(english.actions.downgrade)
     assert state.weapons == [bare]
-    assert state.phase == rules.CHANCE_MONSTER_ROLL
+    assert state.phase == Phase.CHANCE_MONSTER_ROLL
 
 
 def test_temporary_downgrade_returns_and_bare_hands_is_never_lost(english) -> None:
@@ -803,7 +803,7 @@ def test_temporary_downgrade_returns_and_bare_hands_is_never_lost(english) -> No
     assert state.weapons == [bare] and state.aside_weapon == club
     # "for n rounds" covers the player's next n turns (RULES.md, Appendix C row)
     for _ in range(rounds):
-        assert state.phase == rules.DECIDE_PLAYER_TURN and state.weapons == [bare]
+        assert state.phase == Phase.DECIDE_PLAYER_TURN and state.weapons == [bare]
         apply_all(state, english.actions.skip, miss)
     assert state.weapons == [bare, club] and state.aside_weapon == -1
     # With Bare Hands alone the effect cannot be applied: the bracketed alternative instead.
@@ -857,7 +857,7 @@ def test_regeneration_heals_at_start_of_monster_turn_but_cannot_undo_a_win(engli
     torch = dict(troll.special_action.effects)["wounds_ignore_armor"]
     state = combat_state(english, "Troll", wounds=troll.health - torch, res={"small_effort": 10, "wood": 1})
     state.apply_action(english.actions.monster_action)
-    assert state.phase in (rules.CHANCE_SKILL_DRAW, rules.DECIDE_SKILL)
+    assert state.phase in (Phase.CHANCE_SKILL_DRAW, Phase.DECIDE_SKILL)
 
 
 def test_reaction_skill_lowers_the_roll(english) -> None:
@@ -872,7 +872,7 @@ def test_reaction_skill_lowers_the_roll(english) -> None:
     assert only_small_effort_loss(target.effects)
     state = roll_state(english, "Kobold", skills=[dodge])
     state.apply_action(face)
-    assert state.phase == rules.DECIDE_REACTION
+    assert state.phase == Phase.DECIDE_REACTION
     assert state.legal_actions() == [english.actions.skill + dodge, english.actions.accept_roll]
     state.apply_action(english.actions.skill + dodge)
     cost = names(skill.reaction_cost)["small_effort"]
@@ -891,7 +891,7 @@ def test_skill_action_with_another_turn_once_per_level(english) -> None:
     state.apply_action(english.actions.skill + grim)
     assert state.wounds == dict(card.effects)["wounds"]
     assert res(state)["medium_effort"] == 2 - names(card.cost)["medium_effort"]
-    assert state.phase == rules.DECIDE_PLAYER_TURN and state.round == 1
+    assert state.phase == Phase.DECIDE_PLAYER_TURN and state.round == 1
     assert english.actions.skill + grim not in state.legal_actions()
 
 
@@ -920,7 +920,7 @@ def test_defeat_when_condition_effort_cannot_be_paid(english) -> None:
     bleeding = condition_index(english, "Bleeding")
     per_turn = names(english.cards.conditions[bleeding].modifiers["round_loss"])["small_effort"]
     miss = face_where(monster_card(english, "Kobold"), lambda e: e[0][0] == "miss", "a miss")
-    state = roll_state(english, "Kobold", conditions_now={str(bleeding): 2}, res={"small_effort": per_turn - 1})
+    state = roll_state(english, "Kobold", conditions_now={bleeding: 2}, res={"small_effort": per_turn - 1})
     state.apply_action(miss)
     assert state.returns() == [-1.0]
 
@@ -942,15 +942,15 @@ def test_victory_gains_rewards_and_offers_two_skills(english) -> None:
     for name, amount in names(kobold.rewards).items():
         expected[name] += amount
     assert res(state) == expected
-    assert state.phase == rules.CHANCE_SKILL_DRAW
+    assert state.phase == Phase.CHANCE_SKILL_DRAW
     first, second = skill_index(english, "Take a Peek"), skill_index(english, "Dodge")
     apply_all(state, first, second)
-    assert state.phase == rules.DECIDE_SKILL
+    assert state.phase == Phase.DECIDE_SKILL
     assert state.legal_actions() == [english.actions.take_skill, english.actions.take_skill + 1]
     state.apply_action(english.actions.take_skill + 1)
-    assert state.skills == [second]
+    assert state.skills == (second,)
     assert state.skill_discard[first] == 1
-    assert state.phase == rules.DECIDE_HUNGER
+    assert state.phase == Phase.DECIDE_HUNGER
 
 
 # =============================================================================================== hunger
@@ -1028,9 +1028,9 @@ def test_end_of_level(english) -> None:
     state.apply_action(english.actions.eat + 1)
     assert state.level == 2
     assert state.ability_uses == 2
-    assert state.conditions_active == [hungry] and state.conditions_next == []
+    assert state.conditions_active == (hungry,) and state.conditions_next == []
     assert not state.monster_revealed and state.wounds == 0 and state.armor_broken == 0
-    assert state.phase == rules.DECIDE_TRAVEL
+    assert state.phase == Phase.DECIDE_TRAVEL
     assert res(state)["time"] == skull(english, 2)
 
 
@@ -1107,11 +1107,11 @@ def test_condition_for_next_level(english) -> None:
     face = face_where(wererat, lambda e: any(k == "condition" and a[1] == "next_level" for k, a in e), "next level")
     state = roll_state(english, "Wererat")
     state.apply_action(face)
-    assert state.conditions_next == [hungry] and state.conditions_active == []
+    assert state.conditions_next == [hungry] and state.conditions_active == ()
     state = hunger_state(english, "Wererat", conditions_next=[hungry], res={"food": 5})
     assert state.food_requirement() == 1
     state.apply_action(english.actions.eat + 1)
-    assert state.conditions_active == [hungry]
+    assert state.conditions_active == (hungry,)
     state = hunger_state(english, "Goblin", conditions_active=[hungry], res={"food": 5})
     assert state.food_requirement() == 2 + extra
 
@@ -1153,7 +1153,7 @@ def test_immediate_condition_from_a_roll_covers_the_next_turns(difficulty: str) 
     state = roll_state(game, "Giant Spider")
     state.apply_action(face)
     # The player's next turn is skipped: play is back at the monster's roll, and Dazed is spent.
-    assert state.phase == rules.CHANCE_MONSTER_ROLL
+    assert state.phase == Phase.CHANCE_MONSTER_ROLL
     assert dazed not in state.conditions_now
 
 
@@ -1162,13 +1162,13 @@ def test_immediate_condition_without_rounds_lasts_the_combat(english) -> None:
     poisoned = condition_index(english, "Poisoned")
     elf = monster_card(english, "Dark Elf")
     miss = face_where(elf, lambda e: e[0][0] == "miss", "a miss")
-    state = roll_state(english, "Dark Elf", conditions_now={str(poisoned): -1}, round=7)
+    state = roll_state(english, "Dark Elf", conditions_now={poisoned: -1}, round=7)
     state.apply_action(miss)
     assert state.conditions_now == {poisoned: -1}
     bare = english.cards.weapons[weapon_index(english, "Bare Hands")]
     wound = next(i for i, a in enumerate(bare.attacks) if a.wounds)
     state = combat_state(
-        english, "Dark Elf", conditions_now={str(poisoned): -1}, wounds=elf.health - 1, armor_broken=elf.armor
+        english, "Dark Elf", conditions_now={poisoned: -1}, wounds=elf.health - 1, armor_broken=elf.armor
     )
     state.apply_action(english.actions.attack + wound)
     assert state.conditions_now == {}
@@ -1181,7 +1181,7 @@ def test_easy_bonus_resource_by_die_face(face: int) -> None:
     """
     game = new_game("english", "easy")
     state = apply_all(game.new_initial_state(), 1, 1, 1, 1)
-    assert state.phase == rules.CHANCE_BONUS_RESOURCE
+    assert state.phase == Phase.CHANCE_BONUS_RESOURCE
     assert [o for o, _ in state.chance_outcomes()] == [1, 2, 3, 4, 5, 6]
     state.apply_action(face)
     expected = dict.fromkeys(RESOURCES, 0) | {"small_effort": 13, "time": 7}
@@ -1195,13 +1195,13 @@ def test_easy_starts_with_a_skill_choice() -> None:
     """
     game = new_game("english", "easy")
     state = apply_all(game.new_initial_state(), 1, 1, 1, 1, 3)
-    assert state.phase == rules.CHANCE_SKILL_DRAW
+    assert state.phase == Phase.CHANCE_SKILL_DRAW
     first, second = skill_index(game, "Flexible"), skill_index(game, "Parry")
     apply_all(state, first, second)
-    assert state.phase == rules.DECIDE_SKILL
+    assert state.phase == Phase.DECIDE_SKILL
     state.apply_action(game.actions.take_skill)
-    assert state.skills == [first] and state.skill_discard[second] == 1
-    assert state.phase == rules.DECIDE_TRAVEL
+    assert state.skills == (first,) and state.skill_discard[second] == 1
+    assert state.phase == Phase.DECIDE_TRAVEL
 
 
 @pytest.mark.parametrize("preset", ["english", "spanish"])
@@ -1209,11 +1209,11 @@ def test_hard_monster_attacks_first(preset: str) -> None:
     """unbroken.en.txt, Appendix D: "In addition, monsters attack first during combat." unbroken.es.txt: "(Si juegas en
     dificultad Difícil, el monstruo tomará el primer turno)."
     """
-    for difficulty, first in (("normal", rules.DECIDE_PLAYER_TURN), ("hard", rules.CHANCE_MONSTER_ROLL)):
+    for difficulty, first in (("normal", Phase.DECIDE_PLAYER_TURN), ("hard", Phase.CHANCE_MONSTER_ROLL)):
         game = new_game(preset, difficulty)
         state = travel_state(game, monster="Kobold", monster_revealed=True)
         state.apply_action(game.actions.face_monster)
-        if state.phase == rules.CHANCE_MONSTER_REVEAL:
+        if state.phase == Phase.CHANCE_MONSTER_REVEAL:
             state.apply_action(monster_card(game, "Kobold").number)
         assert state.phase == first, difficulty
         assert state.round == 1
@@ -1249,7 +1249,7 @@ def test_to_dict_from_dict_round_trip(english) -> None:
         english,
         "Goblin",
         skills=[skill_index(english, "Dodge")],
-        conditions_now={str(condition_index(english, "Poisoned")): 2},
+        conditions_now={condition_index(english, "Poisoned"): 2},
         conditions_next=[condition_index(english, "Hungry")],
         wounds=2,
         res={"small_effort": 11, "food": 3, "metal": 1},
@@ -1271,11 +1271,14 @@ def test_to_dict_from_dict_round_trip(english) -> None:
         ({"level": "two"}, "level"),
         ({"level": 5}, "level"),
         ({"resources": [99, 0, 0, 0, 0, 0, 0, 0, 7]}, "resources"),
+        ({"weapons": ["Club"]}, "weapons"),
         ({"weapons": [1]}, "weapons"),
-        ({"skills": [0]}, "skills"),
-        ({"revealed_cards": [0]}, "encounter_deck"),
+        ({"skills": ["No Such Skill"]}, "skills"),
+        ({"revealed_cards": ["Bear trap"]}, "revealed_cards"),
         ({"committed": 1}, "committed"),
         ({"conditions_next": [99]}, "conditions_next"),
+        ({"phase": 8}, "phase"),
+        ({"phase": "SHOPPING"}, "phase"),
     ],
 )
 def test_from_dict_bad_field_names_it(english, change: dict, field: str) -> None:
@@ -1294,7 +1297,7 @@ def test_commitment_persists_into_next_level(english) -> None:
     """
     state = hunger_state(english, "Kobold", committed=True, res={"food": 1})
     state.apply_action(english.actions.eat + 1)
-    assert state.level == 2 and state.phase == rules.DECIDE_TRAVEL
+    assert state.level == 2 and state.phase == Phase.DECIDE_TRAVEL
     assert english.actions.face_monster not in state.legal_actions()
 
 
@@ -1327,4 +1330,4 @@ def test_every_shipped_combat_row_applies(english) -> None:
             state = roll_state(english, monster.name, res=plenty)
             state.apply_action(face)
             state.validate()
-            assert state.phase in (rules.DECIDE_PLAYER_TURN, rules.CHANCE_MONSTER_ROLL), (monster.name, face)
+            assert state.phase in (Phase.DECIDE_PLAYER_TURN, Phase.CHANCE_MONSTER_ROLL), (monster.name, face)

@@ -6,7 +6,8 @@ import pytest
 
 from envs.core.game import State
 from envs.core.testing import random_simulation
-from envs.unbroken.rules import UnbrokenGame, UnbrokenState
+from envs.unbroken.game import UnbrokenGame
+from envs.unbroken.rules import UnbrokenState
 
 GAMES_PER_SETTING = 170
 """6 settings (2 presets x 3 difficulties) x 170 = 1,020 games per CI run."""

@@ -1,0 +1,398 @@
+"""A game's state declared once as a typed dataclass; `clone`, `to_dict` and `from_dict` derived from it.
+
+A game declares its state's fields once, with their types, in a dataclass that mixes in `StateRecord`:
+
+    @dataclass(eq=False)
+    class MyState(StateRecord):
+        phase: Phase = Phase.SETUP                                  # an IntEnum: saved by member name
+        round: int = 0                                              # int, bool, str: saved as they are
+        hand: Annotated[list[int], NamesOf("card")] = ...           # card indices: saved as card names
+        deck: Annotated[tuple[int, ...], CountsOf("card")] = ...    # copies per card: saved as {name: copies}
+        cache: ... = field(default=None, metadata=CACHE)            # a cache: never saved, never compared
+
+Everything else follows from that declaration: `to_dict` writes every field by name (indices into the game's
+content become the content's names, so a saved position is readable, survives a reordering of the content files,
+and can be written by hand); `from_dict` refuses a missing or unknown field, a value of the wrong type and an
+unknown name with a `StateFormatError` naming the field, then calls the game's `validate()` for ranges and
+cross-field consistency; `clone` copies the mutable containers; equality, hashing and pickling go through
+`to_dict`. The game supplies the name tables (`name_tables()`: table -> names in index order).
+
+Caches are fields marked `CACHE` that hold `(source objects..., value)` tuples; their one getter checks the
+sources by identity, so a cache is never cleared by hand (see `cached`).
+"""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import enum
+import sys
+import typing
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, ClassVar, TypeVar
+
+from envs.core.game import StateFormatError
+
+CACHE = {"cache": True}
+"""Field metadata of a cache: not saved, not compared, not validated."""
+
+RecordT = TypeVar("RecordT", bound="StateRecord")
+
+
+class NameTables:
+    """The names of a game's content by table ("monster", "skill", ...), in index order, with reverse look-ups."""
+
+    def __init__(self, tables: Mapping[str, Sequence[str]]) -> None:
+        self.names = {table: tuple(names) for table, names in tables.items()}
+        self._index = {table: {name: i for i, name in enumerate(names)} for table, names in self.names.items()}
+
+    def name(self, table: str, index: int) -> str:
+        """The name of entry `index` of a table."""
+        return self.names[table][index]
+
+    def index(self, table: str, name: Any, field: str) -> int:
+        """The index of `name` in a table; StateFormatError naming `field` when it is not one of the table's names."""
+        if not isinstance(name, str):
+            raise StateFormatError(field, f"expected a {table} name (a string), got {name!r}")
+        index = self._index[table].get(name)
+        if index is None:
+            known = self.names[table]
+            shown = ", ".join(repr(n) for n in known[:12]) + (", ..." if len(known) > 12 else "")
+            raise StateFormatError(field, f"unknown {table} {name!r} (known: {shown})")
+        return index
+
+
+class FieldCodec:
+    """How one declared field is written to and read from a state dict (subclasses for content indices)."""
+
+    def encode(self, value: Any, tables: NameTables) -> Any:
+        """The JSON-able form of the field's value."""
+        raise NotImplementedError
+
+    def decode(self, value: Any, tables: NameTables, field: str) -> Any:
+        """The field's value from its JSON-able form; StateFormatError naming `field` on a bad value."""
+        raise NotImplementedError
+
+
+def _expect_int(value: Any, field: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise StateFormatError(field, f"expected an integer, got {value!r}")
+    return value
+
+
+def _expect_list(value: Any, field: str) -> list[Any]:
+    if not isinstance(value, list | tuple):
+        raise StateFormatError(field, f"expected a list, got {value!r}")
+    return list(value)
+
+
+def _expect_mapping(value: Any, field: str) -> Mapping[Any, Any]:
+    if not isinstance(value, Mapping):
+        raise StateFormatError(field, f"expected a mapping of names, got {value!r}")
+    return value
+
+
+class IntCodec(FieldCodec):
+    """A plain integer."""
+
+    def encode(self, value: Any, tables: NameTables) -> Any:
+        """The integer itself."""
+        return int(value)
+
+    def decode(self, value: Any, tables: NameTables, field: str) -> Any:
+        """An integer (not a bool)."""
+        return _expect_int(value, field)
+
+
+class BoolCodec(FieldCodec):
+    """A plain boolean."""
+
+    def encode(self, value: Any, tables: NameTables) -> Any:
+        """The boolean itself."""
+        return bool(value)
+
+    def decode(self, value: Any, tables: NameTables, field: str) -> Any:
+        """true or false."""
+        if not isinstance(value, bool):
+            raise StateFormatError(field, f"expected true or false, got {value!r}")
+        return value
+
+
+class StrCodec(FieldCodec):
+    """A plain string."""
+
+    def encode(self, value: Any, tables: NameTables) -> Any:
+        """The string itself."""
+        return str(value)
+
+    def decode(self, value: Any, tables: NameTables, field: str) -> Any:
+        """A string."""
+        if not isinstance(value, str):
+            raise StateFormatError(field, f"expected a string, got {value!r}")
+        return value
+
+
+class EnumCodec(FieldCodec):
+    """An IntEnum member, saved by its name."""
+
+    def __init__(self, enum_type: type[enum.IntEnum]) -> None:
+        self.enum_type = enum_type
+
+    def encode(self, value: Any, tables: NameTables) -> Any:
+        """The member's name."""
+        return self.enum_type(value).name
+
+    def decode(self, value: Any, tables: NameTables, field: str) -> Any:
+        """The member of that name."""
+        member = self.enum_type.__members__.get(value) if isinstance(value, str) else None
+        if member is None:
+            known = ", ".join(self.enum_type.__members__)
+            raise StateFormatError(field, f"{value!r} is not a {self.enum_type.__name__} (one of: {known})")
+        return member
+
+
+class NameOf(FieldCodec):
+    """An index into a content table, saved as the entry's name; `optional`: -1 (none yet) is saved as null."""
+
+    def __init__(self, table: str, optional: bool = False) -> None:
+        self.table = table
+        self.optional = optional
+
+    def encode(self, value: Any, tables: NameTables) -> Any:
+        """The name (or None for -1 when optional)."""
+        if value < 0 and self.optional:
+            return None
+        return tables.name(self.table, value)
+
+    def decode(self, value: Any, tables: NameTables, field: str) -> Any:
+        """The index of the name (or -1 for null when optional)."""
+        if value is None and self.optional:
+            return -1
+        return tables.index(self.table, value, field)
+
+
+class NamesOf(FieldCodec):
+    """A list of indices into a content table, saved as a list of names (null entries when `optional`)."""
+
+    def __init__(self, table: str, optional: bool = False) -> None:
+        self.item = NameOf(table, optional)
+
+    def encode(self, value: Any, tables: NameTables) -> Any:
+        """The list of names."""
+        return [self.item.encode(item, tables) for item in value]
+
+    def decode(self, value: Any, tables: NameTables, field: str) -> Any:
+        """The list of indices."""
+        return [self.item.decode(item, tables, f"{field}[{i}]") for i, item in enumerate(_expect_list(value, field))]
+
+
+class CountsOf(FieldCodec):
+    """A count per entry of a content table (a multiset pile), saved as {name: count} without the zeros."""
+
+    def __init__(self, table: str) -> None:
+        self.table = table
+
+    def encode(self, value: Any, tables: NameTables) -> Any:
+        """{name: count} of the non-zero counts, in table order."""
+        names = tables.names[self.table]
+        return {names[i]: count for i, count in enumerate(value) if count}
+
+    def decode(self, value: Any, tables: NameTables, field: str) -> Any:
+        """The count list (names left out count 0)."""
+        counts = [0] * len(tables.names[self.table])
+        for name, count in _expect_mapping(value, field).items():
+            where = f"{field}.{name}"
+            index = tables.index(self.table, name, where)
+            if _expect_int(count, where) < 0:
+                raise StateFormatError(where, f"a count cannot be negative, got {count}")
+            counts[index] = count
+        return counts
+
+
+class ValuesOf(FieldCodec):
+    """One integer per entry of a content table (e.g. resources), saved as {name: value} with every name present."""
+
+    def __init__(self, table: str) -> None:
+        self.table = table
+
+    def encode(self, value: Any, tables: NameTables) -> Any:
+        """{name: value} for every entry."""
+        return dict(zip(tables.names[self.table], (int(v) for v in value), strict=True))
+
+    def decode(self, value: Any, tables: NameTables, field: str) -> Any:
+        """The value list; every name is required."""
+        mapping = _expect_mapping(value, field)
+        names = tables.names[self.table]
+        for name in mapping:
+            tables.index(self.table, name, f"{field}.{name}")
+        missing = [name for name in names if name not in mapping]
+        if missing:
+            raise StateFormatError(f"{field}.{missing[0]}", "missing (every entry must be given)")
+        return [_expect_int(mapping[name], f"{field}.{name}") for name in names]
+
+
+class IntsByName(FieldCodec):
+    """A mapping from table indices to integers (e.g. condition -> rounds left), saved as {name: int}."""
+
+    def __init__(self, table: str) -> None:
+        self.table = table
+
+    def encode(self, value: Any, tables: NameTables) -> Any:
+        """{name: int}."""
+        return {tables.name(self.table, key): int(number) for key, number in value.items()}
+
+    def decode(self, value: Any, tables: NameTables, field: str) -> Any:
+        """{index: int}."""
+        return {
+            tables.index(self.table, name, f"{field}.{name}"): _expect_int(number, f"{field}.{name}")
+            for name, number in _expect_mapping(value, field).items()
+        }
+
+
+@dataclasses.dataclass(frozen=True)
+class DeclaredField:
+    """One saved field of a state record: its name, its codec and the container its value lives in."""
+
+    name: str
+    codec: FieldCodec
+    container: type | None
+    """list, tuple or dict for containers (copied by clone; tuples are immutable and shared), else None."""
+
+
+def _codec_for(annotation: Any, owner: type, name: str) -> tuple[FieldCodec, type | None]:
+    """The codec and container type of an annotation (Annotated[..., codec] or a plain type)."""
+    codec: FieldCodec | None = None
+    if typing.get_origin(annotation) is typing.Annotated:
+        base, *extras = typing.get_args(annotation)
+        codec = next((extra for extra in extras if isinstance(extra, FieldCodec)), None)
+        annotation = base
+    origin = typing.get_origin(annotation) or annotation
+    container = origin if origin in (list, tuple, dict) else None
+    if codec is None:
+        if isinstance(annotation, type) and issubclass(annotation, enum.IntEnum):
+            codec = EnumCodec(annotation)
+        elif annotation is bool:
+            codec = BoolCodec()
+        elif annotation is int:
+            codec = IntCodec()
+        elif annotation is str:
+            codec = StrCodec()
+        else:
+            raise TypeError(f"{owner.__name__}.{name}: annotate {annotation!r} with a FieldCodec (Annotated[..., ...])")
+    return codec, container
+
+
+def _annotation(cls: type, declared: dataclasses.Field[Any]) -> Any:
+    """A field's annotation, evaluated in the module of the class that declares it (postponed annotations).
+
+    Field by field, so that configuration fields (the game, imported for type checking only) are never evaluated.
+    """
+    if not isinstance(declared.type, str):
+        return declared.type
+    owner = next(k for k in cls.__mro__ if declared.name in getattr(k, "__annotations__", {}))
+    return eval(declared.type, vars(sys.modules[owner.__module__]))  # noqa: S307 - our own annotations
+
+
+class StateRecord:
+    """Mixin of a dataclass state: clone, to_dict, from_dict, equality and pickling derived from its fields."""
+
+    NOT_SAVED: ClassVar[frozenset[str]] = frozenset({"game"})
+    """Fields that are configuration, not state (the game itself)."""
+    _declared: ClassVar[dict[type, tuple[DeclaredField, ...]]] = {}
+
+    game: Any
+
+    @classmethod
+    def declared_fields(cls) -> tuple[DeclaredField, ...]:
+        """The saved fields in declaration order (computed once per class)."""
+        declared = StateRecord._declared.get(cls)
+        if declared is None:
+            declared = tuple(
+                DeclaredField(f.name, *_codec_for(_annotation(cls, f), cls, f.name))
+                for f in dataclasses.fields(cls)  # type: ignore[arg-type]
+                if f.name not in cls.NOT_SAVED and not f.metadata.get("cache")
+            )
+            StateRecord._declared[cls] = declared
+        return declared
+
+    @classmethod
+    def field_names(cls) -> tuple[str, ...]:
+        """Names of the saved fields, in declaration order."""
+        return tuple(f.name for f in cls.declared_fields())
+
+    def name_tables(self) -> NameTables:
+        """The game's content names (the game provides them as `game.name_tables`)."""
+        tables: NameTables = self.game.name_tables
+        return tables
+
+    def validate(self) -> None:
+        """Check ranges and cross-field consistency; raises StateFormatError naming the field (games override)."""
+
+    # ------------------------------------------------------------------------------------------ derived
+    def clone(self: RecordT) -> RecordT:
+        """An independent copy: lists and dicts are copied, tuples and caches shared (they are never mutated)."""
+        other = copy.copy(self)
+        for declared in self.declared_fields():
+            if declared.container is list:
+                setattr(other, declared.name, list(getattr(self, declared.name)))
+            elif declared.container is dict:
+                setattr(other, declared.name, dict(getattr(self, declared.name)))
+        return other
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-able dict of every saved field, content indices written as names."""
+        tables = self.name_tables()
+        return {f.name: f.codec.encode(getattr(self, f.name), tables) for f in self.declared_fields()}
+
+    @classmethod
+    def from_dict(cls: type[RecordT], game: Any, data: Any) -> RecordT:
+        """Build a state from `to_dict()` output; StateFormatError naming the field for anything that cannot be."""
+        if not isinstance(data, Mapping):
+            raise StateFormatError("", f"a state is a mapping of fields, got {type(data).__name__}")
+        declared = cls.declared_fields()
+        known = {f.name for f in declared}
+        for key in data:
+            if key not in known:
+                raise StateFormatError(str(key), f"unknown field (fields: {', '.join(f.name for f in declared)})")
+        tables: NameTables = game.name_tables
+        values: dict[str, Any] = {}
+        for f in declared:
+            if f.name not in data:
+                raise StateFormatError(f.name, "missing field (a state dict gives every field)")
+            value = f.codec.decode(data[f.name], tables, f.name)
+            values[f.name] = tuple(value) if f.container is tuple else value
+        state = cls(game=game, **values)  # type: ignore[call-arg]
+        state.validate()
+        return state
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is type(self) and self.to_dict() == other.to_dict()  # type: ignore[attr-defined]
+
+    def __hash__(self) -> int:
+        return hash(repr(self.to_dict()))
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {"game": self.game, "data": self.to_dict()}
+
+    def __setstate__(self, payload: dict[str, Any]) -> None:
+        restored = type(self).from_dict(payload["game"], payload["data"])
+        self.__dict__.update(restored.__dict__)
+
+
+def cached(state: Any, slot: str, sources: tuple[Any, ...], compute: Callable[[], Any]) -> Any:
+    """The value cached in field `slot` if it was computed from these very source objects, else computed now.
+
+    Sources are compared by identity: a state replaces a source container (tuple, or a dict it never edits in
+    place) whenever it changes, so a changed source always misses. That check is the one place caches are
+    invalidated.
+    """
+    entry = getattr(state, slot)
+    if (
+        entry is not None
+        and len(entry) == len(sources) + 1
+        and all(a is b for a, b in zip(entry[:-1], sources, strict=True))
+    ):
+        return entry[-1]
+    value = compute()
+    setattr(state, slot, (*sources, value))
+    return value

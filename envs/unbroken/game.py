@@ -1,0 +1,105 @@
+"""UnbrokenGame: the configuration of one game (difficulty, printing, character, cards) and its observer factory."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from envs.core.game import Game, GameSpec, Observer
+from envs.core.record import NameTables
+from envs.unbroken.actions import build_actions
+from envs.unbroken.cards import RESOURCES, CardSet, load_cards
+from envs.unbroken.observer import UnbrokenObserver
+from envs.unbroken.presets import DIFFICULTIES, RulePreset, get_preset
+from envs.unbroken.rules import ACTION_HANDLERS, MAX_GAME_LENGTH, UnbrokenState
+
+
+class UnbrokenGame(Game):
+    """Unbroken with a difficulty, a printing's rule preset, a character choice and a card set."""
+
+    def __init__(
+        self,
+        difficulty: str = "normal",
+        preset: str | RulePreset = "english",
+        character: str | int = "random",
+        cards: CardSet | None = None,
+        card_directory: str | Path | None = None,
+    ) -> None:
+        if difficulty not in DIFFICULTIES:
+            raise ValueError(f"unknown difficulty {difficulty!r}; choose one of {list(DIFFICULTIES)}")
+        self.difficulty = difficulty
+        self.preset = get_preset(preset)
+        self.cards = cards if cards is not None else load_cards(card_directory)
+        self.setting = self.cards.display.difficulty[difficulty]
+        names = [c.name for c in self.cards.characters]
+        if character == "random":
+            self.character = -1
+        elif isinstance(character, int) and not isinstance(character, bool) and 0 <= character < len(names):
+            self.character = character
+        elif character in names:
+            self.character = names.index(character)
+        else:
+            raise ValueError(f"unknown character {character!r}; choose 'random' or one of {names}")
+        self.actions = build_actions(self.cards)
+        self.spec = GameSpec(
+            name="unbroken",
+            num_players=1,
+            num_actions=self.actions.size,
+            max_game_length=MAX_GAME_LENGTH,
+            version="0",
+            extra={"difficulty": difficulty, "preset": self.preset.name},
+        )
+        self._observer: Observer | None = None
+        general = self.cards.display.general
+        self.conversion_actions = (
+            (self.actions.focus, general.focus),
+            (self.actions.inspiration, general.inspiration),
+            (self.actions.plan, general.plan),
+        )
+        codec = self.actions.codec
+        self.dispatch = [
+            (ACTION_HANDLERS[group], index) for group, index in (codec.decode(a) for a in range(self.actions.size))
+        ]
+        """Action id -> (handler, index within its group): decoding once, not on every step."""
+        cards = self.cards
+        self.name_tables = NameTables(
+            {
+                "resource": RESOURCES,
+                "character": [c.name for c in cards.characters],
+                "weapon": [w.name for w in cards.weapons],
+                "monster": [m.name for m in cards.monsters],
+                "encounter": [e.name for e in cards.encounters],
+                "skill": [s.name for s in cards.skills],
+                "condition": [c.name for c in cards.conditions],
+                "action": codec.labels,
+            }
+        )
+        """Content names by table, for saved states (`UnbrokenState.to_dict`)."""
+
+    def new_initial_state(self) -> UnbrokenState:
+        """A new game at setup (a chance node: the character, the monster deck or the Easy bonus)."""
+        state = UnbrokenState(self)
+        state.setup()
+        return state
+
+    def state_from_dict(self, data: dict[str, Any]) -> UnbrokenState:
+        """Rebuild a state from `to_dict()` output; raises StateFormatError naming the bad field."""
+        return UnbrokenState.from_dict(self, data)
+
+    def action_label(self, action: int) -> str:
+        """Label of an action id."""
+        return self.actions.codec.label(action)
+
+    def observer(self, player: int = 0) -> Observer:
+        """The (single) player's observer."""
+        if self._observer is None:
+            self._observer = UnbrokenObserver(self)
+        return self._observer
+
+    def title(self, score: int) -> str:
+        """The rulebook title for a final score."""
+        name = self.cards.display.titles[0][0]
+        for title, low in self.cards.display.titles:
+            if score >= low:
+                name = title
+        return name
