@@ -27,7 +27,8 @@ if __package__ in (None, ""):
 
 from agents.evaluation import wilson_interval  # noqa: E402
 from agents.heuristics.unbroken import UnbrokenHeuristicAgent  # noqa: E402
-from envs.unbroken.rules import UnbrokenGame, UnbrokenState  # noqa: E402
+from envs.unbroken.game import UnbrokenGame  # noqa: E402
+from envs.unbroken.rules import UnbrokenState  # noqa: E402
 
 PRESETS = ("english", "spanish")
 DIFFICULTIES = ("easy", "normal", "hard")

@@ -91,10 +91,41 @@ def random_simulation(
     return report
 
 
-def transcript(game: Game, seed: int, policy_seed: int | None = None) -> str:
-    """A readable log of one seeded random game: every chance outcome and decision by label."""
+Policy = Callable[[State], int]
+"""A decision policy for transcripts: the (legal) action to take at a decision node; it must not change the state."""
+
+
+@dataclass(frozen=True)
+class GoldenCase:
+    """One golden transcript of a game: its file name, how to make its text, and what it protects."""
+
+    file_name: str
+    make: Callable[[], str]
+    protects: str
+
+
+def random_policy(seed: int) -> Policy:
+    """A uniform choice among the legal actions, from its own generator seeded with `seed`."""
     rng = np.random.default_rng(seed)
-    policy = np.random.default_rng(seed if policy_seed is None else policy_seed)
+
+    def choose(state: State) -> int:
+        legal = state.legal_actions()
+        return legal[int(rng.integers(len(legal)))]
+
+    return choose
+
+
+def transcript(game: Game, seed: int, policy_seed: int | None = None, policy: Policy | None = None) -> str:
+    """A readable log of one seeded game: every chance outcome and decision by label, then returns and state.
+
+    Chance nodes are sampled from a generator seeded with `seed`. Decisions come from `policy` (for example an
+    agent wrapped as `state -> action`); without one, from `random_policy(policy_seed)` (`policy_seed` defaults
+    to `seed`).
+    """
+    if policy is not None and policy_seed is not None:
+        raise ValueError("transcript: give either a policy or a policy_seed for the random policy, not both")
+    rng = np.random.default_rng(seed)
+    decide = random_policy(seed if policy_seed is None else policy_seed) if policy is None else policy
     state = game.new_initial_state()
     lines = []
     while not state.is_terminal():
@@ -103,8 +134,7 @@ def transcript(game: Game, seed: int, policy_seed: int | None = None) -> str:
             lines.append(f"  chance: {state.chance_label(outcome)}")
             state.apply_action(outcome)
         else:
-            legal = state.legal_actions()
-            action = legal[int(policy.integers(len(legal)))]
+            action = decide(state)
             lines.append(f"decide: {game.action_label(action)}")
             state.apply_action(action)
     lines.append("returns: " + ", ".join(f"{r:+.0f}" for r in state.returns()))

@@ -1,0 +1,70 @@
+"""Golden playthrough transcripts of every game: one generic test replays every case against tests/golden/.
+
+A game declares its cases once, as `GOLDEN_CASES` (a list of `envs.core.testing.GoldenCase`) in
+tests/<game>/golden_cases.py; this module finds them all. Rewrite the files on purpose, after a deliberate change
+to rules, content, labels or an agent, with `python -m pytest tests/test_golden.py --update-golden`, and review
+the diff before committing it.
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import pytest
+
+from envs.core.testing import GoldenCase
+
+if TYPE_CHECKING:
+    from conftest import GoldenFiles  # the `golden` fixture's type (tests/conftest.py)
+
+TESTS = Path(__file__).resolve().parent
+ENVS = TESTS.parent / "envs"
+NOT_GAMES = frozenset({"core", "adapters"})
+"""Packages under envs/ that hold shared machinery, not a game."""
+
+
+def case_modules() -> dict[str, list[GoldenCase]]:
+    """Each game's GOLDEN_CASES, by the name of its test folder (tests/<game>/golden_cases.py)."""
+    if str(TESTS) not in sys.path:  # the game test folders are packages importable from tests/
+        sys.path.insert(0, str(TESTS))
+    found = {}
+    for path in sorted(TESTS.glob("*/golden_cases.py")):
+        module = importlib.import_module(f"{path.parent.name}.golden_cases")
+        found[path.parent.name] = list(module.GOLDEN_CASES)
+    return found
+
+
+CASES_BY_GAME = case_modules()
+CASES = [case for cases in CASES_BY_GAME.values() for case in cases]
+
+
+@pytest.mark.parametrize("case", CASES, ids=[case.file_name.removesuffix(".txt") for case in CASES])
+def test_transcript_matches_golden(case: GoldenCase, golden: GoldenFiles) -> None:
+    """The seeded game plays out exactly as its checked-in transcript.
+
+    Protects the game's rules, card content, chance order, action and chance labels and final-state rendering (and,
+    for agent-driven cases, the agent's choices) from unnoticed change; each case's `protects` names its part.
+    """
+    golden.check(case.file_name, case.make(), protects=case.protects)
+
+
+def test_golden_files_and_cases_match_one_to_one(golden: GoldenFiles) -> None:
+    """Every file in tests/golden/ belongs to exactly one case: no stale goldens, no two cases writing one file."""
+    names = [case.file_name for case in CASES]
+    repeated = sorted({name for name in names if names.count(name) > 1})
+    assert not repeated, f"golden file names used by more than one case: {repeated}"
+    stale = sorted(path.name for path in golden.directory.iterdir() if path.is_file() and path.name not in names)
+    assert not stale, f"files in {golden.directory} that no GOLDEN_CASES entry makes (git rm them): {stale}"
+
+
+def test_every_game_declares_golden_cases() -> None:
+    """Each game package under envs/ has a non-empty GOLDEN_CASES in tests/<game>/golden_cases.py."""
+    games = sorted(
+        path.name for path in ENVS.iterdir() if (path / "__init__.py").is_file() and path.name not in NOT_GAMES
+    )
+    assert games, f"no game package found under {ENVS}"
+    missing = [game for game in games if not CASES_BY_GAME.get(game)]
+    assert not missing, f"games without golden cases (add tests/<game>/golden_cases.py with GOLDEN_CASES): {missing}"
