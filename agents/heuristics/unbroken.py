@@ -48,37 +48,47 @@ from envs.unbroken.game import UnbrokenGame
 from envs.unbroken.rules import UnbrokenState
 from envs.unbroken.state import FINAL_LEVEL, Phase
 
-COMBAT_VALUE = (1.0, 1.6, 2.6, 1.2, 1.5, 1.0, 1.0, 0.4, 0.8)
-"""Small-effort price of each resource spent in battle (index = resource; time is next level's time)."""
-TREASURE_VALUE = 0.4
-"""Treasure only scores (and pays a few cards)."""
-TIME_PRICE = 1.0
-"""Resting turns one time into one small effort: the floor of what a unit of time is worth."""
-SE_PREMIUM = 0.6
-"""Extra worth of each small effort below what the coming fight is expected to cost."""
-AMBUSH_EXTRA = 0.5
-"""Extra harm of an ambush beyond its effect (the fight starts on the back foot)."""
-COMMIT_PENALTY = 0.7
-"""A committed next exploration reveals one card and forbids resting."""
-FORCE_TARGET = -1
-NOMINAL_PRICE = (1.0, 3.0, 6.5, 2.0, 2.0, 2.0, 2.0, 1.0, 1.0)
-"""Small effort a weapon's attack costs in the long run when judging weapons (medium/large effort from cards)."""
-DEATH = 25.0
-"""Small-effort price of being defeated (a monster effect the pool cannot pay)."""
-UNPAYABLE = 7.0
-"""Cost per unit of health or armor left when the plan runs out of effort (a likely defeat)."""
-SCOUT_TIME_MIN = 4
-"""Scout only with at least this much time left."""
-NEXT_LEVEL_CONDITION_WEIGHT = {
-    "rest_penalty": 2.0,
-    "reveal_modifier": -1.0,
-    "food_requirement": 2.5,
-    "wound_penalty": 3.0,
-    "start_time_penalty": 1.0,
-    "ability_uses_penalty": 1.5,
-    "monster_roll_modifier": 2.0,
-}
-"""Small-effort harm of a condition kept for a whole level, per unit of each modifier."""
+
+@dataclass(frozen=True)
+class HeuristicWeights:
+    """Every tuned number of the heuristic's valuation, in one place (small-effort equivalents unless noted)."""
+
+    combat_value: tuple[float, ...] = (1.0, 1.6, 2.6, 1.2, 1.5, 1.0, 1.0, 0.4, 0.8)
+    """Small-effort price of each resource spent in battle (index = resource; time is next level's time)."""
+    treasure_value: float = 0.4
+    """Treasure only scores (and pays a few cards)."""
+    time_price: float = 1.0
+    """Resting turns one time into one small effort: the floor of what a unit of time is worth."""
+    small_effort_premium: float = 0.6
+    """Extra worth of each small effort below what the coming fight is expected to cost."""
+    ambush_extra: float = 0.5
+    """Extra harm of an ambush beyond its effect (the fight starts on the back foot)."""
+    commit_penalty: float = 0.7
+    """A committed next exploration reveals one card and forbids resting."""
+    nominal_price: tuple[float, ...] = (1.0, 3.0, 6.5, 2.0, 2.0, 2.0, 2.0, 1.0, 1.0)
+    """Small effort a weapon's attack costs in the long run when judging weapons (medium/large effort from cards)."""
+    death: float = 25.0
+    """Price of being defeated (a monster effect the pool cannot pay)."""
+    unpayable: float = 7.0
+    """Cost per unit of health or armor left when the plan runs out of effort (a likely defeat)."""
+    scout_time_min: int = 4
+    """Scout only with at least this much time left."""
+    next_level_condition: tuple[tuple[str, float], ...] = (
+        ("rest_penalty", 2.0),
+        ("reveal_modifier", -1.0),
+        ("food_requirement", 2.5),
+        ("wound_penalty", 3.0),
+        ("start_time_penalty", 1.0),
+        ("ability_uses_penalty", 1.5),
+        ("monster_roll_modifier", 2.0),
+    )
+    """Harm of a condition kept for a whole level, per unit of each modifier."""
+
+
+WEIGHTS = HeuristicWeights()
+"""The weights the heuristic plays with (the measured ones of the README's balance table)."""
+NEXT_LEVEL_CONDITION_WEIGHT = dict(WEIGHTS.next_level_condition)
+"""`WEIGHTS.next_level_condition` as a look-up table."""
 
 
 @dataclass
@@ -99,7 +109,7 @@ def _pool_pay(pool: list[float], bag: Bag) -> float:
     """Pay a bag from the pool with the rules' payer (assumed payable); returns its battle price."""
     price = 0.0
     for r, amount in spend_from(pool, bag):
-        price += COMBAT_VALUE[r] * amount
+        price += WEIGHTS.combat_value[r] * amount
     return price
 
 
@@ -178,7 +188,7 @@ class UnbrokenHeuristicAgent:
         harm = 0.0
         for key, value in mods.items():
             if key == "round_loss":
-                harm += n * sum(COMBAT_VALUE[r] * a for r, a in value)
+                harm += n * sum(WEIGHTS.combat_value[r] * a for r, a in value)
             elif key == "skip_turn":
                 harm += n * (d + 0.5)
             elif key == "no_weapon":
@@ -198,10 +208,10 @@ class UnbrokenHeuristicAgent:
         harm = 0.0
         for kind, arg in effects:
             if kind == "lose":
-                harm += sum(COMBAT_VALUE[r] * a for r, a in arg)
+                harm += sum(WEIGHTS.combat_value[r] * a for r, a in arg)
                 effort = tuple((r, a) for r, a in arg if r <= LARGE_EFFORT)
                 if lethal and effort and not s.can_pay(effort):
-                    harm += DEATH
+                    harm += WEIGHTS.death
             elif kind == "lose_time":
                 harm += arg * (1.0 if s.level >= FINAL_LEVEL else 0.8)
             elif kind == "condition":
@@ -272,7 +282,7 @@ class UnbrokenHeuristicAgent:
     @staticmethod
     def _death_risk(pool: list[float], lethal: list[tuple[float, Bag]]) -> float:
         """Expected defeat cost of one monster turn: rows whose effort loss the pool cannot pay."""
-        return sum(p * DEATH for p, bag in lethal if not can_pay_from(pool, bag))
+        return sum(p * WEIGHTS.death for p, bag in lethal if not can_pay_from(pool, bag))
 
     def _roll_offset(self, s: UnbrokenState, monster: Monster) -> int:
         return s.condition_total("monster_roll_modifier") + monster.modifiers.get("roll_modifier", 0)
@@ -290,7 +300,7 @@ class UnbrokenHeuristicAgent:
         turn = total / 6.0
         loss = s.condition_bag("round_loss")
         if loss:
-            turn += sum(COMBAT_VALUE[r] * a for r, a in loss)
+            turn += sum(WEIGHTS.combat_value[r] * a for r, a in loss)
         return turn + 0.2 * monster.modifiers.get("regen", 0)
 
     def _ambush_harm(self, s: UnbrokenState) -> float:
@@ -305,7 +315,7 @@ class UnbrokenHeuristicAgent:
             if monster.trickery is not None and s.can_pay(monster.trickery):
                 harm += 1.0
             harms.append(harm)
-        return float(np.mean(harms)) + AMBUSH_EXTRA
+        return float(np.mean(harms)) + WEIGHTS.ambush_extra
 
     # ================================================================ the fight plan
     def _weapon_wounds(self, s: UnbrokenState, weapon: Weapon, wounds: int, monster: Monster | None) -> int:
@@ -415,7 +425,7 @@ class UnbrokenHeuristicAgent:
         if defending:
             cheapest = min(
                 (o for o in options if o.uses >= 99 and (o.wounds or o.breaks) and can_pay_from(pool, o.cost)),
-                key=lambda o: sum(COMBAT_VALUE[r] * a for r, a in o.cost),
+                key=lambda o: sum(WEIGHTS.combat_value[r] * a for r, a in o.cost),
                 default=None,
             )
             if cheapest is not None:
@@ -434,14 +444,14 @@ class UnbrokenHeuristicAgent:
                 progress = broken + wounds
                 if progress <= 0 or not can_pay_from(pool, o.cost):
                     continue
-                price = sum(COMBAT_VALUE[r] * a for r, a in o.cost) + 0.05
+                price = sum(WEIGHTS.combat_value[r] * a for r, a in o.cost) + 0.05
                 finishing = wounds >= health
                 turn = (o.turns - (1 if (o.extra_turn or finishing) else 0)) * d
                 score = progress / (price + turn)
                 if score > best_score:
                     best, best_score = i, score
             if best < 0:
-                return cost + UNPAYABLE * (health + armor) + 6.0
+                return cost + WEIGHTS.unpayable * (health + armor) + 6.0
             o = options[best]
             uses[best] -= 1
             if o.shared_uses:
@@ -457,8 +467,8 @@ class UnbrokenHeuristicAgent:
             if lethal and turns:
                 cost += turns * self._death_risk(pool, lethal)
             if pool[SMALL_EFFORT] + pool[MEDIUM_EFFORT] + pool[LARGE_EFFORT] < 0 and health > 0:
-                return cost + UNPAYABLE * (health + armor) + 6.0
-        return cost + UNPAYABLE * (max(0, health) + armor)
+                return cost + WEIGHTS.unpayable * (health + armor) + 6.0
+        return cost + WEIGHTS.unpayable * (max(0, health) + armor)
 
     def _pool(self, s: UnbrokenState) -> list[float]:
         return [float(x) for x in s.resources]
@@ -492,7 +502,9 @@ class UnbrokenHeuristicAgent:
                 weapon = self.cards.weapons[weapon_index]
                 for attack in weapon.attacks:
                     wounds = min(attack.wounds, monster.modifiers.get("wound_cap", 99))
-                    price = sum(NOMINAL_PRICE[r] * a for r, a in _bag_plus(attack.cost, monster.attack_extra_cost))
+                    price = sum(
+                        WEIGHTS.nominal_price[r] * a for r, a in _bag_plus(attack.cost, monster.attack_extra_cost)
+                    )
                     cost = ((SMALL_EFFORT, int(round(price))),)
                     options.append(Option(cost, wounds, attack.break_armor, attack.ignore_armor, 99, False))
                 pool = [99.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]
@@ -540,8 +552,6 @@ class UnbrokenHeuristicAgent:
             if not steps or any(w in s.weapons for w, _, _ in steps):
                 continue
             value = self._path_value(s, steps, target)
-            if FORCE_TARGET >= 0:
-                value = 100.0 - len(steps) if target == FORCE_TARGET else -1.0
             if value > best_value:
                 best_value, best_steps = value, steps
         need = [0] * len(s.resources)
@@ -580,7 +590,7 @@ class UnbrokenHeuristicAgent:
             row = []
             for x in range(bar[r] + 1):
                 if r == SMALL_EFFORT:
-                    u = x + SE_PREMIUM * min(x, se_need)
+                    u = x + WEIGHTS.small_effort_premium * min(x, se_need)
                 elif r == MEDIUM_EFFORT:
                     u = me_price * min(x, 3) + 1.2 * max(0, x - 3)
                 elif r == LARGE_EFFORT:
@@ -595,7 +605,7 @@ class UnbrokenHeuristicAgent:
                 elif r in (WOOD, METAL):
                     u = 3.0 * min(x, need[r]) + 0.8 * max(0, x - need[r])
                 else:
-                    u = TREASURE_VALUE * x
+                    u = WEIGHTS.treasure_value * x
                 row.append(u)
             tables.append(row)
         self._tables = tables
@@ -663,7 +673,7 @@ class UnbrokenHeuristicAgent:
         for c, card in enumerate(self.cards.encounters):
             rest = se_table[min(top, se + max(0, card.time + rest_bonus))] - se_table[se]
             if s.can_pay(card.spend):
-                encounter = self._delta(card.spend, card.gain) - (COMMIT_PENALTY if card.commit else 0.0)
+                encounter = self._delta(card.spend, card.gain) - (WEIGHTS.commit_penalty if card.commit else 0.0)
                 out[c] = max(rest, encounter)
             else:
                 out[c] = rest
@@ -683,9 +693,9 @@ class UnbrokenHeuristicAgent:
             left = np.minimum(t_max, t + self.enc_time_gain) - self.enc_time
             past = np.array(values)[np.clip(left, 0, t_max)]
             past[left <= 0] = -ambush
-            estimate = values[t - 1] + TIME_PRICE
+            estimate = values[t - 1] + WEIGHTS.time_price
             for _ in range(2):
-                future = np.where(left >= t, estimate + TIME_PRICE * (left - t), past)
+                future = np.where(left >= t, estimate + WEIGHTS.time_price * (left - t), past)
                 estimate = max(0.0, self._expected_max(benefits + future, self.draw_weights, reveal))
             values[t] = estimate
         return values
@@ -706,7 +716,7 @@ class UnbrokenHeuristicAgent:
         if left <= 0:
             return benefit - self._ambush
         if left > t:
-            return benefit + values[t] + TIME_PRICE * (left - t)
+            return benefit + values[t] + WEIGHTS.time_price * (left - t)
         return benefit + values[left]
 
     def _travel(self, s: UnbrokenState, legal: list[int]) -> int:
@@ -719,7 +729,7 @@ class UnbrokenHeuristicAgent:
             if card is not None and card.timing != "combat" and any(k == "reveal_monster" for k, _ in card.effects):
                 if not card.cost:
                     return a
-        if ids.scout in legal and t >= SCOUT_TIME_MIN and not s.monster_revealed:
+        if ids.scout in legal and t >= WEIGHTS.scout_time_min and not s.monster_revealed:
             scout = s.scout_cost()
             price = -self._delta(tuple((r, a) for r, a in scout if r != TIME), ()) + sum(
                 a for r, a in scout if r == TIME
@@ -867,7 +877,7 @@ class UnbrokenHeuristicAgent:
                 se_table = self._tables[SMALL_EFFORT]
                 se = s.resources[SMALL_EFFORT]
                 rest = se_table[min(self.bar[SMALL_EFFORT], se + s.rest_gain(s.chosen_card))] - se_table[se]
-                enc = self._delta(card.spend, card.gain) - (COMMIT_PENALTY if card.commit else 0.0)
+                enc = self._delta(card.spend, card.gain) - (WEIGHTS.commit_penalty if card.commit else 0.0)
                 return ids.encounter if enc >= rest else ids.rest
             return legal[0]
         if phase == Phase.DECIDE_TRICKERY:
@@ -937,7 +947,7 @@ class UnbrokenHeuristicAgent:
         elif ids.craft <= a < ids.craft + self.num_weapons:
             weapon_index = a - ids.craft
             upgrade = next(u for u in self.cards.weapons[s.weapons[-1]].upgrades if u.to == weapon_index)
-            price = _pool_pay(pool, upgrade.cost) + upgrade.time * COMBAT_VALUE[TIME]
+            price = _pool_pay(pool, upgrade.cost) + upgrade.time * WEIGHTS.combat_value[TIME]
             if s.level == FINAL_LEVEL:
                 price += _pool_pay(pool, ((SMALL_EFFORT, upgrade.time),))
         elif a in (ids.focus, ids.inspiration, ids.plan):
@@ -946,7 +956,7 @@ class UnbrokenHeuristicAgent:
             price = _pool_pay(pool, _bag_plus(card.cost, s.general_extra_cost()))
             for r, amount in card.effects[0][1]:
                 pool[r] = min(self.bar[r], pool[r] + amount)
-                price -= COMBAT_VALUE[r] * amount
+                price -= WEIGHTS.combat_value[r] * amount
         else:
             card = self._action_card(a) if a != ids.monster_action else monster.special_action
             if card is None:
@@ -961,7 +971,7 @@ class UnbrokenHeuristicAgent:
                     for r, amount in arg:
                         add = min(amount, self.bar[r] - pool[r])
                         pool[r] += add
-                        price -= COMBAT_VALUE[r] * add
+                        price -= WEIGHTS.combat_value[r] * add
                 elif kind == "wounds" and armor == 0:
                     health -= arg
                 elif kind == "wounds_ignore_armor":
@@ -986,7 +996,7 @@ class UnbrokenHeuristicAgent:
             s.used_once = saved_once
             s.ability_uses = saved_uses
         if pool[SMALL_EFFORT] + pool[MEDIUM_EFFORT] + pool[LARGE_EFFORT] < 0:
-            return price + turn + UNPAYABLE * (health + armor) + 6.0
+            return price + turn + WEIGHTS.unpayable * (health + armor) + 6.0
         lethal = self._lethal_rows(s, monster)
         if not extra_turn:
             turn += self._death_risk(pool, lethal)
@@ -1017,7 +1027,7 @@ class UnbrokenHeuristicAgent:
             new = value + skill.reaction_roll_modifier
             if clamp:
                 new = min(6, max(1, new))
-            price = sum(COMBAT_VALUE[r] * x for r, x in skill.reaction_cost)
+            price = sum(WEIGHTS.combat_value[r] * x for r, x in skill.reaction_cost)
             if skill.reaction_cost and all(r == TREASURE for r, _ in skill.reaction_cost):
                 price = 0.8 * sum(x for _, x in skill.reaction_cost)
             net = self._row_harm(s, monster, new, 1.6, True, lethal=True) + price
@@ -1040,18 +1050,18 @@ class UnbrokenHeuristicAgent:
                     elif kind == "wounds_ignore_armor":
                         gain += 1.8 * arg
                     elif kind == "gain":
-                        gain += sum(COMBAT_VALUE[r] * a for r, a in arg)
+                        gain += sum(WEIGHTS.combat_value[r] * a for r, a in arg)
                     elif kind == "extra_turn":
                         gain += 1.6
                     elif kind == "remove_condition":
                         gain += 0.8
                     elif kind in ("reveal_bonus", "reveal_monster"):
                         gain += 0.5
-                net = gain - sum(COMBAT_VALUE[r] * a for r, a in card.cost)
+                net = gain - sum(WEIGHTS.combat_value[r] * a for r, a in card.cost)
                 per_level = net if card.once_per_level else max(0.0, net) * 1.5
                 return per_level * levels_left
             if skill.reaction_cost is not None:
-                price = sum(COMBAT_VALUE[r] * a for r, a in skill.reaction_cost)
+                price = sum(WEIGHTS.combat_value[r] * a for r, a in skill.reaction_cost)
                 return (0.9 * -skill.reaction_roll_modifier - 0.3 * price + 0.5) * levels_left
             p = skill.passive
             v = 0.0
