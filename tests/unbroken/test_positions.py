@@ -117,9 +117,10 @@ def test_battle_without_a_monster_is_refused(english) -> None:
     [("wounds", 99), ("armor_broken", -3), ("ability_uses", 9), ("round", 0), ("roll", 7), ("aside_rounds", 2)],
 )
 def test_impossible_numbers_are_refused(english, field: str, value: int) -> None:
-    """unbroken.en.txt: wounds stop at the monster's health ("once the monster's health is reached it is defeated"),
-    broken armor lies within the armor value, the ability bar offers as many uses as the level (Appendix B), a battle
-    has rounds, a die shows 1-6. Each violation names the field and the value."""
+    """unbroken.en.txt, Battle step: "If the token on the monster's health bar reaches the space on the far right,
+    then you have defeated the monster" (wounds stay below the health in a battle); Abilities: "you can use your
+    character's abilities a number of times equal to the current level"; broken armor lies within the armor value, a
+    battle has rounds, a die shows 1-6. Each violation names the field and the value."""
     data = combat_state(english, "Kobold").to_dict()
     data[field] = value
     with pytest.raises(StateFormatError) as error:
@@ -136,7 +137,8 @@ def test_missing_field_is_refused(english) -> None:
 
 
 def test_resources_beyond_their_bar_are_refused(english) -> None:
-    """unbroken.en.txt, Resource bars: "you can never have more than the maximum amount of a resource"."""
+    """unbroken.en.txt, Resources: "You can never have more of any resource than the corresponding resource bar has
+    space for"."""
     data = travel_state(english).to_dict()
     data["resources"]["small_effort"] = 99
     with pytest.raises(StateFormatError, match=r"state.resources.small_effort: 99"):
