@@ -505,8 +505,8 @@ class UnbrokenHeuristicAgent:
                     price = sum(
                         WEIGHTS.nominal_price[r] * a for r, a in _bag_plus(attack.cost, monster.attack_extra_cost)
                     )
-                    cost = ((SMALL_EFFORT, int(round(price))),)
-                    options.append(Option(cost, wounds, attack.break_armor, attack.ignore_armor, 99, False))
+                    nominal = ((SMALL_EFFORT, int(round(price))),)
+                    options.append(Option(nominal, wounds, attack.break_armor, attack.ignore_armor, 99, False))
                 pool = [99.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]
                 d = 1.3 + 0.25 * level
                 costs.append(self._plan(pool, monster.health, monster.armor, options, d, False, 0))
@@ -958,15 +958,15 @@ class UnbrokenHeuristicAgent:
                 pool[r] = min(self.bar[r], pool[r] + amount)
                 price -= WEIGHTS.combat_value[r] * amount
         else:
-            card = self._action_card(a) if a != ids.monster_action else monster.special_action
-            if card is None:
+            used_card = self._action_card(a) if a != ids.monster_action else monster.special_action
+            if used_card is None:
                 return None
             if ids.ability <= a < ids.ability + self.num_ability_ids:
                 uses -= 1
-            elif ids.skill <= a < ids.skill + self.num_skills and card.once_per_level:
+            elif ids.skill <= a < ids.skill + self.num_skills and used_card.once_per_level:
                 used_once.append(a)
-            price = _pool_pay(pool, tuple((r, x) for r, x in card.cost if r != TIME))
-            for kind, arg in card.effects:
+            price = _pool_pay(pool, tuple((r, x) for r, x in used_card.cost if r != TIME))
+            for kind, arg in used_card.effects:
                 if kind == "gain":
                     for r, amount in arg:
                         add = min(amount, self.bar[r] - pool[r])

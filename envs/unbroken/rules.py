@@ -64,7 +64,8 @@ REVEAL_FOR_SCOUT, REVEAL_FOR_AMBUSH, REVEAL_FOR_TRICKERY = RevealFor
 LOST, ONGOING, WON = Outcome
 
 
-class UnbrokenState(UnbrokenEconomy, State):
+# `game` is an UnbrokenGame here and a Game in State: the narrower type of a settable attribute (mypy [misc]).
+class UnbrokenState(UnbrokenEconomy, State):  # type: ignore[misc]
     """The state of one Unbroken game with its rules: every transition is a method (RULES.md maps them)."""
 
     # ------------------------------------------------------------------ setup
@@ -328,7 +329,7 @@ class UnbrokenState(UnbrokenEconomy, State):
             self.phase = DECIDE_TRAVEL
 
     # ------------------------------------------------------------------ monster reveal
-    def _reveal_monster(self, context: int) -> None:
+    def _reveal_monster(self, context: RevealFor) -> None:
         """Reveal this level's monster: flip the stacked sheet (English) or roll a d6 for it (Spanish)."""
         self.reveal_context = context
         if self.monster_revealed:
@@ -562,7 +563,7 @@ class UnbrokenState(UnbrokenEconomy, State):
             self._start_hunger()
 
     # ------------------------------------------------------------------ rewards and skills
-    def _start_skill_draw(self, after: int) -> None:
+    def _start_skill_draw(self, after: AfterSkill) -> None:
         """Reveal the top two skill cards (more with skills), keep one."""
         self.after_skill = after
         self.skill_offer = []
