@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from envs.core.game import State
@@ -15,9 +16,16 @@ SEEDS = {"easy": 11, "normal": 12, "hard": 13}
 
 
 def state_invariants(state: State) -> None:
-    """Resource bars, card conservation, weapon stack, phase/outcome agreement (UnbrokenState.validate)."""
+    """The position can happen (UnbrokenState.validate: bars, card conservation, monsters, battle figures...) and the
+    state's caches agree with a fresh computation (state.py: caches check their sources by identity)."""
     assert isinstance(state, UnbrokenState)
     state.validate()
+    fresh = state.clone()
+    fresh.modifier_cache = fresh.deck_view_cache = None
+    assert state.modifier_totals() == fresh.modifier_totals(), "stale modifier totals"
+    if not state.is_terminal():
+        observer = state.game.observer(0)
+        assert np.array_equal(observer.tensor(state), observer.tensor(fresh)), "stale deck view"
 
 
 @pytest.mark.parametrize("preset", ["english", "spanish"])
