@@ -226,20 +226,6 @@ class UnbrokenHeuristicAgent:
                 harm += 5.0 if arg == 0 else 1.0 * arg
         return harm
 
-    def _applicable(self, s: UnbrokenState, kind: str, arg: Any, in_fight: bool) -> bool:
-        """Whether a monster effect could apply (as the rules' check; in plans, armor/wounds are assumed)."""
-        if kind == "lose":
-            return all(r <= LARGE_EFFORT or s.resources[r] >= a for r, a in arg)
-        if kind in ("regain_armor", "heal"):
-            if not in_fight:
-                return True
-            return s.armor_broken > 0 if kind == "regain_armor" else s.wounds > 0
-        if kind == "defend":
-            return not (in_fight and s.defending)
-        if kind == "downgrade_weapon":
-            return len(s.weapons) > 1
-        return True
-
     def _row_harm(
         self, s: UnbrokenState, monster: Monster, value: int, d: float, in_fight: bool, lethal: bool = False
     ) -> float:
@@ -251,7 +237,7 @@ class UnbrokenHeuristicAgent:
         if any(kind in ignore for kind, _ in row.effects):
             return 0.0
         effects = row.effects
-        if not all(self._applicable(s, kind, arg, in_fight) for kind, arg in effects):
+        if not all(s.monster_effect_applicable(kind, arg, in_fight) for kind, arg in effects):
             if row.alt is None or any(kind in ignore for kind, _ in row.alt):
                 return 0.0
             effects = row.alt
@@ -272,7 +258,7 @@ class UnbrokenHeuristicAgent:
             if any(kind in ignore for kind, _ in row.effects):
                 continue
             effects = row.effects
-            if not all(self._applicable(s, kind, arg, False) for kind, arg in effects) and row.alt is not None:
+            if not all(s.monster_effect_applicable(kind, arg, False) for kind, arg in effects) and row.alt is not None:
                 effects = row.alt
             bag = tuple((r, a) for kind, arg in effects if kind == "lose" for r, a in arg if r <= LARGE_EFFORT)
             if bag and any(r != SMALL_EFFORT for r, _ in bag):
@@ -310,7 +296,7 @@ class UnbrokenHeuristicAgent:
             d = self._damage_per_turn(s, monster)
             harm = 0.0
             if monster.ambush is not None:
-                ok = all(self._applicable(s, k, a, False) for k, a in monster.ambush)
+                ok = all(s.monster_effect_applicable(k, a, False) for k, a in monster.ambush)
                 harm = self._effects_harm(s, monster.ambush, d, monster.armor) if ok else 0.0
             if monster.trickery is not None and s.can_pay(monster.trickery):
                 harm += 1.0
@@ -318,19 +304,6 @@ class UnbrokenHeuristicAgent:
         return float(np.mean(harms)) + WEIGHTS.ambush_extra
 
     # ================================================================ the fight plan
-    def _weapon_wounds(self, s: UnbrokenState, weapon: Weapon, wounds: int, monster: Monster | None) -> int:
-        skills = self.cards.skills
-        for k in s.skills:
-            bonus = skills[k].passive.get("wound_bonus")
-            if bonus is not None and bonus[0] in ("any", weapon.kind):
-                wounds += bonus[1]
-        wounds = max(0, wounds - s.condition_total("wound_penalty"))
-        if monster is not None:
-            cap = monster.modifiers.get("wound_cap")
-            if cap is not None:
-                wounds = min(wounds, cap)
-        return wounds
-
     def _card_option(self, card: ActionCard, uses: int, shared: bool) -> Option | None:
         wounds = breaks = 0
         ignore = extra = False
@@ -359,7 +332,7 @@ class UnbrokenHeuristicAgent:
                 extra = _bag_plus(monster.attack_extra_cost, extra)
             general = _bag_plus(self.focus_cost, s.condition_bag("general_action_extra_cost"))
             for attack in weapon.attacks:
-                wounds = self._weapon_wounds(s, weapon, attack.wounds, monster) if attack.wounds else 0
+                wounds = s.weapon_wounds(weapon, attack.wounds, monster) if attack.wounds else 0
                 cost = _bag_plus(attack.cost, extra)
                 options.append(Option(cost, wounds, attack.break_armor, attack.ignore_armor, 99, False))
                 options.extend(self._composites(attack.cost, extra, general, wounds, attack))

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import MutableSequence, Sequence
 from typing import Any
 
-from envs.unbroken.cards import LARGE_EFFORT, MEDIUM_EFFORT, PASSIVES, SMALL_EFFORT, TIME, Bag
+from envs.unbroken.cards import EFFORTS, LARGE_EFFORT, MEDIUM_EFFORT, PASSIVES, SMALL_EFFORT, TIME, Bag, Monster, Weapon
 from envs.unbroken.state import FINAL_LEVEL, MAX_REVEAL, Outcome, Phase, UnbrokenStateData
 
 PAYMENT_TOLERANCE = 1e-9
@@ -205,17 +205,38 @@ class UnbrokenEconomy(UnbrokenStateData):
         return value
 
     def attack_wounds(self, index: int) -> int:
-        """Wounds one weapon attack inflicts now (skills add, conditions subtract, specials cap)."""
+        """Wounds attack option `index` of the equipped weapon inflicts now on this level's monster."""
         weapon = self.cards.weapons[self.weapons[-1]]
-        wounds = weapon.attacks[index].wounds
+        return self.weapon_wounds(weapon, weapon.attacks[index].wounds, self.cards.monsters[self.monster()])
+
+    def weapon_wounds(self, weapon: Weapon, wounds: int, monster: Monster | None) -> int:
+        """Wounds an attack of `weapon` printed with `wounds` would inflict: skills add, conditions subtract, the
+        monster's special caps (`monster=None`: no monster known yet). Planners ask it of weapons not yet crafted."""
         skills = self.cards.skills
         for s in self.skills:
             bonus = skills[s].passive.get("wound_bonus")
             if bonus is not None and bonus[0] in ("any", weapon.kind):
                 wounds += bonus[1]
         wounds = max(0, wounds - self.condition_total("wound_penalty"))
-        cap = self.cards.monsters[self.monster()].modifiers.get("wound_cap")
+        cap = None if monster is None else monster.modifiers.get("wound_cap")
         return wounds if cap is None else min(wounds, cap)
+
+    def monster_effect_applicable(self, kind: str, argument: Any, in_fight: bool = True) -> bool:
+        """Whether a monster effect can be applied now (else its bracketed alternative applies).
+
+        `in_fight=False` asks ahead of a fight: armor to regain, wounds to heal and not defending yet are assumed.
+        """
+        if kind == "lose":
+            return all(r in EFFORTS or self.resources[r] >= amount for r, amount in argument)
+        if kind == "regain_armor":
+            return not in_fight or self.armor_broken > 0
+        if kind == "heal":
+            return not in_fight or self.wounds > 0
+        if kind == "defend":
+            return not (in_fight and self.defending)
+        if kind == "downgrade_weapon":
+            return len(self.weapons) > 1
+        return True
 
     def food_requirement(self) -> int:
         """Food requirement: the level of the monster just faced, changed by conditions and skills."""

@@ -13,7 +13,6 @@ from envs.core.components import pile_outcomes, uniform_outcomes
 from envs.core.game import CHANCE, TERMINAL, State
 from envs.unbroken.actions import MAX_ABILITIES, MAX_EAT
 from envs.unbroken.cards import (
-    EFFORTS,
     FOOD,
     SMALL_EFFORT,
     TIME,
@@ -489,24 +488,11 @@ class UnbrokenState(UnbrokenEconomy, State):  # type: ignore[misc]
         self.aside_weapon = -1
         self.aside_rounds = 0
 
-    def _monster_effect_applicable(self, kind: str, argument: Any) -> bool:
-        if kind == "lose":
-            return all(r in EFFORTS or self.resources[r] >= amount for r, amount in argument)
-        if kind == "regain_armor":
-            return self.armor_broken > 0
-        if kind == "heal":
-            return self.wounds > 0
-        if kind == "defend":
-            return not self.defending
-        if kind == "downgrade_weapon":
-            return len(self.weapons) > 1
-        return True
-
     def _apply_monster_effects(self, effects: tuple[Effect, ...], alt: tuple[Effect, ...] | None) -> None:
         """Apply a monster effect; if it cannot be applied, its bracketed alternative (or nothing)."""
         if any(self.ignores(kind) for kind, _ in effects):
             return
-        if not all(self._monster_effect_applicable(kind, arg) for kind, arg in effects):
+        if not all(self.monster_effect_applicable(kind, arg) for kind, arg in effects):
             if alt is None:
                 return
             self._apply_monster_effects(alt, None)
