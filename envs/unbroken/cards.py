@@ -1,84 +1,59 @@
-"""Unbroken card content: typed, validated records loaded from data/*.yaml (schema in CONTENT.md)."""
+"""Unbroken card content: typed records loaded from data/*.yaml, validated by pydantic models (schema: CONTENT.md).
+
+Each file is validated by its `...File` model (envs.core.data.load_document turns the first problem into a DataError
+naming the file, the card and the field); the models then convert into the frozen records the rules engine reads.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any, Literal, get_args
 
-from envs.core.data import Checker, DataError, load_yaml
+from pydantic import Discriminator, Field, Tag, ValidationInfo, field_validator, model_validator
+
+from envs.core.data import (
+    UNSET,
+    DataError,
+    Invalid,
+    KeyedRecord,
+    OneKey,
+    Record,
+    UniqueNames,
+    load_document,
+    required_keys,
+)
 
 PACKAGE = "envs.unbroken"
 
-RESOURCES = (
-    "small_effort",
-    "medium_effort",
-    "large_effort",
-    "cunning",
-    "food",
-    "wood",
-    "metal",
-    "treasure",
-    "time",
-)
+Resource = Literal[
+    "small_effort", "medium_effort", "large_effort", "cunning", "food", "wood", "metal", "treasure", "time"
+]
+RESOURCES: tuple[str, ...] = get_args(Resource)
 SMALL_EFFORT, MEDIUM_EFFORT, LARGE_EFFORT, CUNNING, FOOD, WOOD, METAL, TREASURE, TIME = range(9)
 EFFORTS = (SMALL_EFFORT, MEDIUM_EFFORT, LARGE_EFFORT)
 RESOURCE_INDEX = {name: index for index, name in enumerate(RESOURCES)}
-LEVELS = (1, 2, 3, 4)
+Level = Literal[1, 2, 3, 4]
+LEVELS: tuple[int, ...] = get_args(Level)
+DieFace = Literal[1, 2, 3, 4, 5, 6]
 MONSTERS_PER_LEVEL = 6
+ENCOUNTER_CARDS = 88
 
 Bag = tuple[tuple[int, int], ...]
 """A resource bag: ((resource index, amount), ...), sorted by resource index."""
 Effect = tuple[str, Any]
 """One effect: (kind, argument), e.g. ("gain", bag) or ("wounds", 2)."""
 
-MONSTER_EFFECTS = (
-    "miss",
-    "lose",
-    "lose_time",
-    "condition",
-    "regain_armor",
-    "heal",
-    "defend",
-    "downgrade_weapon",
-)
-ACTION_EFFECTS = (
-    "gain",
-    "wounds",
-    "wounds_ignore_armor",
-    "break_armor",
-    "extra_turn",
-    "remove_condition",
-    "reveal_monster",
-    "reveal_bonus",
-    "monster_health",
-    "monster_armor",
-)
-PASSIVES = (
-    "reveal_bonus",
-    "skill_reveal_bonus",
-    "rest_bonus",
-    "food_requirement",
-    "ignore",
-    "wound_bonus",
-    "scout_discount",
-)
-CONDITION_MODIFIERS = (
-    "rest_penalty",
-    "reveal_modifier",
-    "food_requirement",
-    "weapon_extra_cost",
-    "wound_penalty",
-    "skip_turn",
-    "no_weapon",
-    "round_loss",
-    "monster_roll_modifier",
-    "start_time_penalty",
-    "ability_uses_penalty",
-    "general_action_extra_cost",
-)
-MONSTER_MODIFIERS = ("wound_cap", "roll_modifier", "regen")
-TIMINGS = ("travel", "combat", "any")
+MonsterEffectName = Literal[
+    "miss", "lose", "lose_time", "condition", "regain_armor", "heal", "defend", "downgrade_weapon"
+]
+MONSTER_EFFECTS: tuple[str, ...] = get_args(MonsterEffectName)
+MonsterModifier = Literal["wound_cap", "roll_modifier", "regen"]
+MONSTER_MODIFIERS: tuple[str, ...] = get_args(MonsterModifier)
+Timing = Literal["travel", "combat", "any"]
+TIMINGS: tuple[str, ...] = get_args(Timing)
+# ACTION_EFFECTS, PASSIVES and CONDITION_MODIFIERS are the field names of the schema models below.
 
 
 @dataclass(frozen=True)
@@ -240,194 +215,526 @@ class CardSet:
         return lookup
 
 
-def _bag(check: Checker, value: Any, where: str) -> Bag:
-    bag = check.bag(value, where, RESOURCES)
-    return tuple(sorted((RESOURCE_INDEX[name], amount) for name, amount in bag.items()))
+# ============================================================================ YAML schema (pydantic) -> records
+Name = Annotated[str, Field(min_length=1)]
+Resources = dict[Resource, Annotated[int, Field(ge=1, le=99)]] | None
+"""A resource bag as written in YAML: {resource: 1..99}; null or omitted for nothing."""
+Count = Annotated[int, Field(ge=1, le=10)]
+Small = Annotated[int, Field(ge=-5, le=5)]
 
 
-def _action_effects(check: Checker, value: Any, where: str) -> tuple[Effect, ...]:
-    effects: list[Effect] = []
-    for i, item in enumerate(check.sequence(value, where)):
-        spot = f"{where}[{i}]"
-        item = check.mapping(item, spot, ACTION_EFFECTS)
-        if len(item) != 1:
-            raise check.fail(spot, "each effect has exactly one key")
-        ((kind, argument),) = item.items()
-        if kind == "gain":
-            effects.append((kind, _bag(check, argument, f"{spot}.gain")))
-        elif kind in ("extra_turn", "remove_condition", "reveal_monster"):
-            check.boolean(argument, f"{spot}.{kind}")
-            effects.append((kind, True))
-        elif kind in ("monster_health", "monster_armor"):
-            effects.append((kind, check.integer(argument, f"{spot}.{kind}", -5, 5)))
-        else:
-            effects.append((kind, check.integer(argument, f"{spot}.{kind}", 1, 10)))
-    return tuple(effects)
+class Card(Record):
+    """A named card or sheet, with its optional flavour text."""
+
+    name: Name
+    text: str = ""
 
 
-def _action_card(check: Checker, value: Any, where: str, name: str) -> ActionCard:
-    card = check.mapping(value, where, ("name", "timing", "cost", "effects", "once_per_level"), ("effects",))
-    return ActionCard(
-        name=check.string(card.get("name", name), f"{where}.name"),
-        timing=check.string(card.get("timing", "combat"), f"{where}.timing", TIMINGS),
-        cost=_bag(check, card.get("cost"), f"{where}.cost"),
-        effects=_action_effects(check, card["effects"], f"{where}.effects"),
-        once_per_level=check.boolean(card.get("once_per_level", False), f"{where}.once_per_level"),
-    )
+def _bag(resources: Mapping[Resource, int] | None) -> Bag:
+    return tuple(sorted((RESOURCE_INDEX[name], amount) for name, amount in (resources or {}).items()))
 
 
-def _monster_effects(check: Checker, value: Any, where: str, conditions: dict[str, int]) -> tuple[Effect, ...]:
-    effects: list[Effect] = []
-    for i, item in enumerate(check.sequence(value, where)):
-        spot = f"{where}[{i}]"
-        item = check.mapping(item, spot, MONSTER_EFFECTS)
-        if len(item) != 1:
-            raise check.fail(spot, "each effect has exactly one key")
-        ((kind, argument),) = item.items()
-        if kind in ("miss", "defend"):
-            check.boolean(argument, f"{spot}.{kind}")
-            effects.append((kind, True))
-        elif kind == "lose":
-            bag = _bag(check, argument, f"{spot}.lose")
-            if any(resource == TIME for resource, _ in bag):
-                raise check.fail(f"{spot}.lose.time", "use lose_time for time")
-            effects.append((kind, bag))
-        elif kind == "condition":
-            cond = check.mapping(argument, f"{spot}.condition", ("name", "when", "rounds"), ("name", "when"))
-            name = check.string(cond["name"], f"{spot}.condition.name")
-            if name not in conditions:
-                raise check.fail(f"{spot}.condition.name", f"unknown condition {name!r}")
-            when = check.string(cond["when"], f"{spot}.condition.when", ("next_level", "now"))
-            rounds = cond.get("rounds")
-            if rounds is not None:
-                if when != "now":
-                    raise check.fail(f"{spot}.condition.rounds", "rounds only apply to when: now")
-                rounds = check.integer(rounds, f"{spot}.condition.rounds", 1, 10)
-            effects.append((kind, (conditions[name], when, -1 if rounds is None else rounds)))
-        elif kind == "downgrade_weapon":
-            if argument == "permanent":
-                effects.append((kind, 0))
-            else:
-                spec = check.mapping(argument, f"{spot}.downgrade_weapon", ("rounds",), ("rounds",))
-                effects.append((kind, check.integer(spec["rounds"], f"{spot}.downgrade_weapon.rounds", 1, 10)))
-        else:
-            effects.append((kind, check.integer(argument, f"{spot}.{kind}", 1, 10)))
-    return tuple(effects)
+class ActionEffect(OneKey):
+    """One ACTION EFFECT (abilities, skills, monster special actions)."""
+
+    gain: Resources = None
+    wounds: Count = UNSET
+    wounds_ignore_armor: Count = UNSET
+    break_armor: Count = UNSET
+    extra_turn: Literal[True] = UNSET
+    remove_condition: Literal[True] = UNSET
+    reveal_monster: Literal[True] = UNSET
+    reveal_bonus: Count = UNSET
+    monster_health: Small = UNSET
+    monster_armor: Small = UNSET
+
+    def _effect(self) -> Effect:
+        kind, value = self.item()
+        return kind, _bag(value) if kind == "gain" else value
 
 
-def _entry_where(key: str, index: int, entry: Any) -> str:
-    """'monsters[3] (Kobold)' when the entry has a name, so that every error names the card."""
-    name = entry.get("name") if isinstance(entry, dict) else None
-    return f"{key}[{index}] ({name})" if isinstance(name, str) and name else f"{key}[{index}]"
+ACTION_EFFECTS: tuple[str, ...] = tuple(ActionEffect.model_fields)
 
 
-def _entries(check: Checker, document: Any, key: str, count: int | None) -> list:
-    top = check.mapping(document, "file", (key,), (key,))
-    return check.sequence(top[key], key, count)
+class ConditionGain(Record):
+    """A monster effect's `condition: {name, when, rounds}`; `name` is one of conditions.yaml's cards."""
+
+    name: Name
+    when: Literal["next_level", "now"]
+    rounds: Count | None = None
+
+    @field_validator("name")
+    @classmethod
+    def _known(cls, name: str, info: ValidationInfo) -> str:
+        conditions = (info.context or {}).get("conditions")
+        if conditions is not None and name not in conditions:
+            raise ValueError(f"unknown condition {name!r}")
+        return name
+
+    @model_validator(mode="after")
+    def _rounds_only_now(self) -> ConditionGain:
+        if self.rounds is not None and self.when != "now":
+            raise Invalid("rounds only apply to when: now", "rounds")
+        return self
 
 
-def _names_unique(check: Checker, names: list[str], key: str) -> dict[str, int]:
-    seen: dict[str, int] = {}
-    for i, name in enumerate(names):
-        if name in seen:
-            raise check.fail(f"{key}[{i}].name", f"duplicate name {name!r}")
-        seen[name] = i
-    return seen
+class DowngradeFor(Record):
+    """`downgrade_weapon: {rounds: n}`: the weapon is set aside for n rounds."""
+
+    rounds: Count
 
 
+Downgrade = Annotated[
+    Annotated[Literal["permanent"], Tag("permanent")] | Annotated[DowngradeFor, Tag("for rounds")],
+    Discriminator(lambda value: "permanent" if isinstance(value, str) else "for rounds"),
+]
+
+
+class MonsterEffect(OneKey):
+    """One MONSTER EFFECT (ambush, combat rows)."""
+
+    miss: Literal[True] = UNSET
+    lose: Resources = None
+    lose_time: Count = UNSET
+    condition: ConditionGain = UNSET
+    regain_armor: Count = UNSET
+    heal: Count = UNSET
+    defend: Literal[True] = UNSET
+    downgrade_weapon: Downgrade = UNSET
+
+    @field_validator("lose")
+    @classmethod
+    def _no_time(cls, lose: dict[str, int] | None) -> dict[str, int] | None:
+        if lose and "time" in lose:
+            raise Invalid("use lose_time for time", "time")
+        return lose
+
+    def _effect(self, conditions: Mapping[str, int]) -> Effect:
+        kind, value = self.item()
+        if kind == "lose":
+            return kind, _bag(value)
+        if kind == "condition":
+            return kind, (conditions[value.name], value.when, -1 if value.rounds is None else value.rounds)
+        if kind == "downgrade_weapon":
+            return kind, 0 if value == "permanent" else value.rounds
+        return kind, value
+
+
+def _effects(effects: list[MonsterEffect], conditions: Mapping[str, int]) -> tuple[Effect, ...]:
+    return tuple(effect._effect(conditions) for effect in effects)
+
+
+class ActionSpec(Record):
+    """An activatable ability: a character's ability, a skill's action or a monster's special action."""
+
+    name: Name | None = None
+    timing: Timing = "combat"
+    cost: Resources = None
+    effects: list[ActionEffect]
+    once_per_level: bool = False
+
+    def _card(self, default_name: str) -> ActionCard:
+        effects = tuple(effect._effect() for effect in self.effects)
+        name = default_name if self.name is None else self.name
+        return ActionCard(name, self.timing, _bag(self.cost), effects, self.once_per_level)
+
+
+class ConditionModifiers(KeyedRecord):
+    """CONDITION MODIFIERS: any of these keys."""
+
+    rest_penalty: Small = UNSET
+    reveal_modifier: Small = UNSET
+    food_requirement: Small = UNSET
+    weapon_extra_cost: Resources = None
+    wound_penalty: Small = UNSET
+    skip_turn: bool = UNSET
+    no_weapon: bool = UNSET
+    round_loss: Resources = None
+    monster_roll_modifier: Small = UNSET
+    start_time_penalty: Small = UNSET
+    ability_uses_penalty: Small = UNSET
+    general_action_extra_cost: Resources = None
+
+
+CONDITION_MODIFIERS: tuple[str, ...] = tuple(ConditionModifiers.model_fields)
+
+
+class ConditionCard(Card):
+    """A condition card."""
+
+    modifiers: ConditionModifiers
+
+    def _record(self) -> Condition:
+        given = self.modifiers.given().items()
+        return Condition(self.name, {key: v if isinstance(v, int) else _bag(v) for key, v in given})
+
+
+class ConditionsFile(Record):
+    """conditions.yaml: exactly 10 condition cards, in deck order."""
+
+    conditions: Annotated[list[ConditionCard], Field(min_length=10, max_length=10), UniqueNames]
+
+
+class AttackSpec(Record):
+    """A weapon attack: exactly one of wounds / break_armor."""
+
+    cost: Resources
+    wounds: int = Field(0, ge=0, le=10)
+    break_armor: int = Field(0, ge=0, le=10)
+    ignore_armor: bool = False
+
+    @model_validator(mode="after")
+    def _wounds_or_break_armor(self) -> AttackSpec:
+        if ("wounds" in self.model_fields_set) == ("break_armor" in self.model_fields_set):
+            raise ValueError("exactly one of wounds / break_armor")
+        return self
+
+
+class UpgradeSpec(Record):
+    """A craft option: `to` names another weapon (never Bare Hands)."""
+
+    to: Name
+    cost: Resources
+    time: int = Field(0, ge=0, le=5)
+
+
+class WeaponSheet(Card):
+    """A weapon sheet."""
+
+    kind: Literal["basic", "advanced"]
+    attacks: list[AttackSpec] = Field(min_length=1, max_length=3)
+    upgrades: Annotated[list[UpgradeSpec], Field(max_length=2)] | None = None
+
+
+class WeaponsFile(Record):
+    """weapons.yaml: exactly 7 weapons, Bare Hands first."""
+
+    weapons: Annotated[list[WeaponSheet], Field(min_length=7, max_length=7), UniqueNames]
+
+    @model_validator(mode="after")
+    def _bare_hands_first_and_known_upgrades(self) -> WeaponsFile:
+        names = [weapon.name for weapon in self.weapons]
+        if names[0] != "Bare Hands":
+            raise Invalid("the first weapon must be Bare Hands", "weapons", 0, "name")
+        for i, weapon in enumerate(self.weapons):
+            for j, upgrade in enumerate(weapon.upgrades or ()):
+                if upgrade.to not in names[1:]:
+                    raise Invalid(f"unknown weapon {upgrade.to!r}", "weapons", i, "upgrades", j, "to")
+        return self
+
+    def _records(self) -> tuple[Weapon, ...]:
+        index = {weapon.name: i for i, weapon in enumerate(self.weapons)}
+        return tuple(
+            Weapon(
+                name=weapon.name,
+                kind=weapon.kind,
+                attacks=tuple(Attack(_bag(a.cost), a.wounds, a.break_armor, a.ignore_armor) for a in weapon.attacks),
+                upgrades=tuple(Upgrade(index[u.to], _bag(u.cost), u.time) for u in weapon.upgrades or ()),
+            )
+            for weapon in self.weapons
+        )
+
+
+class CharacterSheet(Card):
+    """A character sheet: 1 or 2 abilities."""
+
+    abilities: list[ActionSpec] = Field(min_length=1, max_length=2)
+
+    def _record(self) -> Character:
+        return Character(self.name, tuple(a._card(f"ability {j}") for j, a in enumerate(self.abilities)))
+
+
+class CharactersFile(Record):
+    """characters.yaml: exactly 4 characters."""
+
+    characters: Annotated[list[CharacterSheet], Field(min_length=4, max_length=4), UniqueNames]
+
+
+class SpecialSpec(Card):
+    """A monster's special: modifiers and/or a combat action the player may take against this monster only."""
+
+    modifiers: dict[MonsterModifier, Annotated[int, Field(ge=-5, le=10)]] | None = None
+    action: ActionSpec | None = None
+
+
+class CombatRowSpec(Record):
+    """A combat table row; `alt` is the bracketed alternative."""
+
+    effects: list[MonsterEffect]
+    alt: list[MonsterEffect] | None = None
+
+
+class MonsterSheet(Card):
+    """A monster sheet (level IV monsters cannot be tricked)."""
+
+    level: int = Field(ge=1, le=4)
+    number: int = Field(ge=1, le=MONSTERS_PER_LEVEL)
+    health: int = Field(ge=1, le=30)
+    armor: int = Field(ge=0, le=10)
+    trickery: Resources = None
+    ambush: list[MonsterEffect] | None = None
+    attack_extra_cost: Resources = None
+    special: SpecialSpec | None = None
+    combat: list[CombatRowSpec] = Field(min_length=6, max_length=6)
+    rewards: Resources
+
+    @model_validator(mode="after")
+    def _level_four_cannot_be_tricked(self) -> MonsterSheet:
+        if self.level == 4 and self.trickery is not None:
+            raise Invalid("level IV monsters cannot be tricked (must be null)", "trickery")
+        return self
+
+    def _record(self, conditions: Mapping[str, int]) -> Monster:
+        special = self.special
+        return Monster(
+            name=self.name,
+            level=self.level,
+            number=self.number,
+            health=self.health,
+            armor=self.armor,
+            trickery=None if self.trickery is None else _bag(self.trickery),
+            ambush=None if self.ambush is None else _effects(self.ambush, conditions),
+            attack_extra_cost=_bag(self.attack_extra_cost),
+            special_name=None if special is None else special.name,
+            special_text="" if special is None else special.text,
+            modifiers={} if special is None else {key: value for key, value in (special.modifiers or {}).items()},
+            special_action=None if special is None or special.action is None else special.action._card(special.name),
+            combat=tuple(
+                CombatRow(_effects(row.effects, conditions), None if row.alt is None else _effects(row.alt, conditions))
+                for row in self.combat
+            ),
+            rewards=_bag(self.rewards),
+        )
+
+
+class MonstersFile(Record):
+    """monsters.yaml: exactly 24 monsters, one numbered 1..6 on each level I..IV."""
+
+    monsters: Annotated[list[MonsterSheet], Field(min_length=24, max_length=24), UniqueNames]
+
+    @model_validator(mode="after")
+    def _one_per_level_and_number(self) -> MonstersFile:
+        seen: set[tuple[int, int]] = set()
+        for i, monster in enumerate(self.monsters):  # 24 sheets, no slot twice: every slot is filled
+            if (monster.level, monster.number) in seen:
+                message = f"a second level {monster.level} monster numbered {monster.number} (need one per number 1..6)"
+                raise Invalid(message, "monsters", i, "number")
+            seen.add((monster.level, monster.number))
+        return self
+
+
+class EncounterCard(Card):
+    """An encounter card type; an encounter never spends time."""
+
+    group: str = ""
+    spend: Resources = None
+    gain: Resources = None
+    time: int = Field(ge=0, le=9)
+    commit: bool = False
+    copies: int = Field(1, ge=1, le=10)
+
+    @field_validator("spend")
+    @classmethod
+    def _no_time(cls, spend: dict[str, int] | None) -> dict[str, int] | None:
+        if spend and "time" in spend:
+            raise Invalid("an encounter's time is its time value, not a spend", "time")
+        return spend
+
+    def _record(self) -> Encounter:
+        return Encounter(self.name, _bag(self.spend), _bag(self.gain), self.time, self.commit, self.copies)
+
+
+class EncountersFile(Record):
+    """encounters.yaml: 88 cards in total (the sum of `copies`)."""
+
+    encounters: Annotated[list[EncounterCard], UniqueNames]
+
+    @model_validator(mode="after")
+    def _deck_of_88(self) -> EncountersFile:
+        total = sum(encounter.copies for encounter in self.encounters)
+        if total != ENCOUNTER_CARDS:
+            raise Invalid(f"the encounter deck has {ENCOUNTER_CARDS} cards, these entries make {total}", "encounters")
+        return self
+
+
+class WoundBonus(Record):
+    """`wound_bonus: {kind, amount}`: weapon wound attacks of that kind inflict `amount` more."""
+
+    kind: Literal["basic", "advanced", "any"]
+    amount: int = Field(ge=1, le=5)
+
+
+class PassiveSpec(KeyedRecord):
+    """PASSIVES: any of these keys."""
+
+    reveal_bonus: Small = UNSET
+    skill_reveal_bonus: Small = UNSET
+    rest_bonus: Small = UNSET
+    food_requirement: Small = UNSET
+    ignore: list[MonsterEffectName] = UNSET
+    wound_bonus: WoundBonus = UNSET
+    scout_discount: bool = UNSET
+
+    def _record(self) -> dict[str, Any]:
+        passive = self.given()
+        if "ignore" in passive:
+            passive["ignore"] = tuple(self.ignore)
+        if "wound_bonus" in passive:
+            passive["wound_bonus"] = (self.wound_bonus.kind, self.wound_bonus.amount)
+        return passive
+
+
+PASSIVES: tuple[str, ...] = tuple(PassiveSpec.model_fields)
+
+
+class ReactionSpec(Record):
+    """A reaction: after a monster's combat roll, pay `cost` to add `roll_modifier` (not 0) to the roll."""
+
+    cost: Resources = None
+    roll_modifier: int = Field(ge=-3, le=3)
+
+    @field_validator("roll_modifier")
+    @classmethod
+    def _not_zero(cls, modifier: int) -> int:
+        if modifier == 0:
+            raise ValueError("must not be 0")
+        return modifier
+
+
+class SkillCard(Card):
+    """A skill card: exactly one of passive / action / reaction."""
+
+    passive: PassiveSpec = UNSET
+    action: ActionSpec = UNSET
+    reaction: ReactionSpec = UNSET
+
+    @model_validator(mode="after")
+    def _one_kind(self) -> SkillCard:
+        if len(self.model_fields_set & {"passive", "action", "reaction"}) != 1:
+            raise ValueError("a skill has exactly one of passive / action / reaction")
+        return self
+
+    def _record(self) -> Skill:
+        passive = {} if self.passive is None else self.passive._record()
+        action = None if self.action is None else self.action._card(self.name)
+        if self.reaction is None:
+            return Skill(self.name, passive, action, None, 0)
+        return Skill(self.name, passive, action, _bag(self.reaction.cost), self.reaction.roll_modifier)
+
+
+class SkillsFile(Record):
+    """skills.yaml: exactly 24 skill cards."""
+
+    skills: Annotated[list[SkillCard], Field(min_length=24, max_length=24), UniqueNames]
+
+
+class TitleSpec(Record):
+    """A title and the lowest score that earns it."""
+
+    name: Name
+    min_score: int = Field(ge=0)
+
+
+class DifficultySpec(Record):
+    """One difficulty setting (Appendix D)."""
+
+    starting_small_effort: int = Field(ge=0)
+    monster_first: bool
+    bonus_resource: bool
+    bonus_skill: bool
+
+
+class GainAction(Record):
+    """Focus, Inspiration, Plan: pay `cost`, gain `gain`."""
+
+    timing: Timing = "any"
+    cost: Resources
+    gain: Resources
+
+    def _card(self, name: str) -> ActionCard:
+        return ActionCard(name, self.timing, _bag(self.cost), (("gain", _bag(self.gain)),), False)
+
+
+class ScoutSpec(Record):
+    """Scout: reveal this level's monster, at a cost that depends on the level."""
+
+    timing: Timing = "travel"
+    cost_by_level: Annotated[dict[Level, Resources], required_keys(*LEVELS)]
+
+
+class OrienteerSpec(Record):
+    """Orienteer: pay `cost`; the next exploration reveals `reveal_bonus` more cards."""
+
+    timing: Timing = "travel"
+    cost: Resources
+    reveal_bonus: int = Field(ge=1, le=5)
+
+
+class GeneralActionsSpec(Record):
+    """The general actions sheet."""
+
+    focus: GainAction
+    inspiration: GainAction
+    plan: GainAction
+    scout: ScoutSpec
+    orienteer: OrienteerSpec
+
+
+class DisplayFile(Record):
+    """display.yaml: bars, time skulls, score table, titles, difficulties, general actions."""
+
+    bar_maximum: Annotated[dict[Resource, Annotated[int, Field(ge=1, le=99)]], required_keys(*RESOURCES)]
+    time_skull: Annotated[dict[Level, Annotated[int, Field(ge=1)]], required_keys(*LEVELS)]
+    starting_small_effort: int | None = Field(None, ge=0)
+    score_points: dict[Resource, Annotated[int, Field(ge=0, le=99)]]
+    titles: list[TitleSpec] = Field(min_length=6, max_length=6)
+    difficulty: Annotated[
+        dict[Literal["easy", "normal", "hard"], DifficultySpec], required_keys("easy", "normal", "hard")
+    ]
+    easy_bonus_resource: Annotated[dict[DieFace, Resource], required_keys(*get_args(DieFace))]
+    general_actions: GeneralActionsSpec
+    exploration_reveal: int = Field(ge=1, le=4)
+    skill_reveal: int = Field(ge=1, le=4)
+
+    @model_validator(mode="after")
+    def _within_the_bars(self) -> DisplayFile:
+        for level, time in self.time_skull.items():
+            if time > self.bar_maximum["time"]:
+                raise Invalid(f"{time} is outside [1, {self.bar_maximum['time']}] (the time bar)", "time_skull", level)
+        for name, setting in self.difficulty.items():
+            if setting.starting_small_effort > self.bar_maximum["small_effort"]:
+                message = f"{setting.starting_small_effort} is outside [0, {self.bar_maximum['small_effort']}]"
+                raise Invalid(f"{message} (the small effort bar)", "difficulty", name, "starting_small_effort")
+        return self
+
+    def _record(self) -> Display:
+        general = self.general_actions
+        resources: tuple[Resource, ...] = get_args(Resource)  # Literal-typed, to index the dicts above
+        levels: tuple[Level, ...] = get_args(Level)
+        return Display(
+            bar_maximum=tuple(self.bar_maximum[r] for r in resources),
+            time_skull={level: self.time_skull[level] for level in levels},
+            score_points=tuple(self.score_points.get(r, 0) for r in resources),
+            titles=tuple((title.name, title.min_score) for title in self.titles),
+            difficulty={name: setting.model_dump() for name, setting in self.difficulty.items()},
+            easy_bonus_resource={face: RESOURCE_INDEX[self.easy_bonus_resource[face]] for face in get_args(DieFace)},
+            general=GeneralActions(
+                focus=general.focus._card("focus"),
+                inspiration=general.inspiration._card("inspiration"),
+                plan=general.plan._card("plan"),
+                scout_cost_by_level={level: _bag(general.scout.cost_by_level[level]) for level in levels},
+                orienteer_cost=_bag(general.orienteer.cost),
+                orienteer_reveal_bonus=general.orienteer.reveal_bonus,
+            ),
+            exploration_reveal=self.exploration_reveal,
+            skill_reveal=self.skill_reveal,
+        )
+
+
+# ============================================================================================ loading
 def load_display(directory: Path | None = None) -> Display:
     """Load and check display.yaml."""
-    check = Checker(_shown(directory, "display.yaml"))
-    doc = check.mapping(
-        load_yaml(PACKAGE, "display.yaml", directory),
-        "file",
-        (
-            "bar_maximum", "time_skull", "starting_small_effort", "score_points", "titles",
-            "difficulty", "easy_bonus_resource", "general_actions", "exploration_reveal", "skill_reveal",
-        ),
-    )  # fmt: skip
-    bars = check.mapping(doc["bar_maximum"], "bar_maximum", RESOURCES, RESOURCES)
-    bar_maximum = tuple(check.integer(bars[r], f"bar_maximum.{r}", 1, 99) for r in RESOURCES)
-    skulls = check.mapping(doc["time_skull"], "time_skull", LEVELS, LEVELS)
-    time_skull = {lv: check.integer(skulls[lv], f"time_skull.{lv}", 1, bar_maximum[TIME]) for lv in LEVELS}
-    points = check.mapping(doc["score_points"], "score_points", RESOURCES)
-    score_points = tuple(check.integer(points.get(r, 0), f"score_points.{r}", 0, 99) for r in RESOURCES)
-    titles = []
-    for i, title in enumerate(check.sequence(doc["titles"], "titles", 6)):
-        title = check.mapping(title, f"titles[{i}]", ("name", "min_score"), ("name", "min_score"))
-        titles.append(
-            (
-                check.string(title["name"], f"titles[{i}].name"),
-                check.integer(title["min_score"], f"titles[{i}].min_score", 0),
-            )
-        )
-    difficulty = {}
-    levels = check.mapping(doc["difficulty"], "difficulty", ("easy", "normal", "hard"), ("easy", "normal", "hard"))
-    for name, setting in levels.items():
-        where = f"difficulty.{name}"
-        keys = ("starting_small_effort", "monster_first", "bonus_resource", "bonus_skill")
-        setting = check.mapping(setting, where, keys, keys)
-        difficulty[name] = {
-            "starting_small_effort": check.integer(
-                setting["starting_small_effort"], f"{where}.starting_small_effort", 0, bar_maximum[0]
-            ),
-            "monster_first": check.boolean(setting["monster_first"], f"{where}.monster_first"),
-            "bonus_resource": check.boolean(setting["bonus_resource"], f"{where}.bonus_resource"),
-            "bonus_skill": check.boolean(setting["bonus_skill"], f"{where}.bonus_skill"),
-        }
-    faces = check.mapping(doc["easy_bonus_resource"], "easy_bonus_resource", range(1, 7), range(1, 7))
-    easy_bonus = {
-        face: RESOURCE_INDEX[check.string(faces[face], f"easy_bonus_resource.{face}", RESOURCES)]
-        for face in range(1, 7)
-    }
-    general = check.mapping(
-        doc["general_actions"], "general_actions", ("focus", "inspiration", "plan", "scout", "orienteer")
-    )
-    simple = {}
-    for name in ("focus", "inspiration", "plan"):
-        where = f"general_actions.{name}"
-        spec = check.mapping(general[name], where, ("timing", "cost", "gain"), ("cost", "gain"))
-        simple[name] = ActionCard(
-            name=name,
-            timing=check.string(spec.get("timing", "any"), f"{where}.timing", TIMINGS),
-            cost=_bag(check, spec["cost"], f"{where}.cost"),
-            effects=(("gain", _bag(check, spec["gain"], f"{where}.gain")),),
-            once_per_level=False,
-        )
-    scout = check.mapping(general["scout"], "general_actions.scout", ("timing", "cost_by_level"), ("cost_by_level",))
-    by_level = check.mapping(scout["cost_by_level"], "general_actions.scout.cost_by_level", LEVELS, LEVELS)
-    orienteer = check.mapping(
-        general["orienteer"],
-        "general_actions.orienteer",
-        ("timing", "cost", "reveal_bonus"),
-        ("cost", "reveal_bonus"),
-    )
-    return Display(
-        bar_maximum=bar_maximum,
-        time_skull=time_skull,
-        score_points=score_points,
-        titles=tuple(titles),
-        difficulty=difficulty,
-        easy_bonus_resource=easy_bonus,
-        general=GeneralActions(
-            focus=simple["focus"],
-            inspiration=simple["inspiration"],
-            plan=simple["plan"],
-            scout_cost_by_level={
-                lv: _bag(check, by_level[lv], f"general_actions.scout.cost_by_level.{lv}") for lv in LEVELS
-            },
-            orienteer_cost=_bag(check, orienteer["cost"], "general_actions.orienteer.cost"),
-            orienteer_reveal_bonus=check.integer(
-                orienteer["reveal_bonus"], "general_actions.orienteer.reveal_bonus", 1, 5
-            ),
-        ),
-        exploration_reveal=check.integer(doc["exploration_reveal"], "exploration_reveal", 1, 4),
-        skill_reveal=check.integer(doc["skill_reveal"], "skill_reveal", 1, 4),
-    )
-
-
-def _shown(directory: Path | None, filename: str) -> str:
-    return str(Path(directory) / filename) if directory is not None else f"envs/unbroken/data/{filename}"
+    return load_document(DisplayFile, PACKAGE, "display.yaml", directory)._record()
 
 
 _SHIPPED_CARDS: list[CardSet] = []
@@ -447,258 +754,21 @@ def load_cards(directory: str | Path | None = None) -> CardSet:
 
 def _load_cards(directory: Path | None) -> CardSet:
     display = load_display(directory)
-
-    check = Checker(_shown(directory, "conditions.yaml"))
-    raw = _entries(check, load_yaml(PACKAGE, "conditions.yaml", directory), "conditions", 10)
-    conditions = []
-    for i, entry in enumerate(raw):
-        entry = check.mapping(
-            entry, _entry_where("conditions", i, entry), ("name", "text", "modifiers"), ("name", "modifiers")
-        )
-        name = check.string(entry["name"], f"conditions[{i}].name")
-        where = f"conditions[{i}] ({name}).modifiers"
-        mods = check.mapping(entry["modifiers"], where, CONDITION_MODIFIERS)
-        parsed: dict[str, Any] = {}
-        for key, value in mods.items():
-            if key in ("weapon_extra_cost", "round_loss", "general_action_extra_cost"):
-                parsed[key] = _bag(check, value, f"{where}.{key}")
-            elif key in ("skip_turn", "no_weapon"):
-                parsed[key] = check.boolean(value, f"{where}.{key}")
-            else:
-                parsed[key] = check.integer(value, f"{where}.{key}", -5, 5)
-        conditions.append(Condition(name=name, modifiers=parsed))
-    condition_index = _names_unique(check, [c.name for c in conditions], "conditions")
-
-    check = Checker(_shown(directory, "weapons.yaml"))
-    raw = _entries(check, load_yaml(PACKAGE, "weapons.yaml", directory), "weapons", 7)
-    names = [
-        check.string(
-            check.mapping(w, _entry_where("weapons", i, w), ("name",) + ("kind", "attacks", "upgrades", "text")).get(
-                "name"
-            ),
-            f"weapons[{i}].name",
-        )
-        for i, w in enumerate(raw)
-    ]  # noqa: E501
-    weapon_index = _names_unique(check, names, "weapons")
-    if names[0] != "Bare Hands":
-        raise check.fail("weapons[0].name", "the first weapon must be Bare Hands")
-    weapons = []
-    for i, entry in enumerate(raw):
-        where = f"weapons[{i}] ({names[i]})"
-        entry = check.mapping(
-            entry, where, ("name", "kind", "attacks", "upgrades", "text"), ("name", "kind", "attacks")
-        )
-        attacks = []
-        for j, attack in enumerate(check.sequence(entry["attacks"], f"{where}.attacks")):
-            spot = f"{where}.attacks[{j}]"
-            attack = check.mapping(attack, spot, ("cost", "wounds", "break_armor", "ignore_armor"), ("cost",))
-            if ("wounds" in attack) == ("break_armor" in attack):
-                raise check.fail(spot, "exactly one of wounds / break_armor")
-            attacks.append(
-                Attack(
-                    cost=_bag(check, attack["cost"], f"{spot}.cost"),
-                    wounds=check.integer(attack.get("wounds", 0), f"{spot}.wounds", 0, 10),
-                    break_armor=check.integer(attack.get("break_armor", 0), f"{spot}.break_armor", 0, 10),
-                    ignore_armor=check.boolean(attack.get("ignore_armor", False), f"{spot}.ignore_armor"),
-                )
-            )
-        if not 1 <= len(attacks) <= 3:
-            raise check.fail(f"{where}.attacks", "a weapon has 1 to 3 attacks")
-        upgrades = []
-        for j, upgrade in enumerate(check.sequence(entry.get("upgrades") or [], f"{where}.upgrades")):
-            spot = f"{where}.upgrades[{j}]"
-            upgrade = check.mapping(upgrade, spot, ("to", "cost", "time"), ("to", "cost"))
-            target = check.string(upgrade["to"], f"{spot}.to")
-            if target not in weapon_index or target == "Bare Hands":
-                raise check.fail(f"{spot}.to", f"unknown weapon {target!r}")
-            upgrades.append(
-                Upgrade(
-                    to=weapon_index[target],
-                    cost=_bag(check, upgrade["cost"], f"{spot}.cost"),
-                    time=check.integer(upgrade.get("time", 0), f"{spot}.time", 0, 5),
-                )
-            )
-        if len(upgrades) > 2:
-            raise check.fail(f"{where}.upgrades", "a weapon lists at most 2 upgrades")
-        weapons.append(
-            Weapon(
-                name=names[i],
-                kind=check.string(entry["kind"], f"{where}.kind", ("basic", "advanced")),
-                attacks=tuple(attacks),
-                upgrades=tuple(upgrades),
-            )
-        )
-
-    check = Checker(_shown(directory, "characters.yaml"))
-    raw = _entries(check, load_yaml(PACKAGE, "characters.yaml", directory), "characters", 4)
-    characters = []
-    for i, entry in enumerate(raw):
-        entry = check.mapping(
-            entry, _entry_where("characters", i, entry), ("name", "abilities", "text"), ("name", "abilities")
-        )
-        name = check.string(entry["name"], f"characters[{i}].name")
-        where = f"characters[{i}] ({name}).abilities"
-        abilities = tuple(
-            _action_card(check, ability, f"{where}[{j}]", f"ability {j}")
-            for j, ability in enumerate(check.sequence(entry["abilities"], where))
-        )
-        if not 1 <= len(abilities) <= 2:
-            raise check.fail(where, "a character has 1 or 2 abilities")
-        characters.append(Character(name=name, abilities=abilities))
-    _names_unique(check, [c.name for c in characters], "characters")
-
-    check = Checker(_shown(directory, "monsters.yaml"))
-    raw = _entries(check, load_yaml(PACKAGE, "monsters.yaml", directory), "monsters", 24)
-    monsters = []
-    fields = (
-        "name", "level", "number", "health", "armor", "trickery", "ambush", "attack_extra_cost",
-        "special", "combat", "rewards", "text",
-    )  # fmt: skip
-    required = ("name", "level", "number", "health", "armor", "combat", "rewards")
-    for i, entry in enumerate(raw):
-        entry = check.mapping(entry, _entry_where("monsters", i, entry), fields, required)
-        name = check.string(entry["name"], f"monsters[{i}].name")
-        where = f"monsters[{i}] ({name})"
-        level = check.integer(entry["level"], f"{where}.level", 1, 4)
-        trickery = entry.get("trickery")
-        if level == 4 and trickery is not None:
-            raise check.fail(f"{where}.trickery", "level IV monsters cannot be tricked (must be null)")
-        rows = []
-        for j, row in enumerate(check.sequence(entry["combat"], f"{where}.combat", 6)):
-            spot = f"{where}.combat[{j}]"
-            row = check.mapping(row, spot, ("effects", "alt"), ("effects",))
-            alt = row.get("alt")
-            rows.append(
-                CombatRow(
-                    effects=_monster_effects(check, row["effects"], f"{spot}.effects", condition_index),
-                    alt=None if alt is None else _monster_effects(check, alt, f"{spot}.alt", condition_index),
-                )
-            )
-        special = entry.get("special")
-        special_name, special_text, modifiers, special_action = None, "", {}, None
-        if special is not None:
-            spot = f"{where}.special"
-            special = check.mapping(special, spot, ("name", "text", "modifiers", "action"), ("name",))
-            special_name = check.string(special["name"], f"{spot}.name")
-            special_text = str(special.get("text", ""))
-            mods = check.mapping(special.get("modifiers") or {}, f"{spot}.modifiers", MONSTER_MODIFIERS)
-            modifiers = {k: check.integer(v, f"{spot}.modifiers.{k}", -5, 10) for k, v in mods.items()}
-            if special.get("action") is not None:
-                special_action = _action_card(check, special["action"], f"{spot}.action", special_name)
-        ambush = entry.get("ambush")
-        monsters.append(
-            Monster(
-                name=name,
-                level=level,
-                number=check.integer(entry["number"], f"{where}.number", 1, 6),
-                health=check.integer(entry["health"], f"{where}.health", 1, 30),
-                armor=check.integer(entry["armor"], f"{where}.armor", 0, 10),
-                trickery=None if trickery is None else _bag(check, trickery, f"{where}.trickery"),
-                ambush=None if ambush is None else _monster_effects(check, ambush, f"{where}.ambush", condition_index),
-                attack_extra_cost=_bag(check, entry.get("attack_extra_cost"), f"{where}.attack_extra_cost"),
-                special_name=special_name,
-                special_text=special_text,
-                modifiers=modifiers,
-                special_action=special_action,
-                combat=tuple(rows),
-                rewards=_bag(check, entry["rewards"], f"{where}.rewards"),
-            )
-        )
-    _names_unique(check, [m.name for m in monsters], "monsters")
-    slots = sorted((m.level, m.number) for m in monsters)
-    expected = [(lv, n) for lv in LEVELS for n in range(1, MONSTERS_PER_LEVEL + 1)]
-    if slots != expected:
-        raise check.fail("monsters", "need exactly one monster numbered 1..6 for each level I..IV")
-
-    check = Checker(_shown(directory, "encounters.yaml"))
-    raw = _entries(check, load_yaml(PACKAGE, "encounters.yaml", directory), "encounters", None)
-    encounters = []
-    for i, entry in enumerate(raw):
-        encounter_fields = ("name", "spend", "gain", "time", "commit", "copies", "group", "text")
-        entry = check.mapping(entry, _entry_where("encounters", i, entry), encounter_fields, ("name", "time"))
-        name = check.string(entry["name"], f"encounters[{i}].name")
-        where = f"encounters[{i}] ({name})"
-        spend = _bag(check, entry.get("spend"), f"{where}.spend")
-        if any(resource == TIME for resource, _ in spend):
-            raise check.fail(f"{where}.spend.time", "an encounter's time is its time value, not a spend")
-        encounters.append(
-            Encounter(
-                name=name,
-                spend=spend,
-                gain=_bag(check, entry.get("gain"), f"{where}.gain"),
-                time=check.integer(entry["time"], f"{where}.time", 0, 9),
-                commit=check.boolean(entry.get("commit", False), f"{where}.commit"),
-                copies=check.integer(entry.get("copies", 1), f"{where}.copies", 1, 10),
-            )
-        )
-    _names_unique(check, [e.name for e in encounters], "encounters")
-    total = sum(e.copies for e in encounters)
-    if total != 88:
-        raise check.fail("encounters", f"the encounter deck has 88 cards, these entries make {total}")
-
-    check = Checker(_shown(directory, "skills.yaml"))
-    raw = _entries(check, load_yaml(PACKAGE, "skills.yaml", directory), "skills", 24)
-    skills = []
-    for i, entry in enumerate(raw):
-        entry = check.mapping(
-            entry, _entry_where("skills", i, entry), ("name", "text", "passive", "action", "reaction"), ("name",)
-        )
-        name = check.string(entry["name"], f"skills[{i}].name")
-        where = f"skills[{i}] ({name})"
-        kinds = [k for k in ("passive", "action", "reaction") if k in entry]
-        if len(kinds) != 1:
-            raise check.fail(where, "a skill has exactly one of passive / action / reaction")
-        passive: dict[str, Any] = {}
-        action = None
-        reaction_cost = None
-        roll_modifier = 0
-        if "passive" in entry:
-            spec = check.mapping(entry["passive"], f"{where}.passive", PASSIVES)
-            for key, value in spec.items():
-                spot = f"{where}.passive.{key}"
-                if key == "ignore":
-                    passive[key] = tuple(
-                        check.string(v, f"{spot}[{j}]", MONSTER_EFFECTS)
-                        for j, v in enumerate(check.sequence(value, spot))
-                    )
-                elif key == "wound_bonus":
-                    bonus = check.mapping(value, spot, ("kind", "amount"), ("kind", "amount"))
-                    passive[key] = (
-                        check.string(bonus["kind"], f"{spot}.kind", ("basic", "advanced", "any")),
-                        check.integer(bonus["amount"], f"{spot}.amount", 1, 5),
-                    )
-                elif key == "scout_discount":
-                    passive[key] = check.boolean(value, spot)
-                else:
-                    passive[key] = check.integer(value, spot, -5, 5)
-        elif "action" in entry:
-            action = _action_card(check, entry["action"], f"{where}.action", name)
-        else:
-            spec = check.mapping(entry["reaction"], f"{where}.reaction", ("cost", "roll_modifier"), ("roll_modifier",))
-            reaction_cost = _bag(check, spec.get("cost"), f"{where}.reaction.cost")
-            roll_modifier = check.integer(spec["roll_modifier"], f"{where}.reaction.roll_modifier", -3, 3)
-            if roll_modifier == 0:
-                raise check.fail(f"{where}.reaction.roll_modifier", "must not be 0")
-        skills.append(
-            Skill(
-                name=name,
-                passive=passive,
-                action=action,
-                reaction_cost=reaction_cost,
-                reaction_roll_modifier=roll_modifier,
-            )
-        )
-    _names_unique(check, [s.name for s in skills], "skills")
-
+    conditions = load_document(ConditionsFile, PACKAGE, "conditions.yaml", directory).conditions
+    index = {condition.name: i for i, condition in enumerate(conditions)}
+    weapons = load_document(WeaponsFile, PACKAGE, "weapons.yaml", directory)._records()
+    characters = load_document(CharactersFile, PACKAGE, "characters.yaml", directory).characters
+    monsters = load_document(MonstersFile, PACKAGE, "monsters.yaml", directory, {"conditions": index}).monsters
+    encounters = load_document(EncountersFile, PACKAGE, "encounters.yaml", directory).encounters
+    skills = load_document(SkillsFile, PACKAGE, "skills.yaml", directory).skills
     return CardSet(
         display=display,
-        characters=tuple(characters),
-        weapons=tuple(weapons),
-        monsters=tuple(monsters),
-        encounters=tuple(encounters),
-        skills=tuple(skills),
-        conditions=tuple(conditions),
+        characters=tuple(character._record() for character in characters),
+        weapons=weapons,
+        monsters=tuple(monster._record(index) for monster in monsters),
+        encounters=tuple(encounter._record() for encounter in encounters),
+        skills=tuple(skill._record() for skill in skills),
+        conditions=tuple(condition._record() for condition in conditions),
     )
 
 

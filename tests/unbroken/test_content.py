@@ -261,3 +261,123 @@ def test_missing_file(cards_dir: Path) -> None:
     (cards_dir / "conditions.yaml").unlink()
     error = load_error(cards_dir)
     assert "conditions.yaml" in str(error)
+
+
+# =============================================================================================== malformed content,
+# caught by the declarative schema (pydantic models in envs/unbroken/cards.py)
+def test_weapon_attack_with_both_wounds_and_break_armor(cards_dir: Path) -> None:
+    """CONTENT.md, weapons.yaml: "An attack has exactly one of `wounds: n` / `break_armor: n`"."""
+    edit(cards_dir, "weapons.yaml", lambda doc: doc["weapons"][1]["attacks"][0].update(wounds=1, break_armor=1))
+    message = str(load_error(cards_dir))
+    assert "weapons.yaml" in message and "weapons[1] (Club).attacks[0]:" in message
+    assert "exactly one of wounds / break_armor" in message
+
+
+def test_first_weapon_must_be_bare_hands(cards_dir: Path) -> None:
+    """unbroken.en.txt, Setting up 4: "Find the Bare Hands weapon sheet"; CONTENT.md: "exactly 7 weapons, `Bare Hands`
+    first"."""
+    edit(cards_dir, "weapons.yaml", lambda doc: doc["weapons"].reverse())
+    message = str(load_error(cards_dir))
+    last = yaml.safe_load((DATA / "weapons.yaml").read_text(encoding="utf-8"))["weapons"][-1]["name"]
+    assert "weapons.yaml" in message and f"weapons[0] ({last}).name" in message and "Bare Hands" in message
+
+
+def test_skill_with_both_passive_and_action(cards_dir: Path) -> None:
+    """CONTENT.md, skills.yaml: "Each skill has exactly one of `passive`, `action`, `reaction`"."""
+
+    def change(doc: Any) -> None:
+        skill = doc["skills"][0]
+        assert "passive" in skill
+        skill["action"] = {"timing": "combat", "effects": [{"wounds": 1}]}
+
+    edit(cards_dir, "skills.yaml", change)
+    message = str(load_error(cards_dir))
+    name = yaml.safe_load((DATA / "skills.yaml").read_text(encoding="utf-8"))["skills"][0]["name"]
+    assert "skills.yaml" in message and f"skills[0] ({name}):" in message
+    assert "exactly one of passive / action / reaction" in message
+
+
+def test_negative_copies_of_an_encounter(cards_dir: Path) -> None:
+    """CONTENT.md, encounters.yaml: "88 cards in total (sum of `copies`)" (a card type has at least one copy)."""
+    edit(cards_dir, "encounters.yaml", lambda doc: doc["encounters"][0].update(copies=-1))
+    message = str(load_error(cards_dir))
+    name = yaml.safe_load((DATA / "encounters.yaml").read_text(encoding="utf-8"))["encounters"][0]["name"]
+    assert "encounters.yaml" in message and f"encounters[0] ({name}).copies" in message and "-1" in message
+
+
+def test_encounter_that_spends_time(cards_dir: Path) -> None:
+    """CONTENT.md, encounters.yaml: "Encounters may gain `time` (a respite), never spend it"."""
+    edit(cards_dir, "encounters.yaml", lambda doc: doc["encounters"][0].update(spend={"time": 1}))
+    message = str(load_error(cards_dir))
+    name = yaml.safe_load((DATA / "encounters.yaml").read_text(encoding="utf-8"))["encounters"][0]["name"]
+    assert "encounters.yaml" in message and f"encounters[0] ({name}).spend.time" in message
+
+
+def test_duplicate_monster_name(cards_dir: Path) -> None:
+    """unbroken.en.txt, Components: "24 monster sheets" (24 different monsters, each picked by its name or number)."""
+
+    def change(doc: Any) -> None:
+        first_monster(doc)
+        doc["monsters"][1]["name"] = "Kobold"
+
+    edit(cards_dir, "monsters.yaml", change)
+    message = str(load_error(cards_dir))
+    assert (
+        "monsters.yaml" in message and "monsters[1] (Kobold).name" in message and "duplicate name 'Kobold'" in message
+    )
+
+
+def test_two_monsters_on_the_same_die_face(cards_dir: Path) -> None:
+    """unbroken.es.txt: "Elija el monstruo marcado con el número que ha obtenido de las hojas de monstruos del nivel
+    en el que se encuentra" (one monster per number and level; CONTENT.md: "6 per level, numbered 1..6")."""
+
+    def change(doc: Any) -> None:
+        kobold, second = first_monster(doc), doc["monsters"][1]
+        assert second["level"] == kobold["level"] and second["number"] != kobold["number"]
+        second["number"] = kobold["number"]
+
+    edit(cards_dir, "monsters.yaml", change)
+    message = str(load_error(cards_dir))
+    name = yaml.safe_load((DATA / "monsters.yaml").read_text(encoding="utf-8"))["monsters"][1]["name"]
+    assert "monsters.yaml" in message and f"monsters[1] ({name}).number" in message
+
+
+def test_monster_effect_with_two_keys(cards_dir: Path) -> None:
+    """CONTENT.md: "MONSTER EFFECTS (each list item has exactly one key)"."""
+    edit(
+        cards_dir,
+        "monsters.yaml",
+        lambda doc: first_monster(doc)["combat"][0].update(effects=[{"miss": True, "heal": 1}]),
+    )
+    message = str(load_error(cards_dir))
+    assert "monsters.yaml" in message and "monsters[0] (Kobold).combat[0].effects[0]:" in message
+    assert "exactly one key" in message
+
+
+def test_downgrade_for_zero_rounds(cards_dir: Path) -> None:
+    """CONTENT.md: "`downgrade_weapon: permanent` or `downgrade_weapon: {rounds: n}`" (set aside for n rounds)."""
+    change = {"effects": [{"downgrade_weapon": {"rounds": 0}}]}
+    edit(cards_dir, "monsters.yaml", lambda doc: first_monster(doc)["combat"].__setitem__(5, change))
+    message = str(load_error(cards_dir))
+    assert "monsters.yaml" in message and "Kobold" in message
+    assert "combat[5].effects[0].downgrade_weapon.rounds" in message and "0 is outside [1, 10]" in message
+
+
+def test_extra_turn_false_is_rejected(cards_dir: Path) -> None:
+    """CONTENT.md, ACTION EFFECTS: "`extra_turn: true` | take another player turn" (false is not a way to write it)."""
+
+    def change(doc: Any) -> None:
+        doc["characters"][0]["abilities"][0]["effects"] = [{"extra_turn": False}]
+
+    edit(cards_dir, "characters.yaml", change)
+    message = str(load_error(cards_dir))
+    assert "characters.yaml" in message and f"characters[0] ({KIRA}).abilities[0]" in message
+    assert "effects[0].extra_turn" in message and "False" in message
+
+
+def test_time_skull_for_a_fifth_level(cards_dir: Path) -> None:
+    """unbroken.en.txt, Card types: monster sheets "are split into four categories by level" (skulls for levels 1-4;
+    CONTENT.md: "time skulls per level")."""
+    edit(cards_dir, "display.yaml", lambda doc: doc["time_skull"].update({5: 3}))
+    message = str(load_error(cards_dir))
+    assert "display.yaml" in message and "time_skull.5" in message and "1, 2, 3, 4" in message

@@ -1,0 +1,214 @@
+"""The generic data-file validation of envs/core/data.py: pydantic errors become DataErrors naming file, entry, field.
+
+Every game's content documentation promises the same thing (envs/unbroken/CONTENT.md: "Every file is validated on
+load; an error names the file, the card and the field"). These tests use a toy schema, not a game's cards.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+import pytest
+from pydantic import Discriminator, Field, Tag, model_validator
+
+from envs.core.data import (
+    UNSET,
+    DataError,
+    Invalid,
+    KeyedRecord,
+    OneKey,
+    Record,
+    UniqueNames,
+    describe_location,
+    required_keys,
+    validate_document,
+)
+
+FILE = "toys.yaml"
+
+
+class Hit(OneKey):
+    """A toy effect: exactly one key."""
+
+    wounds: Annotated[int, Field(ge=1, le=10)] = UNSET
+    shout: Literal["loud", "quiet"] = UNSET
+
+
+class Rounds(Record):
+    """A toy `{rounds: n}` member of a tagged union."""
+
+    rounds: int = Field(ge=1, le=10)
+
+
+class Row(Record):
+    """A toy table row."""
+
+    effects: list[Hit]
+    downgrade: (
+        Annotated[
+            Annotated[Literal["permanent"], Tag("permanent")] | Annotated[Rounds, Tag("for rounds")],
+            Discriminator(lambda value: "permanent" if isinstance(value, str) else "for rounds"),
+        ]
+        | None
+    ) = None
+
+
+class Mods(KeyedRecord):
+    """Toy optional modifiers."""
+
+    speed: int = UNSET
+    luck: int = UNSET
+
+
+class Toy(Record):
+    """A toy card."""
+
+    name: str
+    health: int = Field(ge=1, le=30)
+    armor: int = Field(0, ge=0)
+    rows: list[Row] = Field(default=[], min_length=0, max_length=3)
+    cost: dict[Literal["gold", "wood"], int] | None = None
+    mods: Mods | None = None
+
+    @model_validator(mode="after")
+    def _armor_below_health(self) -> Toy:
+        if self.armor >= self.health:
+            raise Invalid("armor must be below health", "armor")
+        return self
+
+
+class Toys(Record):
+    """A toy file: two to three named toys."""
+
+    toys: Annotated[list[Toy], Field(min_length=2, max_length=3), UniqueNames]
+    skulls: Annotated[dict[Literal[1, 2], int], required_keys(1, 2)] = {1: 1, 2: 2}
+
+
+def document(**changes: Any) -> dict[str, Any]:
+    """A valid toy document; `changes` update the second toy (the Kobold)."""
+    kobold = {"name": "Kobold", "health": 3, "rows": [{"effects": [{"wounds": 1}]}, {"effects": [{"shout": "loud"}]}]}
+    kobold.update(changes)
+    return {"toys": [{"name": "Rat", "health": 2}, kobold]}
+
+
+def error(doc: Any) -> DataError:
+    """The DataError raised by validating `doc` against Toys."""
+    with pytest.raises(DataError) as raised:
+        validate_document(Toys, doc, FILE)
+    assert raised.value.file == FILE
+    return raised.value
+
+
+def test_a_valid_document_validates() -> None:
+    """A valid document comes back as the model (and the errors below are about one change each)."""
+    toys = validate_document(Toys, document(), FILE)
+    assert [toy.name for toy in toys.toys] == ["Rat", "Kobold"]
+    assert toys.toys[1].rows[1].effects[0].item() == ("shout", "loud")
+
+
+def test_location_names_each_list_entry_by_its_name() -> None:
+    """CONTENT.md: an error names the card, e.g. `monsters[0] (Kobold)`, and the dotted field below it."""
+    doc = {"monsters": [{"name": "Kobold", "combat": [{}, {}, {}, {"effects": [{"condition": {"name": "Sleepy"}}]}]}]}
+    loc = ("monsters", 0, "combat", 3, "effects", 0, "condition", "name")
+    assert describe_location(doc, loc) == "monsters[0] (Kobold).combat[3].effects[0].condition.name"
+    assert describe_location(doc, ()) == "file"
+    assert describe_location({"monsters": [{"name": 5}]}, ("monsters", 0, "level")) == "monsters[0].level"
+
+
+def test_unknown_field_lists_the_allowed_ones() -> None:
+    """An unknown key names the entry, the key and the keys the schema allows."""
+    message = str(error(document(poison_bite=2)))
+    assert message.startswith(f"{FILE}: toys[1] (Kobold).poison_bite: unknown field (allowed: ")
+    assert "name, health, armor, rows, cost, mods" in message
+
+
+def test_wrong_type_shows_the_value() -> None:
+    """A wrong type is not coerced ("3" is no integer) and the message shows the bad value."""
+    assert str(error(document(health="three"))) == f"{FILE}: toys[1] (Kobold).health: expected an integer, got 'three'"
+    assert "expected an integer, got '3'" in str(error(document(health="3")))
+    assert "expected an integer, got True" in str(error(document(health=True)))
+
+
+def test_out_of_range_gives_both_bounds() -> None:
+    """A number outside its Field(ge=..., le=...) range names both bounds; a one-sided bound names that one."""
+    assert str(error(document(health=31))) == f"{FILE}: toys[1] (Kobold).health: 31 is outside [1, 30]"
+    assert str(error(document(armor=-1))).endswith("toys[1] (Kobold).armor: -1 is below the minimum 0")
+
+
+def test_missing_required_field() -> None:
+    """A required key left out is named with the words "missing required field"."""
+    doc = document()
+    del doc["toys"][1]["health"]
+    assert str(error(doc)) == f"{FILE}: toys[1] (Kobold).health: missing required field"
+
+
+def test_validator_errors_point_below_the_checked_value() -> None:
+    """A cross-field rule raised with Invalid(message, *path) names the field at that path."""
+    assert str(error(document(armor=3))) == f"{FILE}: toys[1] (Kobold).armor: armor must be below health"
+
+
+def test_list_lengths_and_duplicate_names() -> None:
+    """A list of the wrong length says how many were expected and found; a repeated name names the second entry."""
+    assert str(error({"toys": [{"name": "Rat", "health": 2}]})) == f"{FILE}: toys: expected 2 to 3 entries, got 1"
+    rows = [{"effects": []}] * 4
+    assert str(error(document(rows=rows))).endswith("toys[1] (Kobold).rows: expected 0 to 3 entries, got 4")
+    doc = document(name="Rat")
+    assert str(error(doc)) == f"{FILE}: toys[1] (Rat).name: duplicate name 'Rat'"
+
+
+def test_mapping_keys_from_a_closed_vocabulary() -> None:
+    """A mapping keyed by a Literal names the bad key and the allowed ones; required_keys names a missing key."""
+    assert str(error(document(cost={"gold": 1, "silver": 2}))) == (
+        f"{FILE}: toys[1] (Kobold).cost.silver: unknown field (allowed: gold, wood)"
+    )
+    assert str(error({**document(), "skulls": {1: 3}})) == f"{FILE}: skulls.2: missing required field"
+    assert str(error({**document(), "skulls": {1: 3, 2: 4, 3: 5}})) == (
+        f"{FILE}: skulls.3: unknown field (allowed: 1, 2)"
+    )
+
+
+def test_closed_vocabulary_values() -> None:
+    """A value outside a Literal names the value and the choices."""
+    rows = [{"effects": [{"shout": "whisper"}]}]
+    assert str(error(document(rows=rows))) == (
+        f"{FILE}: toys[1] (Kobold).rows[0].effects[0].shout: 'whisper' is not one of ['loud', 'quiet']"
+    )
+
+
+def test_one_key_records() -> None:
+    """An effect mapping has exactly one key (CONTENT.md: "each list item has exactly one key")."""
+    rows = [{"effects": [{"wounds": 1, "shout": "loud"}]}]
+    assert str(error(document(rows=rows))) == (
+        f"{FILE}: toys[1] (Kobold).rows[0].effects[0]: expected exactly one key, got 2"
+    )
+    assert "expected exactly one key, got 0" in str(error(document(rows=[{"effects": [{}]}])))
+    assert "effects[0].wounds: expected an integer, got None" in str(
+        error(document(rows=[{"effects": [{"wounds": None}]}]))
+    )
+
+
+def test_tagged_union_tags_are_not_part_of_the_location() -> None:
+    """A discriminated union's member tag is left out of the field path; the member's own bounds are found."""
+    bad_rounds = [{"effects": [], "downgrade": {"rounds": 0}}]
+    assert str(error(document(rows=bad_rounds))) == (
+        f"{FILE}: toys[1] (Kobold).rows[0].downgrade.rounds: 0 is outside [1, 10]"
+    )
+    bad_word = [{"effects": [], "downgrade": "forever"}]
+    assert str(error(document(rows=bad_word))) == (
+        f"{FILE}: toys[1] (Kobold).rows[0].downgrade: 'forever' is not one of ['permanent']"
+    )
+
+
+def test_not_a_mapping_at_the_top() -> None:
+    """An empty or non-mapping document is an error about the whole file."""
+    assert str(error(None)) == f"{FILE}: file: expected a mapping, got None"
+    assert str(error([1, 2])) == f"{FILE}: file: expected a mapping, got [1, 2]"
+
+
+def test_keyed_record_keeps_the_documents_key_order() -> None:
+    """KeyedRecord.given() returns only the keys written, in the document's order (not the schema's)."""
+    toy = validate_document(Toys, document(mods={"luck": 1, "speed": 2}), FILE).toys[1]
+    assert toy.mods is not None
+    assert list(toy.mods.given().items()) == [("luck", 1), ("speed", 2)]
+    toy = validate_document(Toys, document(mods={"speed": 0}), FILE).toys[1]
+    assert toy.mods is not None and toy.mods.given() == {"speed": 0}
