@@ -16,8 +16,8 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from agents.base import AgentSpecError
 from agents.config import ConfigError, EnvConfig, EvalConfig, load_eval_config, to_plain
+from agents.registry import AgentSpecError
 
 DEFAULT_CONFIG = Path(__file__).resolve().parent / "configs" / "unbroken" / "eval.yaml"
 """The evaluation config used without --config."""
@@ -104,7 +104,6 @@ def print_table(results: list[Any], by_difficulty: bool) -> None:
 
 def write_outputs(config: EvalConfig, results: list[Any], out_dir: Path, args: argparse.Namespace) -> None:
     """results.json, plots and (with --record) one replayable JSON per episode."""
-    from agents.base import is_model_path
     from agents.evaluation import (
         agent_label,
         plot_score_histograms,
@@ -114,6 +113,7 @@ def write_outputs(config: EvalConfig, results: list[Any], out_dir: Path, args: a
         slug,
         training_win_rates,
     )
+    from agents.registry import is_model_path
 
     out_dir.mkdir(parents=True, exist_ok=True)
     meta = {

@@ -20,8 +20,10 @@ from typing import Any
 
 import gymnasium as gym
 
-from agents.base import Agent, action_mask_of, is_model_path, make_agent
+from agents.base import Agent, action_mask_of
 from agents.environment import make_env
+from agents.registry import is_model_path, make_agent
+from agents.run_dir import TENSORBOARD_DIR_NAME, run_dir_of_model
 
 WILSON_Z_95 = 1.959963984540054
 """Standard normal quantile of a two-sided 95% interval."""
@@ -255,8 +257,8 @@ def agent_label(spec: str) -> str:
     path = Path(spec)
     if path.is_dir():
         return path.name
-    run_dir = path.parent.parent if path.parent.name == "checkpoints" else path.parent
-    return f"{run_dir.name}/{path.stem}" if (run_dir / "config.yaml").is_file() else path.name
+    run_dir = run_dir_of_model(path)
+    return f"{run_dir.name}/{path.stem}" if run_dir is not None else path.name
 
 
 def group_label(group: EvaluationGroup) -> str:
@@ -310,7 +312,7 @@ def training_win_rates(run_dir: Path) -> dict[str, list[tuple[int, float]]]:
     from tensorboard.backend.event_processing.event_accumulator import EventAccumulator
 
     series: dict[str, list[tuple[int, float]]] = {}
-    folder = run_dir / "tensorboard"
+    folder = run_dir / TENSORBOARD_DIR_NAME
     if not folder.is_dir():
         return series
     accumulator = EventAccumulator(str(folder), size_guidance={"scalars": 0})

@@ -12,9 +12,10 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-from agents.base import Agent, AgentSpecError, action_mask_of, game_of, make_agent
+from agents.base import Agent, action_mask_of, game_of
 from agents.config import ConfigError, parse_yaml
 from agents.environment import make_env
+from agents.registry import AgentSpecError, make_agent
 
 
 def find_env_id(game: str) -> str:

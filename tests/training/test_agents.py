@@ -15,11 +15,11 @@ from search_toy_games import (
     ToyGame,
 )
 
-from agents.base import AgentSpecError, make_agent
 from agents.environment import make_env
 from agents.evaluation import EpisodeResult, summarize, wilson_interval
 from agents.mcts import MCTSAgent
 from agents.random_agent import RandomAgent
+from agents.registry import AgentSpecError, make_agent
 
 
 def decision_state(kind: str) -> object:
