@@ -50,7 +50,7 @@ def main(argv: list[str] | None = None) -> int:
     for spec in ["heuristic", *(f"mcts:{n}" for n in args.simulations)]:
         start = time.monotonic()
         (result,) = run_evaluation(
-            [EvaluationGroup(spec, ENV_ID, kwargs, args.difficulty)],
+            [EvaluationGroup(spec, ENV_ID, kwargs, kwargs)],
             args.episodes,
             args.seed,
             args.workers,

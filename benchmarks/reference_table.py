@@ -72,12 +72,12 @@ def main(argv: list[str] | None = None) -> int:
     start = time.monotonic()
     results: list[GroupResult] = []
     for agent, episodes in plans:
-        groups = [EvaluationGroup(agent, ENV_ID, {"difficulty": d}, d) for d in DIFFICULTIES]
+        groups = [EvaluationGroup(agent, ENV_ID, {"difficulty": d}, {"difficulty": d}) for d in DIFFICULTIES]
         results += run_evaluation(groups, episodes, args.seed, args.workers, agent_options)
         print(f"{agent_label(agent)}: done after {time.monotonic() - start:.0f}s", flush=True)
     rows = [
         {
-            "difficulty": result.group.difficulty,
+            "difficulty": result.group.sweep["difficulty"],
             "agent": agent_label(result.group.agent),
             "agent_spec": result.group.agent,
             **{key: result.summary[key] for key in ("episodes", "win_rate", "win_rate_ci95", "mean_score")},
