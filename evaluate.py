@@ -19,7 +19,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from agents.config import ConfigError, EnvConfig, EvalConfig, load_eval_config, parse_yaml, to_plain
+from agents.config import ConfigError, EnvConfig, EvalConfig, load_eval_config, to_plain
 from agents.registry import AgentSpecError
 from envs.core.registration import UnknownGameError, game_record, game_record_of_env_id
 from train import DEFAULT_CONFIG as DEFAULT_TRAINING_CONFIG
@@ -65,26 +65,28 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     return parser.parse_args(argv)
 
 
+def game_eval_config(game: str) -> Path:
+    """configs/<game>/eval.yaml of a registered game (UnknownGameError lists the known games otherwise)."""
+    return CONFIGS_DIR / game_record(game).name / EVAL_CONFIG_NAME
+
+
 def config_path(args: argparse.Namespace) -> Path:
     """The eval config file of this invocation: --config, configs/<--game>/eval.yaml, or the default."""
     if args.config is not None:
         return Path(args.config)
     if args.game is not None:
-        game_record(args.game)  # an unknown game fails here, listing the known ones
-        return CONFIGS_DIR / args.game / EVAL_CONFIG_NAME
+        return game_eval_config(args.game)
     return DEFAULT_CONFIG
 
 
 def sweep_overrides(flags: list[str]) -> list[str]:
     """`--sweep KEY=V1,V2` flags -> dotted overrides of `evaluation.sweep.KEY` (values parsed as YAML scalars)."""
+    from agents.evaluation import parse_sweep_flag
+
     overrides = []
     for flag in flags:
-        key, separator, values = flag.partition("=")
-        source = f"--sweep {flag}"
-        if not separator or not key.strip() or not values.strip():
-            raise ConfigError(source, "", "expected KEY=V1,V2 (an env keyword argument and its values)")
-        parsed = [parse_yaml(value.strip(), source) for value in values.split(",")]
-        overrides.append(f"evaluation.sweep.{key.strip()}={json.dumps(parsed)}")
+        key, values = parse_sweep_flag(flag)
+        overrides.append(f"evaluation.sweep.{key}={json.dumps(values)}")
     return overrides
 
 

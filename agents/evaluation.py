@@ -25,6 +25,7 @@ from typing import Any
 import gymnasium as gym
 
 from agents.base import Agent, action_mask_of
+from agents.config import ConfigError, parse_yaml
 from agents.environment import make_env
 from agents.registry import is_model_path, make_agent
 from agents.run_dir import TENSORBOARD_DIR_NAME, run_dir_of_model
@@ -60,6 +61,15 @@ class EvaluationGroup:
     env_id: str
     env_kwargs: dict[str, Any]
     sweep: dict[str, Any] = field(default_factory=dict)
+
+
+def parse_sweep_flag(flag: str) -> tuple[str, list[Any]]:
+    """`KEY=V1,V2` (a command-line sweep) -> (KEY, [V1, V2]), each value read as a YAML scalar."""
+    key, separator, values = flag.partition("=")
+    source = f"--sweep {flag}"
+    if not separator or not key.strip() or not values.strip():
+        raise ConfigError(source, "", "expected KEY=V1,V2 (an env keyword argument and its values)")
+    return key.strip(), [parse_yaml(value.strip(), source) for value in values.split(",")]
 
 
 def sweep_combinations(sweep: Mapping[str, Sequence[Any]]) -> list[dict[str, Any]]:
