@@ -105,7 +105,7 @@ class EpisodeOutcomeWrapper(gym.Wrapper):
             }
         else:
             self._legal_action_total += self._legal_action_count(observation, info)
-        return observation, reward, terminated, truncated, info
+        return observation, float(reward), terminated, truncated, info
 
     def _legal_action_count(self, observation: Any, info: dict[str, Any]) -> int:
         mask = info.get("action_mask")

@@ -17,7 +17,7 @@ from typing import Any
 import gymnasium as gym
 import numpy as np
 
-from agents.config import ExperimentConfig, dump_yaml
+from agents.config import ExperimentConfig, MaskablePPOHyperparameters, dump_yaml
 from agents.environment import EnvFacts, EpisodeOutcomeWrapper, make_env
 from agents.run_dir import (
     BEST_MODEL_NAME,
@@ -73,8 +73,16 @@ def make_vec_env(config: ExperimentConfig, n_envs: int, vec_env: str, seed: int)
     return vectorized
 
 
+def maskable_ppo_hyperparameters(config: ExperimentConfig) -> MaskablePPOHyperparameters:
+    """The config's MaskablePPO hyperparameters (this module trains MaskablePPO only)."""
+    hyperparameters = config.algo.hyperparameters
+    if not isinstance(hyperparameters, MaskablePPOHyperparameters):
+        raise TypeError(f"agents.training trains maskable_ppo; the config names {config.algo.name!r}")
+    return hyperparameters
+
+
 def _policy_name(config: ExperimentConfig, observation_space: gym.Space) -> str:
-    policy = config.algo.hyperparameters.policy
+    policy = maskable_ppo_hyperparameters(config).policy
     if policy == "auto":
         return "MultiInputPolicy" if isinstance(observation_space, gym.spaces.Dict) else "MlpPolicy"
     return policy
@@ -142,6 +150,7 @@ def train(config: ExperimentConfig, run_dir: Path, progress_bar: bool = True) ->
     from sb3_contrib import MaskablePPO
 
     train_config = config.train
+    hyperparameters = maskable_ppo_hyperparameters(config)
     torch.set_num_threads(train_config.torch_threads)
     vec_env = make_vec_env(config, train_config.n_envs, train_config.vec_env, train_config.seed)
     checkpoint = latest_checkpoint(run_dir)
@@ -152,10 +161,10 @@ def train(config: ExperimentConfig, run_dir: Path, progress_bar: bool = True) ->
                 vec_env,
                 seed=train_config.seed,
                 verbose=0,
-                **config.algo.hyperparameters.sb3_kwargs(),
+                **hyperparameters.sb3_kwargs(),
             )
         else:
-            model = MaskablePPO.load(checkpoint, env=vec_env, device=config.algo.hyperparameters.device)
+            model = MaskablePPO.load(checkpoint, env=vec_env, device=hyperparameters.device)
             # Reseed from the checkpoint's step count: the continuation is reproducible from the checkpoint.
             model.set_random_seed(train_config.seed + model.num_timesteps)
         model.set_logger(_metrics_logger(config, run_dir))
@@ -192,11 +201,11 @@ def pretrain(model: Any, config: ExperimentConfig, run_dir: Path) -> None:
 
     saved = run_dir / PRETRAINED_MODEL_NAME
     if saved.is_file():
-        model.set_parameters(str(saved), device=config.algo.hyperparameters.device)
+        model.set_parameters(str(saved), device=maskable_ppo_hyperparameters(config).device)
         logger.info("pretraining: reusing %s", saved)
         return
     settings = config.pretrain
-    gamma = config.algo.hyperparameters.gamma
+    gamma = maskable_ppo_hyperparameters(config).gamma
     env_id, env_kwargs, seed = config.env.id, dict(config.env.kwargs), config.train.seed + PRETRAIN_SEED_OFFSET
     metrics = model.logger
 

@@ -1,6 +1,6 @@
 """Balance report of a game's content: random and heuristic win rates and outcome facts per setting.
 
-Usage: python -m benchmarks.balance --game unbroken [--games 1000] [--seed 0] [--jobs 1] [--sweep KEY=V1,V2]
+Usage: python -m benchmarks.balance --game GAME [--games 1000] [--seed 0] [--jobs 1] [--sweep KEY=V1,V2]
        [--out benchmarks/results/<game>_balance.json]
 
 Every combination of the game's settings (its registration record; --sweep narrows them) is one row per agent.

@@ -1,6 +1,6 @@
 """Win rate of MCTS against simulations per decision, beside the game's heuristic on the same deals.
 
-    python -m benchmarks.mcts_curve --game unbroken --simulations 4 16 32 --episodes 50 --workers 2
+    python -m benchmarks.mcts_curve --game GAME --simulations 4 16 32 --episodes 50 --workers 2
 
 Episode i uses seed SEED + i for every agent (the same deals). The env kwargs and the MCTS settings other than the
 simulation count come from the game's eval config (configs/<game>/eval.yaml; `--set KEY=VALUE` changes an env

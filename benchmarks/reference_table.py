@@ -1,7 +1,6 @@
 """Reference strength table of a game's agents: win rate (95% Wilson CI) and mean score per swept setting.
 
-    python -m benchmarks.reference_table --game unbroken --sweep difficulty=easy,normal,hard \\
-        --model runs/unbroken__maskable_ppo__0__.../final_model.zip --workers 2
+    python -m benchmarks.reference_table --game GAME --sweep KEY=V1,V2 --model runs/RUN/final_model.zip --workers 2
 
 Rows: random, heuristic, mcts (--mcts-simulations) and, when --model is given, a trained MaskablePPO model, at each
 combination of the swept env kwargs (default: every setting of the game's record). The env kwargs not swept and the

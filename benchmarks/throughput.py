@@ -4,7 +4,7 @@ Every step builds the observation and the mask, as a learner sees them (gymnasiu
 The machines are shared and noisy, so the figure to compare is the ratio to connect_four measured alongside:
 the two are timed in alternating rounds and the medians reported.
 
-    python -m benchmarks.throughput --game unbroken [--seconds 5] [--rounds 3]
+    python -m benchmarks.throughput --game GAME [--seconds 5] [--rounds 3]
 """
 
 from __future__ import annotations
