@@ -267,7 +267,7 @@ def _error_message(error: ErrorDetails) -> str:
         return "unknown key"
     if kind == "literal_error":
         # pydantic lists the choices as "'a', 'b' or 'c'".
-        choices = re.sub(r"' or '", "', '", str(context.get("expected", "")))
+        choices = str(context.get("expected", "")).replace("' or '", "', '")
         return f"expected one of {choices}, got {value!r}"
     if kind in _BOUNDS:
         bound = next(iter(context.values()), "?")

@@ -129,8 +129,7 @@ def wilson_interval(successes: int, trials: int, z: float = WILSON_Z_95) -> tupl
 
 
 def summarize(episodes: Sequence[EpisodeResult], facts: Sequence[str] = ()) -> dict[str, Any]:
-    """Win rate with its 95% Wilson interval, the score distribution and one `<fact>_distribution` per outcome fact,
-    mean score, length and return."""
+    """Win rate (95% Wilson interval), score distribution, a `<fact>_distribution` per fact, means of the rest."""
     count = len(episodes)
     wins = sum(episode.won for episode in episodes)
     low, high = wilson_interval(wins, count)
@@ -175,8 +174,7 @@ def _plain_number(value: float) -> int | float:
 def play_episode(
     env: gym.Env, agent: Agent, episode: int, seed: int, record: bool = False, facts: Sequence[str] = ()
 ) -> EpisodeResult:
-    """Play one episode with env.reset(seed=seed) and agent.reset(seed); masks always applied; `facts` are read
-    from the final info."""
+    """Play one episode (env.reset(seed=seed), agent.reset(seed), masks applied), keeping `facts` of the final info."""
     observation, info = env.reset(seed=seed)
     agent.reset(seed)
     actions: list[int] = []

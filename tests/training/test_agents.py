@@ -172,3 +172,21 @@ def test_summary_counts_wins_scores_and_titles() -> None:
     assert summary["level_distribution"] == {"4": 3, "2": 1}
     assert "title_distribution" not in summarize(episodes)  # only the facts asked for are counted
     assert summary["mean_length"] == 40.0
+
+
+def test_heuristic_comes_from_the_games_record() -> None:
+    from envs.adapters.gym_env import TabletopEnv
+    from envs.core.registration import game_record
+
+    env = make_env("tabletop/Unbroken-v0", {})
+    try:
+        agent = make_agent("heuristic", env)
+        assert f"{type(agent).__module__}:{type(agent).__name__}" == game_record("unbroken").heuristic
+        with pytest.raises(AgentSpecError, match="takes no argument"):
+            make_agent("heuristic:fast", env)
+    finally:
+        env.close()
+    toy = TabletopEnv(ToyGame("ladder"))  # a game no registration record declares
+    with pytest.raises(AgentSpecError, match="unknown game 'toy_ladder'; known games: unbroken"):
+        make_agent("heuristic", toy)
+    assert isinstance(make_agent("random", toy), RandomAgent)
