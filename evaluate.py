@@ -1,9 +1,12 @@
-"""Evaluate agents: `python evaluate.py --config configs/unbroken/eval.yaml --agent heuristic --agent runs/RUN`.
+"""Evaluate agents: `python evaluate.py [--game GAME | --config FILE] --agent heuristic --agent runs/RUN`.
 
 AGENT is random, heuristic, mcts (mcts:200 sets the simulations), a saved model (.zip) or a train.py run directory.
 Episode i uses seed S+i for the env and the agent, so the same seed gives identical results, also with --workers.
-Writes a rich table to the terminal and results.json, score_histograms.png (and win_rate_over_training.png for
-run directories) to the output folder; --record also writes every episode's actions for `python -m envs.replay`.
+`--sweep KEY=V1,V2` evaluates every value of an env keyword argument (repeat it for several: every combination
+is a group), as does `evaluation.sweep` in the config; `--sweep-settings` sweeps every setting the game's
+registration record lists. Writes a rich table to the terminal and results.json, score_histograms.png (and
+win_rate_over_training.png for run directories) to the output folder; --record also writes every episode's actions
+for `python -m envs.replay`.
 """
 
 from __future__ import annotations
@@ -16,32 +19,80 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from agents.base import AgentSpecError
 from agents.config import ConfigError, EnvConfig, EvalConfig, load_eval_config, to_plain
+from agents.registry import AgentSpecError
+from envs.core.registration import UnknownGameError, game_record, game_record_of_env_id
+from train import DEFAULT_CONFIG as DEFAULT_TRAINING_CONFIG
 
-DEFAULT_CONFIG = Path(__file__).resolve().parent / "configs" / "unbroken" / "eval.yaml"
-"""The evaluation config used without --config."""
+CONFIGS_DIR = Path(__file__).resolve().parent / "configs"
+"""configs/<game>/ holds each game's configs."""
+EVAL_CONFIG_NAME = "eval.yaml"
+"""File name of a game's evaluation config in its configs folder."""
+DEFAULT_CONFIG = DEFAULT_TRAINING_CONFIG.with_name(EVAL_CONFIG_NAME)
+"""The eval config used without --game or --config: the one beside train.py's default (the default game is named
+once, in train.py)."""
 TABLE_WIDTH_OFF_TERMINAL = 160
 """Width of the results table when stdout is not a terminal."""
+TOP_VALUES_SHOWN = 3
+"""How many of the headline fact's most frequent values the table shows."""
 
 
 def parse_args(argv: list[str]) -> argparse.Namespace:
     """The command line of evaluate.py."""
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--config", type=Path, default=DEFAULT_CONFIG, help=f"eval config (default: {DEFAULT_CONFIG})")
+    source = parser.add_mutually_exclusive_group()
+    source.add_argument("--config", type=Path, default=None, help=f"eval config (default: {DEFAULT_CONFIG})")
+    source.add_argument("--game", default=None, help=f"use configs/GAME/{EVAL_CONFIG_NAME}")
     parser.add_argument("--agent", action="append", default=None, help="agent spec; repeat to compare agents")
-    parser.add_argument("--episodes", type=int, default=None, help="episodes per agent (and difficulty)")
+    parser.add_argument("--episodes", type=int, default=None, help="episodes per group (agent and swept setting)")
     parser.add_argument("--seed", type=int, default=None, help="episode i uses seed SEED + i")
     parser.add_argument("--workers", type=int, default=None, help="worker processes")
     parser.add_argument("--out", type=Path, default=None, help="output folder (default: a timestamped folder)")
     parser.add_argument("--record", action="store_true", help="write each episode's actions as replayable JSON")
-    parser.add_argument("--by-difficulty", action="store_true", help="evaluate at every difficulty of the config")
+    parser.add_argument(
+        "--sweep",
+        action="append",
+        default=[],
+        metavar="KEY=V1,V2",
+        help="evaluate every listed value of env kwarg KEY (values read as YAML scalars); repeat for several kwargs",
+    )
+    parser.add_argument(
+        "--sweep-settings",
+        action="store_true",
+        help="also sweep every setting of the game's registration record that the sweep does not list",
+    )
     parser.add_argument("overrides", nargs="*", metavar="key=value", help="dotted eval-config overrides")
     return parser.parse_args(argv)
 
 
+def game_eval_config(game: str) -> Path:
+    """configs/<game>/eval.yaml of a registered game (UnknownGameError lists the known games otherwise)."""
+    return CONFIGS_DIR / game_record(game).name / EVAL_CONFIG_NAME
+
+
+def config_path(args: argparse.Namespace) -> Path:
+    """The eval config file of this invocation: --config, configs/<--game>/eval.yaml, or the default."""
+    if args.config is not None:
+        return Path(args.config)
+    if args.game is not None:
+        return game_eval_config(args.game)
+    return DEFAULT_CONFIG
+
+
+def sweep_overrides(flags: list[str]) -> list[str]:
+    """`--sweep KEY=V1,V2` flags -> dotted overrides of `evaluation.sweep.KEY` (values parsed as YAML scalars)."""
+    from agents.evaluation import parse_sweep_flag
+
+    overrides = []
+    for flag in flags:
+        key, values = parse_sweep_flag(flag)
+        overrides.append(f"evaluation.sweep.{key}={json.dumps(values)}")
+    return overrides
+
+
 def resolve_settings(args: argparse.Namespace) -> EvalConfig:
     """The eval config with the command-line flags applied (flags win over the file)."""
+    path = config_path(args)
     overrides = list(args.overrides)
     for flag, key in (("episodes", "episodes"), ("seed", "seed"), ("workers", "workers")):
         value = getattr(args, flag)
@@ -49,26 +100,21 @@ def resolve_settings(args: argparse.Namespace) -> EvalConfig:
             overrides.append(f"evaluation.{key}={value}")
     if args.agent:
         overrides.append(f"evaluation.agents={json.dumps(args.agent)}")
-    return load_eval_config(args.config, overrides)
+    overrides += sweep_overrides(args.sweep)
+    config = load_eval_config(path, overrides)
+    if args.sweep_settings:
+        try:
+            settings = game_record_of_env_id(config.env.id).settings
+        except UnknownGameError as error:
+            raise ConfigError(str(path), "env.id", f"--sweep-settings needs a game's record: {error}") from None
+        extra = {key: list(values) for key, values in settings.items() if key not in config.evaluation.sweep}
+        overrides += [f"evaluation.sweep.{key}={json.dumps(values)}" for key, values in extra.items()]
+        config = load_eval_config(path, overrides)
+    return config
 
 
-def build_groups(config: EvalConfig, by_difficulty: bool) -> list[Any]:
-    """One EvaluationGroup per agent (and per difficulty with --by-difficulty)."""
-    from agents.evaluation import EvaluationGroup
-
-    groups = []
-    for agent in config.evaluation.agents:
-        if by_difficulty:
-            for difficulty in config.evaluation.difficulties:
-                kwargs = {**config.env.kwargs, "difficulty": difficulty}
-                groups.append(EvaluationGroup(agent, config.env.id, kwargs, difficulty))
-        else:
-            groups.append(EvaluationGroup(agent, config.env.id, dict(config.env.kwargs)))
-    return groups
-
-
-def print_table(results: list[Any], by_difficulty: bool) -> None:
-    """The results as a rich table."""
+def print_table(results: list[Any], sweep_keys: list[str], headline_fact: str | None) -> None:
+    """The results as a rich table: one row per group, a column per swept kwarg, the headline fact's top values."""
     from rich.console import Console
     from rich.table import Table
 
@@ -76,25 +122,27 @@ def print_table(results: list[Any], by_difficulty: bool) -> None:
 
     table = Table(title="Evaluation")
     table.add_column("agent")
-    if by_difficulty:
-        table.add_column("difficulty")
-    for name in ("episodes", "win rate", "95% CI", "mean score", "mean length", "top titles"):
-        table.add_column(name, justify="left" if name == "top titles" else "right")
+    for key in sweep_keys:
+        table.add_column(key)
+    for name in ("episodes", "win rate", "95% CI", "mean score", "mean length"):
+        table.add_column(name, justify="right")
+    if headline_fact is not None:
+        table.add_column(f"top {headline_fact}", justify="left")
     for result in results:
         summary = result.summary
         low, high = summary["win_rate_ci95"]
-        titles = ", ".join(f"{title} {count}" for title, count in list(summary["title_distribution"].items())[:3])
         row = [agent_label(result.group.agent)]
-        if by_difficulty:
-            row.append(str(result.group.difficulty))
+        row += [str(result.group.sweep.get(key, "")) for key in sweep_keys]
         row += [
             str(summary["episodes"]),
             f"{summary['win_rate']:.1%}",
             f"[{low:.1%}, {high:.1%}]",
             f"{summary['mean_score']:.2f} ± {summary['score_std']:.2f}",
             f"{summary['mean_length']:.1f}",
-            titles or "-",
         ]
+        if headline_fact is not None:
+            counts = list(summary.get(f"{headline_fact}_distribution", {}).items())[:TOP_VALUES_SHOWN]
+            row.append(", ".join(f"{value} {count}" for value, count in counts) or "-")
         table.add_row(*row)
     console = Console()
     if not console.is_terminal:
@@ -102,25 +150,21 @@ def print_table(results: list[Any], by_difficulty: bool) -> None:
     console.print(table)
 
 
-def write_outputs(config: EvalConfig, results: list[Any], out_dir: Path, args: argparse.Namespace) -> None:
+def write_outputs(config: EvalConfig, results: list[Any], out_dir: Path, record: bool) -> None:
     """results.json, plots and (with --record) one replayable JSON per episode."""
-    from agents.base import is_model_path
     from agents.evaluation import (
         agent_label,
+        group_folder,
         plot_score_histograms,
         plot_training_win_rates,
         recording_document,
         results_document,
-        slug,
         training_win_rates,
     )
+    from agents.registry import is_model_path
 
     out_dir.mkdir(parents=True, exist_ok=True)
-    meta = {
-        "config": to_plain(config),
-        "by_difficulty": args.by_difficulty,
-        "created": datetime.now().isoformat(timespec="seconds"),
-    }
+    meta = {"config": to_plain(config), "created": datetime.now().isoformat(timespec="seconds")}
     document = results_document(results, meta)
     (out_dir / "results.json").write_text(json.dumps(document, indent=2) + "\n", encoding="utf-8")
     plot_score_histograms(results, out_dir / "score_histograms.png")
@@ -130,11 +174,9 @@ def write_outputs(config: EvalConfig, results: list[Any], out_dir: Path, args: a
     curves = {agent_label(agent): training_win_rates(path) for agent, path in run_dirs.items()}
     if plot_training_win_rates(curves, out_dir / "win_rate_over_training.png"):
         print(f"win rate over training: {out_dir / 'win_rate_over_training.png'}")
-    if args.record:
+    if record:
         for result in results:
-            folder = out_dir / "recordings" / slug(result.group.agent)
-            if result.group.difficulty:
-                folder = folder / result.group.difficulty
+            folder = out_dir / "recordings" / group_folder(result.group)
             folder.mkdir(parents=True, exist_ok=True)
             for episode in result.episodes:
                 path = folder / f"episode_{episode.episode:05d}.json"
@@ -147,32 +189,34 @@ def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     args = parse_args(argv)
     from agents.environment import probe_env
-    from agents.evaluation import check_agents, run_evaluation
+    from agents.evaluation import build_groups, check_agents, headline_fact_of, run_evaluation, sweep_combinations
 
     try:
         config = resolve_settings(args)
-        facts = probe_env(config.env, str(args.config))
-        groups = build_groups(config, args.by_difficulty)
-        if args.by_difficulty:
-            for difficulty in config.evaluation.difficulties:
-                probe_env(EnvConfig(config.env.id, {**config.env.kwargs, "difficulty": difficulty}), str(args.config))
+        source = str(config_path(args))
+        settings = config.evaluation
+        facts = probe_env(config.env, source)
+        for combination in sweep_combinations(settings.sweep):
+            if combination:  # every swept setting must build, before any episode is played
+                probe_env(EnvConfig(id=config.env.id, kwargs={**config.env.kwargs, **combination}), source)
+        groups = build_groups(settings.agents, config.env.id, config.env.kwargs, settings.sweep)
         agent_options = {"mcts": to_plain(config.mcts)}
-        check_agents(config.evaluation.agents, config.env.id, dict(config.env.kwargs), agent_options)
-    except (ConfigError, AgentSpecError) as error:
+        check_agents(settings.agents, config.env.id, dict(config.env.kwargs), agent_options)
+    except (ConfigError, AgentSpecError, UnknownGameError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
-    settings = config.evaluation
     out_dir = args.out or Path(settings.out_dir) / f"{facts.game_name}__{datetime.now():%Y%m%d-%H%M%S}"
+    sweep = f", sweeping {', '.join(settings.sweep)}" if settings.sweep else ""
     print(
-        f"evaluating {', '.join(settings.agents)} on {config.env.id}: {settings.episodes} episodes each, "
+        f"evaluating {', '.join(settings.agents)} on {config.env.id}{sweep}: {settings.episodes} episodes per group, "
         f"seeds {settings.seed}..{settings.seed + settings.episodes - 1}, {settings.workers} worker(s)"
     )
     start = time.monotonic()
     results = run_evaluation(
         groups, settings.episodes, settings.seed, settings.workers, agent_options, record=args.record
     )
-    print_table(results, args.by_difficulty)
-    write_outputs(config, results, out_dir, args)
+    print_table(results, list(settings.sweep), headline_fact_of(config.env.id))
+    write_outputs(config, results, out_dir, args.record)
     print(f"done in {time.monotonic() - start:.1f}s; results: {out_dir / 'results.json'}")
     return 0
 

@@ -14,7 +14,9 @@ import time
 from pathlib import Path
 
 from agents.config import ConfigError, ExperimentConfig, load_experiment_config, parse_override
+from agents.console import log_to_console
 from agents.environment import probe_env
+from agents.run_dir import CONFIG_FILE_NAME
 
 DEFAULT_CONFIG = Path(__file__).resolve().parent / "configs" / "unbroken" / "maskable_ppo.yaml"
 """The config used when train.py is run without --config."""
@@ -49,14 +51,14 @@ def load_config(args: argparse.Namespace) -> tuple[ExperimentConfig, str]:
                 key,
                 f"a resumed run keeps its config; only {', '.join(sorted(RESUME_OVERRIDABLE_KEYS))} may change",
             )
-    path = args.resume / "config.yaml"
+    path = args.resume / CONFIG_FILE_NAME
     return load_experiment_config(path, args.overrides), str(path)
 
 
 def check_pretrain_teacher(config: ExperimentConfig, source: str) -> None:
     """Fail before training when pretrain.teacher names no agent this env can build."""
-    from agents.base import AgentSpecError
     from agents.imitation import check_teacher
+    from agents.registry import AgentSpecError
 
     try:
         check_teacher(config.env.id, config.env.kwargs, config.pretrain.teacher)
@@ -77,10 +79,11 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: {error}", file=sys.stderr)
         return 2
 
-    from agents.training import create_run_dir, elapsed, resume_summary, train, write_run_files
+    from agents.training import create_experiment_run_dir, elapsed, resume_summary, train, write_experiment_files
 
+    log_to_console()
     if args.resume is None:
-        run_dir = create_run_dir(config, facts)
+        run_dir = create_experiment_run_dir(config, facts)
         print(f"run directory: {run_dir}")
     else:
         run_dir = args.resume
@@ -88,7 +91,7 @@ def main(argv: list[str] | None = None) -> int:
         print(summary)
         if not work_left:
             return 0
-    write_run_files(run_dir, config, ["train.py", *argv])
+    write_experiment_files(run_dir, config, ["train.py", *argv])
     print(
         f"training {config.algo.name} on {config.env.id} {config.env.kwargs} for "
         f"{config.train.total_timesteps} steps ({config.train.n_envs} {config.train.vec_env} envs, "

@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 from stable_baselines3.common.callbacks import BaseCallback
 
-from agents.training import save_model_atomically
+from agents.run_dir import checkpoint_file_name, save_model_atomically
 
 EPISODE_STAT_TAGS = {
     "return": "episode/return",
@@ -68,7 +68,7 @@ class AtomicCheckpointCallback(BaseCallback):
             self._save()
 
     def _file_name(self) -> str:
-        return f"model_{self.num_timesteps}_steps.zip"
+        return checkpoint_file_name(self.num_timesteps)
 
     def _save(self) -> None:
         save_model_atomically(self.model, self.directory / self._file_name())

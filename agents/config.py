@@ -1,24 +1,37 @@
-"""Typed, validated experiment configs loaded from YAML (training and evaluation).
+"""Typed, validated experiment configs loaded from YAML (training and evaluation), declared as pydantic models.
 
-A config file is plain YAML. It is turned into nested dataclasses by `build_dataclass`, which checks every key and
-every type against the dataclass annotations and raises `ConfigError` naming the file and the dotted key. Dotted
-command-line overrides (`algo.learning_rate=1e-4`) are parsed as YAML scalars and applied before validation.
+A config file is plain YAML. Dotted command-line overrides (`algo.learning_rate=1e-4`) are parsed as YAML scalars
+and applied before validation. The models below declare every key, type, default and constraint (unknown keys are
+rejected); `validate_config` runs pydantic and turns any failure into one `ConfigError` naming the file, or the
+command-line override that set the key, and the dotted key: `maskable_ppo.yaml: algo.policy_kwargs.net_arch[1]:
+expected an integer, got string 'x'`.
 """
 
 from __future__ import annotations
 
-import dataclasses
 import re
-import types
-import typing
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal, TypeVar
+from typing import Annotated, Any, Literal, TypeVar
 
 import yaml
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    SerializeAsAny,
+    SerializerFunctionWrapHandler,
+    ValidationError,
+    field_validator,
+    model_serializer,
+    model_validator,
+)
+from pydantic_core import ErrorDetails, InitErrorDetails, PydanticCustomError
 
-T = TypeVar("T")
+ModelT = TypeVar("ModelT", bound=BaseModel)
 
 
 class ConfigError(ValueError):
@@ -30,6 +43,11 @@ class ConfigError(ValueError):
         self.reason = message
         where = f"{source}: {key}" if key else source
         super().__init__(f"{where}: {message}")
+
+
+# --------------------------------------------------------------------------------------------------------------
+# YAML and command-line overrides
+# --------------------------------------------------------------------------------------------------------------
 
 
 class _ConfigLoader(yaml.SafeLoader):
@@ -104,14 +122,14 @@ def parse_override(text: str) -> Override:
     if any(not part for part in keys):
         raise ConfigError(source, key, "empty part in the dotted key")
     if len(keys) >= 2 and keys[0] == "env" and keys[1] not in ENV_SECTION_KEYS:
-        # Shorthand: env.difficulty=hard sets env.kwargs.difficulty (the env itself rejects a wrong name).
+        # Shorthand: env.X=value sets env.kwargs.X (the env itself rejects a keyword it does not take).
         keys = ("env", "kwargs", *keys[1:])
     return Override(keys, parse_yaml(value_text, source), text)
 
 
 def apply_overrides(data: dict[str, Any], overrides: Sequence[Override]) -> dict[str, Any]:
     """A deep copy of `data` with each override set at its dotted key (creating mappings on the way)."""
-    result = _deep_copy(data)
+    result: dict[str, Any] = _deep_copy(data)
     for override in overrides:
         node = result
         for depth, key in enumerate(override.keys[:-1]):
@@ -151,159 +169,191 @@ def _type_name(value: Any) -> str:
     }.get(type(value), type(value).__name__)
 
 
-def _describe_type(annotation: Any) -> str:
-    origin = typing.get_origin(annotation)
-    if annotation is Any:
-        return "any value"
-    if annotation is type(None):
-        return "null"
-    if origin is Literal:
-        return "one of " + ", ".join(repr(choice) for choice in typing.get_args(annotation))
-    if origin in (typing.Union, types.UnionType):
-        return " or ".join(_describe_type(arg) for arg in typing.get_args(annotation))
-    if origin is list:
-        (item,) = typing.get_args(annotation)
-        return f"a list of {_describe_type(item)}"
-    if origin is dict:
-        return f"a mapping of {_describe_type(typing.get_args(annotation)[1])}"
-    if dataclasses.is_dataclass(annotation):
-        return "a mapping (section)"
-    return {bool: "a boolean", int: "an integer", float: "a number", str: "a string"}.get(
-        annotation, getattr(annotation, "__name__", str(annotation))
-    )
+# --------------------------------------------------------------------------------------------------------------
+# The schema building blocks and the one converter from pydantic's ValidationError to ConfigError
+# --------------------------------------------------------------------------------------------------------------
+
+CONFIG_RULE_ERROR = "config_rule"
+"""pydantic error type of a rule stated by a config model itself (its message is shown as written)."""
 
 
-class _Mismatch(Exception):
-    """Internal: a value does not match an annotation (converted into ConfigError by the caller)."""
+def rule_violation(key: tuple[str | int, ...], message: str, value: Any) -> ValidationError:
+    """A ValidationError at `key` (relative to the model that raises it) with `message` shown as written.
 
-    def __init__(self, key: str, message: str) -> None:
-        self.key = key
-        self.message = message
-
-
-def _join(prefix: str, key: str | int) -> str:
-    if isinstance(key, int):
-        return f"{prefix}[{key}]"
-    return f"{prefix}.{key}" if prefix else key
+    Raised from a validator, pydantic prefixes the key with the model's own location, so a cross-field rule can
+    blame the exact key (`opponents.pool[0].path`) rather than the section.
+    """
+    error = PydanticCustomError(CONFIG_RULE_ERROR, "{reason}", {"reason": message})
+    return ValidationError.from_exception_data("config", [InitErrorDetails(type=error, loc=key, input=value)])
 
 
-def _convert(annotation: Any, value: Any, key: str) -> Any:
-    """Check `value` against `annotation` and build dataclasses; raises _Mismatch naming the dotted key."""
-    origin = typing.get_origin(annotation)
-    if annotation is Any:
-        return value
-    if annotation is type(None):
-        if value is None:
-            return None
-        raise _Mismatch(key, f"expected null, got {_type_name(value)} {value!r}")
-    if origin is Literal:
-        if any(type(value) is type(choice) and value == choice for choice in typing.get_args(annotation)):
-            return value
-        raise _Mismatch(key, f"expected {_describe_type(annotation)}, got {value!r}")
-    if origin in (typing.Union, types.UnionType):
-        options = typing.get_args(annotation)
-        nested_errors: list[_Mismatch] = []
-        for option in options:
-            try:
-                return _convert(option, value, key)
-            except _Mismatch as mismatch:
-                nested_errors.append(mismatch)
-        # A mapping that fails deeper inside a section: report the deeper, more useful error.
-        deeper = [error for error in nested_errors if error.key != key]
-        if deeper:
-            raise deeper[0]
-        raise _Mismatch(key, f"expected {_describe_type(annotation)}, got {_type_name(value)} {value!r}")
-    if origin is list:
-        (item_type,) = typing.get_args(annotation)
-        if not isinstance(value, list):
-            raise _Mismatch(key, f"expected {_describe_type(annotation)}, got {_type_name(value)} {value!r}")
-        return [_convert(item_type, item, _join(key, index)) for index, item in enumerate(value)]
-    if origin is dict:
-        key_type, value_type = typing.get_args(annotation)
-        if not isinstance(value, dict):
-            raise _Mismatch(key, f"expected {_describe_type(annotation)}, got {_type_name(value)} {value!r}")
-        converted = {}
-        for item_key, item in value.items():
-            if key_type is str and not isinstance(item_key, str):
-                raise _Mismatch(_join(key, str(item_key)), "keys must be strings")
-            converted[item_key] = _convert(value_type, item, _join(key, str(item_key)))
-        return converted
-    if dataclasses.is_dataclass(annotation):
-        if not isinstance(value, dict):
-            raise _Mismatch(key, f"expected a mapping (section), got {_type_name(value)} {value!r}")
-        custom_builder = getattr(annotation, "from_mapping", None)
-        if custom_builder is not None:
-            return custom_builder(value, key)
-        return _build(annotation, value, key)
-    if annotation is bool:
-        if isinstance(value, bool):
-            return value
-        raise _Mismatch(key, f"expected a boolean (true/false), got {_type_name(value)} {value!r}")
-    if annotation is int:
-        if isinstance(value, int) and not isinstance(value, bool):
-            return value
-        if isinstance(value, float) and value.is_integer() and abs(value) < 2**53:
-            # 1e5 is a common way to write a step budget; accept whole-number floats.
-            return int(value)
-        raise _Mismatch(key, f"expected an integer, got {_type_name(value)} {value!r}")
-    if annotation is float:
-        if isinstance(value, int | float) and not isinstance(value, bool):
-            return float(value)
-        raise _Mismatch(key, f"expected a number, got {_type_name(value)} {value!r}")
-    if annotation is str:
-        if isinstance(value, str):
-            return value
-        raise _Mismatch(key, f"expected a string, got {_type_name(value)} {value!r}")
-    raise TypeError(f"unsupported annotation {annotation!r} at {key}")
+class ConfigModel(BaseModel):
+    """Base of every config section: unknown keys and loose types are errors; docstrings under fields document them."""
+
+    model_config = ConfigDict(extra="forbid", strict=True, use_attribute_docstrings=True)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _reject_unknown_keys(cls, data: Any) -> Any:
+        """Name the valid keys of the section when a key is unknown (pydantic's own message does not)."""
+        if isinstance(data, Mapping):
+            for key in data:
+                if key not in cls.model_fields:
+                    valid = ", ".join(sorted(cls.model_fields))
+                    raise rule_violation((key,), f"unknown key (valid keys here: {valid})", data[key])
+        return data
 
 
-def _build(cls: type[T], data: Mapping[str, Any], prefix: str) -> T:
-    hints = typing.get_type_hints(cls)
-    fields = {f.name: f for f in dataclasses.fields(cls) if f.init}  # type: ignore[arg-type]
-    unknown = [key for key in data if key not in fields]
-    if unknown:
-        valid = ", ".join(sorted(fields))
-        raise _Mismatch(_join(prefix, str(unknown[0])), f"unknown key (valid keys here: {valid})")
-    kwargs: dict[str, Any] = {}
-    for name, spec in fields.items():
-        key = _join(prefix, name)
-        if name in data:
-            kwargs[name] = _convert(hints[name], data[name], key)
-        elif spec.default is dataclasses.MISSING and spec.default_factory is dataclasses.MISSING:
-            raise _Mismatch(key, f"missing required key ({_describe_type(hints[name])})")
-    try:
-        return cls(**kwargs)
-    except ValueError as error:
-        # __post_init__ checks raise ValueError("key: message") with the key relative to this section.
-        relative, _, message = str(error).partition(": ")
-        raise _Mismatch(_join(prefix, relative), message or str(error)) from error
+def _whole_number_as_int(value: Any) -> Any:
+    """1e5 is a common way to write a step budget, and YAML reads it as a float: accept whole-number floats."""
+    if isinstance(value, float) and value.is_integer() and abs(value) < 2**53:
+        return int(value)
+    return value
 
 
-def build_dataclass(cls: type[T], data: Mapping[str, Any], source: str, overrides: Sequence[Override] = ()) -> T:
-    """Validate `data` against dataclass `cls` and build it; errors name `source` (or the override) and the key."""
-    try:
-        return _build(cls, data, "")
-    except _Mismatch as mismatch:
-        raise _config_error(mismatch, source, overrides) from None
+def _within_unit_interval(value: float) -> float:
+    if not 0.0 <= value <= 1.0:
+        raise ValueError(f"must be within [0, 1], got {value}")
+    return value
 
 
-def _config_error(mismatch: _Mismatch, source: str, overrides: Sequence[Override]) -> ConfigError:
-    """Blame the command-line override that set the bad key, else the file."""
+Integer = Annotated[int, BeforeValidator(_whole_number_as_int)]
+"""An integer (booleans and fractional numbers rejected; 1e5 accepted as 100000)."""
+PositiveInteger = Annotated[Integer, Field(gt=0)]
+"""An integer > 0."""
+UnitInterval = Annotated[float, AfterValidator(_within_unit_interval)]
+"""A number within [0, 1]."""
+
+_EXPECTED_KINDS = {
+    "int_type": "an integer",
+    "int_parsing": "an integer",
+    "int_from_float": "an integer",
+    "float_type": "a number",
+    "float_parsing": "a number",
+    "bool_type": "a boolean (true/false)",
+    "bool_parsing": "a boolean (true/false)",
+    "string_type": "a string",
+    "list_type": "a list",
+    "tuple_type": "a list",
+    "dict_type": "a mapping",
+    "model_type": "a mapping (section)",
+    "model_attributes_type": "a mapping (section)",
+    "dataclass_type": "a mapping (section)",
+    "none_required": "null",
+}
+"""pydantic type-error kinds -> what the config expected there."""
+_BOUNDS = {"greater_than": ">", "greater_than_equal": ">=", "less_than": "<", "less_than_equal": "<="}
+"""pydantic bound-error kinds -> the comparison the value failed."""
+_ABSENT_KEY_KINDS = ("missing", CONFIG_RULE_ERROR)
+"""Error kinds whose last loc step may be a key the input does not have."""
+_DICT_KEY_LOCATION = "[key]"
+"""The loc element pydantic appends when a mapping's key (not its value) is invalid."""
+
+
+def _describe_value(value: Any) -> str:
+    return "null" if value is None else f"{_type_name(value)} {value!r}"
+
+
+def _error_message(error: ErrorDetails) -> str:
+    """A config-reader's sentence for one pydantic error."""
+    kind, value, context = error["type"], error.get("input"), error.get("ctx") or {}
+    if error["loc"] and error["loc"][-1] == _DICT_KEY_LOCATION:
+        return f"keys must be strings, got {_describe_value(value)}"
+    if kind in _EXPECTED_KINDS:
+        return f"expected {_EXPECTED_KINDS[kind]}, got {_describe_value(value)}"
+    if kind == "missing":
+        return "missing required key"
+    if kind == "extra_forbidden":
+        return "unknown key"
+    if kind == "literal_error":
+        # pydantic lists the choices as "'a', 'b' or 'c'".
+        choices = str(context.get("expected", "")).replace("' or '", "', '")
+        return f"expected one of {choices}, got {value!r}"
+    if kind in _BOUNDS:
+        bound = next(iter(context.values()), "?")
+        return f"must be {_BOUNDS[kind]} {bound}, got {value!r}"
+    if kind == "too_short":
+        return f"needs at least {context.get('min_length')} item(s), got {_describe_value(value)}"
+    if kind in ("value_error", "assertion_error") and "error" in context:
+        return str(context["error"])
+    return error["msg"]
+
+
+def _key_path(loc: tuple[str | int, ...], data: Any, kind: str) -> tuple[str, ...]:
+    """The key path of an error as the user wrote it (`("algo", "net_arch", "[1]")`), following pydantic's loc.
+
+    pydantic's loc also holds steps the input does not spell (the member of a union it tried, a section that a
+    validator nests, `[key]`); only steps present in the input are kept, plus the last step of an error about a
+    key the input lacks (a missing key, or a config rule that names one). List positions become `[i]`.
+    """
+    path: list[str] = []
+    node = data
+    for index, step in enumerate(loc):
+        if isinstance(node, Mapping) and step in node:
+            path.append(str(step))
+            node = node[step]
+        elif isinstance(node, list) and isinstance(step, int) and 0 <= step < len(node):
+            path.append(f"[{step}]")
+            node = node[step]
+        elif index == len(loc) - 1 and kind in _ABSENT_KEY_KINDS and isinstance(node, Mapping):
+            path.append(str(step))
+    return tuple(path)
+
+
+def _dotted(path: Sequence[str]) -> str:
+    """`("a", "b", "[1]", "c")` -> `a.b[1].c`."""
+    text = ""
+    for step in path:
+        text += step if step.startswith("[") or not text else f".{step}"
+    return text
+
+
+def config_error(error: ValidationError, data: Any, source: str, overrides: Sequence[Override] = ()) -> ConfigError:
+    """The one translation of a pydantic ValidationError into a ConfigError naming the source and the dotted key.
+
+    Of several errors the first is reported, unless another one about the same key goes deeper (a union tries
+    each member: `[64, "x"]` fails as a list at `[1]` and as a mapping at the top; the deeper one says more).
+    Errors at the same key from different union members are merged: "expected a list or a mapping, got ...".
+    """
+    found = [(_key_path(details["loc"], data, details["type"]), _error_message(details)) for details in error.errors()]
+    first_path = found[0][0]
+    related = [
+        (path, message)
+        for path, message in found
+        if path[: len(first_path)] == first_path or first_path[: len(path)] == path
+    ]
+    depth = max(len(path) for path, _ in related)
+    deepest = [(path, message) for path, message in related if len(path) == depth]
+    path, message = deepest[0]
+    same_key = [other for other_path, other in deepest if other_path == path]
+    if len(same_key) > 1 and all(text.startswith("expected ") for text in same_key):
+        expectations = [text.removeprefix("expected ").split(", got ")[0] for text in same_key]
+        message = f"expected {' or '.join(dict.fromkeys(expectations))}, got {message.split(', got ', 1)[1]}"
+    key = _dotted(path)
     for override in overrides:
-        if mismatch.key == override.dotted_key or mismatch.key.startswith(
-            (override.dotted_key + ".", override.dotted_key + "[")
-        ):
-            return ConfigError(f"command-line override {override.text!r}", mismatch.key, mismatch.message)
-    return ConfigError(source, mismatch.key, mismatch.message)
+        if key == override.dotted_key or key.startswith((override.dotted_key + ".", override.dotted_key + "[")):
+            return ConfigError(f"command-line override {override.text!r}", key, message)
+    return ConfigError(source, key, message)
+
+
+def validate_config(
+    model: type[ModelT], data: Mapping[str, Any], source: str, overrides: Sequence[Override] = ()
+) -> ModelT:
+    """Validate `data` against config model `model`; errors name `source` (or the override) and the dotted key."""
+    try:
+        return model.model_validate(data)
+    except ValidationError as error:
+        raise config_error(error, data, source, overrides) from None
+
+
+build_dataclass = validate_config
+"""The name validate_config had when configs were dataclasses (kept for existing callers)."""
 
 
 def to_plain(value: Any) -> Any:
-    """Dataclasses -> plain dicts/lists/scalars (for writing the resolved config as YAML)."""
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        to_dict = getattr(value, "to_plain", None)
-        if callable(to_dict):
-            return to_dict()
-        return {f.name: to_plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    """Config models -> plain dicts/lists/scalars (for writing the resolved config as YAML or JSON)."""
+    if isinstance(value, BaseModel):
+        return value.model_dump(mode="python")
     if isinstance(value, dict):
         return {key: to_plain(item) for key, item in value.items()}
     if isinstance(value, list | tuple):
@@ -312,14 +362,8 @@ def to_plain(value: Any) -> Any:
 
 
 def dump_yaml(value: Any) -> str:
-    """YAML text of a config (dataclass or plain data), keys in declaration order."""
+    """YAML text of a config (model or plain data), keys in declaration order."""
     return yaml.safe_dump(to_plain(value), sort_keys=False, default_flow_style=False)
-
-
-def _positive(name: str, value: float, allow_zero: bool = False) -> None:
-    if value < 0 or (value == 0 and not allow_zero):
-        bound = ">= 0" if allow_zero else "> 0"
-        raise ValueError(f"{name}: must be {bound}, got {value}")
 
 
 # --------------------------------------------------------------------------------------------------------------
@@ -327,36 +371,35 @@ def _positive(name: str, value: float, allow_zero: bool = False) -> None:
 # --------------------------------------------------------------------------------------------------------------
 
 
-@dataclass
-class EnvConfig:
+class EnvConfig(ConfigModel):
     """Which Gymnasium env to build: a registered id and the keyword arguments of gymnasium.make."""
 
     id: str
-    kwargs: dict[str, Any] = field(default_factory=dict)
+    kwargs: dict[str, Any] = {}
 
 
 ActivationName = Literal["tanh", "relu", "elu", "leaky_relu", "gelu", "silu"]
+SPLIT_NET_ARCH_KEYS = ("pi", "vf")
+"""Keys of a split net_arch: the policy's and the value function's layers."""
 
 
-@dataclass
-class PolicyKwargs:
+class PolicyKwargs(ConfigModel):
     """Policy network settings passed to sb3 as policy_kwargs (names, never eval'd strings)."""
 
-    net_arch: list[int] | dict[str, list[int]] = field(default_factory=lambda: [64, 64])
+    net_arch: list[PositiveInteger] | dict[str, list[PositiveInteger]] = [64, 64]
+    """Hidden layer sizes, shared by policy and value function, or split as {pi: [...], vf: [...]}."""
     activation_fn: ActivationName = "tanh"
     ortho_init: bool = True
     share_features_extractor: bool = True
 
-    def __post_init__(self) -> None:
-        if isinstance(self.net_arch, dict):
-            unknown = sorted(set(self.net_arch) - {"pi", "vf"})
-            if unknown:
-                raise ValueError(f"net_arch.{unknown[0]}: unknown key (a split net_arch has keys pi and vf)")
-            layers = [size for sizes in self.net_arch.values() for size in sizes]
-        else:
-            layers = self.net_arch
-        for size in layers:
-            _positive("net_arch", size)
+    @field_validator("net_arch")
+    @classmethod
+    def _split_keys_are_pi_and_vf(cls, net_arch: list[int] | dict[str, list[int]]) -> list[int] | dict[str, list[int]]:
+        if isinstance(net_arch, dict):
+            for key in net_arch:
+                if key not in SPLIT_NET_ARCH_KEYS:
+                    raise rule_violation((key,), "unknown key (a split net_arch has keys pi and vf)", net_arch[key])
+        return net_arch
 
     def to_sb3(self) -> dict[str, Any]:
         """The policy_kwargs dict sb3 expects (activation name -> torch.nn class)."""
@@ -379,38 +422,31 @@ class PolicyKwargs:
         }
 
 
-@dataclass
-class MaskablePPOHyperparameters:
+class AlgorithmHyperparameters(ConfigModel):
+    """Base of an algorithm's hyperparameters: the keys of the `algo` section besides `name`."""
+
+
+class MaskablePPOHyperparameters(AlgorithmHyperparameters):
     """MaskablePPO (sb3-contrib) hyperparameters; `policy: auto` picks MultiInputPolicy for Dict observations."""
 
     policy: Literal["auto", "MlpPolicy", "MultiInputPolicy"] = "auto"
-    learning_rate: float = 3e-4
+    learning_rate: float = Field(3e-4, gt=0)
     learning_rate_schedule: Literal["constant", "linear"] = "constant"
-    n_steps: int = 2048
-    batch_size: int = 64
-    n_epochs: int = 10
-    gamma: float = 0.99
-    gae_lambda: float = 0.95
-    clip_range: float = 0.2
+    n_steps: PositiveInteger = 2048
+    batch_size: PositiveInteger = 64
+    n_epochs: PositiveInteger = 10
+    gamma: UnitInterval = 0.99
+    gae_lambda: UnitInterval = 0.95
+    clip_range: float = Field(0.2, gt=0)
     clip_range_vf: float | None = None
     normalize_advantage: bool = True
-    ent_coef: float = 0.0
-    vf_coef: float = 0.5
-    max_grad_norm: float = 0.5
+    ent_coef: float = Field(0.0, ge=0)
+    vf_coef: float = Field(0.5, ge=0)
+    max_grad_norm: float = Field(0.5, ge=0)
     target_kl: float | None = None
-    stats_window_size: int = 100
+    stats_window_size: PositiveInteger = 100
     device: str = "cpu"
-    policy_kwargs: PolicyKwargs = field(default_factory=PolicyKwargs)
-
-    def __post_init__(self) -> None:
-        for name in ("learning_rate", "n_steps", "batch_size", "n_epochs", "clip_range", "stats_window_size"):
-            _positive(name, getattr(self, name))
-        for name in ("gamma", "gae_lambda"):
-            value = getattr(self, name)
-            if not 0.0 <= value <= 1.0:
-                raise ValueError(f"{name}: must be within [0, 1], got {value}")
-        for name in ("ent_coef", "vf_coef", "max_grad_norm"):
-            _positive(name, getattr(self, name), allow_zero=True)
+    policy_kwargs: PolicyKwargs = Field(default_factory=PolicyKwargs)
 
     def sb3_kwargs(self) -> dict[str, Any]:
         """Constructor keyword arguments for MaskablePPO (except policy, env, seed, logging)."""
@@ -439,97 +475,93 @@ class MaskablePPOHyperparameters:
         }
 
 
-ALGORITHM_HYPERPARAMETERS: dict[str, type] = {"maskable_ppo": MaskablePPOHyperparameters}
-"""Algorithm name (config `algo.name`) -> dataclass of its hyperparameters (the other keys of `algo`)."""
+ALGORITHM_HYPERPARAMETERS: dict[str, type[AlgorithmHyperparameters]] = {"maskable_ppo": MaskablePPOHyperparameters}
+"""Algorithm name (config `algo.name`) -> model of its hyperparameters (the other keys of `algo`)."""
 
 
-@dataclass
-class AlgoConfig:
+class AlgoConfig(ConfigModel):
     """The learning algorithm: `name` plus its hyperparameters, written flat under `algo:` in YAML."""
 
     name: str
-    hyperparameters: Any
+    hyperparameters: SerializeAsAny[AlgorithmHyperparameters]
 
+    @model_validator(mode="before")
     @classmethod
-    def from_mapping(cls, data: Mapping[str, Any], key: str) -> AlgoConfig:
-        """Build from the flat YAML form: `name` picks the hyperparameter dataclass that checks the other keys."""
-        hyperparameters = dict(data)
-        name = hyperparameters.pop("name", None)
-        if name not in ALGORITHM_HYPERPARAMETERS:
-            known = ", ".join(sorted(ALGORITHM_HYPERPARAMETERS))
+    def _hyperparameters_of_the_named_algorithm(cls, data: Any) -> Any:
+        """The flat YAML form: `name` picks the hyperparameter model that checks the other keys."""
+        if not isinstance(data, Mapping) or isinstance(data.get("hyperparameters"), AlgorithmHyperparameters):
+            return data
+        settings = dict(data)
+        name = settings.pop("name", None)
+        known = ", ".join(sorted(ALGORITHM_HYPERPARAMETERS))
+        hyperparameters = ALGORITHM_HYPERPARAMETERS.get(name) if isinstance(name, str) else None
+        if hyperparameters is None:
             problem = "missing required key" if name is None else f"unknown algorithm {name!r}"
-            raise _Mismatch(_join(key, "name"), f"{problem} (known algorithms: {known})")
-        return cls(name, _build(ALGORITHM_HYPERPARAMETERS[name], hyperparameters, key))
+            raise rule_violation(("name",), f"{problem} (known algorithms: {known})", name)
+        return {"name": name, "hyperparameters": hyperparameters.model_validate(settings)}
 
-    def to_plain(self) -> dict[str, Any]:
+    @model_serializer(mode="wrap")
+    def _flat(self, serialize: SerializerFunctionWrapHandler) -> dict[str, Any]:
         """Flat YAML form: name first, then every hyperparameter."""
-        return {"name": self.name, **to_plain(self.hyperparameters)}
+        data = serialize(self)
+        return {"name": data["name"], **data["hyperparameters"]}
 
 
-@dataclass
-class TrainConfig:
+class TrainConfig(ConfigModel):
     """Budget, parallelism, seeding and the cadence of checkpoints and evaluations (all in env steps).
 
     torch_threads stays 1 by default: small MLP updates gain nothing from more, and on a busy two-core machine
     torch's spinning worker threads slowed training more than tenfold (82 vs 1059 steps/s measured).
     """
 
-    total_timesteps: int = 100_000
-    n_envs: int = 2
+    total_timesteps: PositiveInteger = 100_000
+    n_envs: PositiveInteger = 2
     vec_env: Literal["dummy", "subproc"] = "dummy"
-    seed: int = 0
-    checkpoint_interval: int = 10_000
-    eval_interval: int = 10_000
-    eval_episodes: int = 50
-    torch_threads: int = 1
-
-    def __post_init__(self) -> None:
-        _positive("torch_threads", self.torch_threads)
-        _positive("total_timesteps", self.total_timesteps)
-        _positive("n_envs", self.n_envs)
-        _positive("seed", self.seed, allow_zero=True)
-        _positive("checkpoint_interval", self.checkpoint_interval, allow_zero=True)
-        _positive("eval_interval", self.eval_interval, allow_zero=True)
-        _positive("eval_episodes", self.eval_episodes)
+    seed: Integer = Field(0, ge=0)
+    checkpoint_interval: Integer = Field(10_000, ge=0)
+    """Env steps between checkpoints (0: none)."""
+    eval_interval: Integer = Field(10_000, ge=0)
+    """Env steps between evaluations (0: none)."""
+    eval_episodes: PositiveInteger = 50
+    torch_threads: PositiveInteger = 1
 
 
 OpponentKind = Literal["random", "heuristic", "snapshot", "model"]
 
 
-@dataclass
-class OpponentConfig:
+class OpponentConfig(ConfigModel):
     """One opponent in the pool: a built-in agent, a snapshot of the learner, or a saved model file."""
 
     kind: OpponentKind
     path: str | None = None
-    weight: float = 1.0
+    weight: float = Field(1.0, gt=0)
 
-    def __post_init__(self) -> None:
+    @model_validator(mode="after")
+    def _path_matches_kind(self) -> OpponentConfig:
         if self.kind == "model" and not self.path:
-            raise ValueError("path: an opponent of kind 'model' needs the path of a saved model (.zip)")
+            raise rule_violation(
+                ("path",), "an opponent of kind 'model' needs the path of a saved model (.zip)", self.path
+            )
         if self.kind in ("random", "heuristic") and self.path is not None:
-            raise ValueError(f"path: an opponent of kind {self.kind!r} takes no path")
-        _positive("weight", self.weight)
+            raise rule_violation(("path",), f"an opponent of kind {self.kind!r} takes no path", self.path)
+        return self
 
 
-@dataclass
-class OpponentsConfig:
+class OpponentsConfig(ConfigModel):
     """Opponents of multi-player games: a weighted pool and how the learner's seat changes between episodes."""
 
-    pool: list[OpponentConfig] = field(default_factory=list)
+    pool: list[OpponentConfig] = []
     seat_rotation: Literal["fixed", "round_robin", "random"] = "round_robin"
 
 
-@dataclass
-class LoggingConfig:
+class LoggingConfig(ConfigModel):
     """Where runs are written and whether TensorBoard event files are kept."""
 
     run_root: str = "runs"
     tensorboard: bool = True
 
 
-@dataclass
-class PretrainConfig:
+class PretrainConfig(ConfigModel):
     """Optional warm start before PPO: behaviour cloning on a teacher agent's decisions, then DAgger rounds.
 
     `steps: 0` (the default) turns it off. Each DAgger round lets the student play (acting with probability
@@ -538,50 +570,41 @@ class PretrainConfig:
     """
 
     teacher: str = "heuristic"
-    steps: int = 0
-    epochs: int = 15
-    dagger_rounds: int = 0
-    dagger_steps: int = 50_000
-    dagger_epochs: int = 5
-    student_share: float = 1.0
-    batch_size: int = 256
-    learning_rate: float = 1.0e-3
-    value_coef: float = 0.5
-    workers: int = 2
+    steps: Integer = Field(0, ge=0)
+    epochs: PositiveInteger = 15
+    dagger_rounds: Integer = Field(0, ge=0)
+    dagger_steps: PositiveInteger = 50_000
+    dagger_epochs: PositiveInteger = 5
+    student_share: UnitInterval = 1.0
+    batch_size: PositiveInteger = 256
+    learning_rate: float = Field(1.0e-3, gt=0)
+    value_coef: float = Field(0.5, ge=0)
+    workers: PositiveInteger = 2
 
-    def __post_init__(self) -> None:
-        _positive("steps", self.steps, allow_zero=True)
-        _positive("epochs", self.epochs)
-        _positive("dagger_rounds", self.dagger_rounds, allow_zero=True)
-        _positive("dagger_steps", self.dagger_steps)
-        _positive("dagger_epochs", self.dagger_epochs)
-        if not 0.0 <= self.student_share <= 1.0:
-            raise ValueError(f"student_share: must be within [0, 1], got {self.student_share}")
-        _positive("batch_size", self.batch_size)
-        _positive("learning_rate", self.learning_rate)
-        _positive("value_coef", self.value_coef, allow_zero=True)
-        _positive("workers", self.workers)
-        if not self.teacher:
-            raise ValueError("teacher: name an agent (e.g. heuristic) or the path of a saved model")
+    @field_validator("teacher")
+    @classmethod
+    def _teacher_is_named(cls, teacher: str) -> str:
+        if not teacher:
+            raise ValueError("name an agent (e.g. heuristic) or the path of a saved model")
+        return teacher
 
 
-@dataclass
-class ExperimentConfig:
+class ExperimentConfig(ConfigModel):
     """A whole training run: env, algorithm, budget, optional pretraining, opponents and logging."""
 
     env: EnvConfig
     algo: AlgoConfig
-    train: TrainConfig = field(default_factory=TrainConfig)
-    pretrain: PretrainConfig = field(default_factory=PretrainConfig)
-    opponents: OpponentsConfig = field(default_factory=OpponentsConfig)
-    logging: LoggingConfig = field(default_factory=LoggingConfig)
+    train: TrainConfig = Field(default_factory=TrainConfig)
+    pretrain: PretrainConfig = Field(default_factory=PretrainConfig)
+    opponents: OpponentsConfig = Field(default_factory=OpponentsConfig)
+    logging: LoggingConfig = Field(default_factory=LoggingConfig)
 
 
 def load_experiment_config(path: str | Path, overrides: Sequence[str] = ()) -> ExperimentConfig:
     """Read, override and validate a training config file; raises ConfigError naming the file and the key."""
     parsed = [parse_override(text) for text in overrides]
     data = apply_overrides(read_yaml_file(path), parsed)
-    return build_dataclass(ExperimentConfig, data, str(path), parsed)
+    return validate_config(ExperimentConfig, data, str(path), parsed)
 
 
 # --------------------------------------------------------------------------------------------------------------
@@ -589,59 +612,46 @@ def load_experiment_config(path: str | Path, overrides: Sequence[str] = ()) -> E
 # --------------------------------------------------------------------------------------------------------------
 
 
-@dataclass
-class MCTSConfig:
+class MCTSConfig(ConfigModel):
     """Default settings of the `mcts` agent (`mcts:N` on the command line overrides num_simulations)."""
 
-    num_simulations: int = 100
-    rollout_depth: int = 100
-    exploration: float = 1.4
-    rollout: str = "random"
+    num_simulations: PositiveInteger = 100
+    rollout_depth: Integer = Field(100, ge=0)
+    exploration: float = Field(1.4, ge=0)
+    rollout: Literal["random", "heuristic"] = "random"
     """Who plays the rollouts: random (uniform legal moves) or heuristic (the game's heuristic agent)."""
-    prior: str = "none"
+    prior: Literal["none", "heuristic"] = "none"
     """PUCT prior: none (plain UCT) or heuristic (the heuristic's choice gets prior_share of the prior)."""
-    prior_share: float = 0.75
-
-    def __post_init__(self) -> None:
-        if self.rollout not in ("random", "heuristic"):
-            raise ValueError(f"rollout: must be 'random' or 'heuristic', got {self.rollout!r}")
-        if self.prior not in ("none", "heuristic"):
-            raise ValueError(f"prior: must be 'none' or 'heuristic', got {self.prior!r}")
-        if not 0.0 <= self.prior_share <= 1.0:
-            raise ValueError(f"prior_share: must be within [0, 1], got {self.prior_share}")
-        _positive("num_simulations", self.num_simulations)
-        _positive("rollout_depth", self.rollout_depth, allow_zero=True)
-        _positive("exploration", self.exploration, allow_zero=True)
+    prior_share: UnitInterval = 0.75
 
 
-@dataclass
-class EvaluationSettings:
-    """How many episodes, from which seed, on how many worker processes, written where."""
+SweepValue = str | int | float | bool
+"""A value an evaluation sweep gives an env keyword argument."""
 
-    episodes: int = 100
-    seed: int = 0
-    workers: int = 1
+
+class EvaluationSettings(ConfigModel):
+    """How many episodes, from which seed, on how many worker processes, written where, over which env settings."""
+
+    episodes: PositiveInteger = 100
+    seed: Integer = Field(0, ge=0)
+    workers: PositiveInteger = 1
     out_dir: str = "runs/eval"
-    agents: list[str] = field(default_factory=lambda: ["random"])
-    difficulties: list[str] = field(default_factory=lambda: ["easy", "normal", "hard"])
-
-    def __post_init__(self) -> None:
-        _positive("episodes", self.episodes)
-        _positive("seed", self.seed, allow_zero=True)
-        _positive("workers", self.workers)
+    agents: list[str] = ["random"]
+    sweep: dict[str, Annotated[list[SweepValue], Field(min_length=1)]] = {}
+    """Env keyword argument -> values; every combination of the values is evaluated as its own group (empty: the
+    env kwargs alone)."""
 
 
-@dataclass
-class EvalConfig:
+class EvalConfig(ConfigModel):
     """An evaluation: the env to play, the evaluation settings and agent defaults."""
 
     env: EnvConfig
-    evaluation: EvaluationSettings = field(default_factory=EvaluationSettings)
-    mcts: MCTSConfig = field(default_factory=MCTSConfig)
+    evaluation: EvaluationSettings = Field(default_factory=EvaluationSettings)
+    mcts: MCTSConfig = Field(default_factory=MCTSConfig)
 
 
 def load_eval_config(path: str | Path, overrides: Sequence[str] = ()) -> EvalConfig:
     """Read, override and validate an evaluation config file."""
     parsed = [parse_override(text) for text in overrides]
     data = apply_overrides(read_yaml_file(path), parsed)
-    return build_dataclass(EvalConfig, data, str(path), parsed)
+    return validate_config(EvalConfig, data, str(path), parsed)

@@ -9,16 +9,14 @@ import gymnasium as gym
 import numpy as np
 
 from agents.config import ConfigError, EnvConfig, OpponentsConfig
-
-TABLETOP_NAMESPACE = "tabletop/"
-"""Prefix of every Gymnasium id the suite registers."""
+from envs.core.registration import registered_games
 
 
 def tabletop_env_ids() -> list[str]:
-    """Every registered tabletop Gymnasium id (importing envs registers them)."""
+    """Every Gymnasium id the games' registration records declare (importing envs registers them)."""
     import envs  # noqa: F401 - registers the ids
 
-    return sorted(env_id for env_id in gym.registry if env_id.startswith(TABLETOP_NAMESPACE))
+    return sorted(env_id for record in registered_games().values() for env_id in record.gym_env_ids)
 
 
 def make_env(env_id: str, kwargs: dict[str, Any], render_mode: str | None = None) -> gym.Env:
@@ -105,7 +103,7 @@ class EpisodeOutcomeWrapper(gym.Wrapper):
             }
         else:
             self._legal_action_total += self._legal_action_count(observation, info)
-        return observation, reward, terminated, truncated, info
+        return observation, float(reward), terminated, truncated, info
 
     def _legal_action_count(self, observation: Any, info: dict[str, Any]) -> int:
         mask = info.get("action_mask")

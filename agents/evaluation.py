@@ -3,10 +3,14 @@
 Episode i of an evaluation is played with seed `seed + i` for both the env (`reset(seed=...)`) and the agent
 (`agent.reset(seed)`), so an episode's outcome depends only on (agent, env kwargs, seed + i): results are identical
 whatever the number of worker processes, and are always reported in episode order.
+
+An evaluation is a list of groups, one per agent and per combination of swept env kwargs. What a finished episode
+reports besides won/score (its outcome facts) comes from the game's registration record.
 """
 
 from __future__ import annotations
 
+import itertools
 import math
 import multiprocessing
 import re
@@ -20,26 +24,30 @@ from typing import Any
 
 import gymnasium as gym
 
-from agents.base import Agent, action_mask_of, is_model_path, make_agent
+from agents.base import Agent, action_mask_of
+from agents.config import ConfigError, parse_yaml
 from agents.environment import make_env
+from agents.registry import is_model_path, make_agent
+from agents.run_dir import TENSORBOARD_DIR_NAME, run_dir_of_model
+from envs.core.registration import UnknownGameError, game_record_of_env_id
 
 WILSON_Z_95 = 1.959963984540054
 """Standard normal quantile of a two-sided 95% interval."""
-NO_TITLE = "(none)"
-"""Title-distribution key of episodes that ended without a title (e.g. lost games)."""
+NO_VALUE = "(none)"
+"""Distribution key of episodes whose outcome fact is empty or absent (a fact only some endings report)."""
 CHUNKS_PER_WORKER = 2
 """Episodes are handed to workers in this many chunks per worker (balance vs. per-chunk agent loading)."""
 
 
 @dataclass
 class EpisodeResult:
-    """The outcome of one evaluation episode (actions only when recording)."""
+    """The outcome of one evaluation episode: won, score, the game's outcome facts (actions only when recording)."""
 
     episode: int
     seed: int
     won: bool
     score: float
-    title: str | None
+    facts: dict[str, Any]
     length: int
     episode_return: float
     actions: list[int] | None = None
@@ -47,12 +55,54 @@ class EpisodeResult:
 
 @dataclass(frozen=True)
 class EvaluationGroup:
-    """One agent on one env setting (one row of the results table)."""
+    """One agent on one env setting (one row of the results table); `sweep` holds the swept kwargs of the group."""
 
     agent: str
     env_id: str
     env_kwargs: dict[str, Any]
-    difficulty: str | None = None
+    sweep: dict[str, Any] = field(default_factory=dict)
+
+
+def parse_sweep_flag(flag: str) -> tuple[str, list[Any]]:
+    """`KEY=V1,V2` (a command-line sweep) -> (KEY, [V1, V2]), each value read as a YAML scalar."""
+    key, separator, values = flag.partition("=")
+    source = f"--sweep {flag}"
+    if not separator or not key.strip() or not values.strip():
+        raise ConfigError(source, "", "expected KEY=V1,V2 (an env keyword argument and its values)")
+    return key.strip(), [parse_yaml(value.strip(), source) for value in values.split(",")]
+
+
+def sweep_combinations(sweep: Mapping[str, Sequence[Any]]) -> list[dict[str, Any]]:
+    """Every combination of the swept values, the first key varying slowest; [{}] for an empty sweep."""
+    keys = list(sweep)
+    return [dict(zip(keys, values, strict=True)) for values in itertools.product(*(sweep[key] for key in keys))]
+
+
+def build_groups(
+    agents: Sequence[str], env_id: str, env_kwargs: Mapping[str, Any], sweep: Mapping[str, Sequence[Any]]
+) -> list[EvaluationGroup]:
+    """One group per agent and per combination of the sweep (agent-major), each with the env kwargs it sets."""
+    return [
+        EvaluationGroup(agent, env_id, {**env_kwargs, **combination}, combination)
+        for agent in agents
+        for combination in sweep_combinations(sweep)
+    ]
+
+
+def outcome_facts_of(env_id: str) -> tuple[str, ...]:
+    """The outcome facts the game behind `env_id` reports (none for an env id no game record declares)."""
+    try:
+        return game_record_of_env_id(env_id).outcome_facts
+    except UnknownGameError:
+        return ()
+
+
+def headline_fact_of(env_id: str) -> str | None:
+    """The categorical outcome fact results tables show for the game behind `env_id`, if it names one."""
+    try:
+        return game_record_of_env_id(env_id).headline_fact
+    except UnknownGameError:
+        return None
 
 
 @dataclass
@@ -78,8 +128,8 @@ def wilson_interval(successes: int, trials: int, z: float = WILSON_Z_95) -> tupl
     return low, high
 
 
-def summarize(episodes: Sequence[EpisodeResult]) -> dict[str, Any]:
-    """Win rate with its 95% Wilson interval, score/title distributions, mean score, length and return."""
+def summarize(episodes: Sequence[EpisodeResult], facts: Sequence[str] = ()) -> dict[str, Any]:
+    """Win rate (95% Wilson interval), score distribution, a `<fact>_distribution` per fact, means of the rest."""
     count = len(episodes)
     wins = sum(episode.won for episode in episodes)
     low, high = wilson_interval(wins, count)
@@ -87,8 +137,7 @@ def summarize(episodes: Sequence[EpisodeResult]) -> dict[str, Any]:
     mean_score = sum(scores) / count if count else math.nan
     score_std = math.sqrt(sum((s - mean_score) ** 2 for s in scores) / count) if count else math.nan
     score_counts = Counter(_plain_number(score) for score in scores)
-    title_counts = Counter(episode.title or NO_TITLE for episode in episodes)
-    return {
+    summary: dict[str, Any] = {
         "episodes": count,
         "wins": wins,
         "win_rate": wins / count if count else math.nan,
@@ -96,18 +145,36 @@ def summarize(episodes: Sequence[EpisodeResult]) -> dict[str, Any]:
         "mean_score": mean_score,
         "score_std": score_std,
         "score_distribution": {str(score): score_counts[score] for score in sorted(score_counts)},
-        "title_distribution": dict(sorted(title_counts.items(), key=lambda item: (-item[1], item[0]))),
-        "mean_length": sum(episode.length for episode in episodes) / count if count else math.nan,
-        "mean_return": sum(episode.episode_return for episode in episodes) / count if count else math.nan,
     }
+    for fact in facts:
+        counts = Counter(_distribution_key(episode.facts.get(fact)) for episode in episodes)
+        summary[f"{fact}_distribution"] = dict(sorted(counts.items(), key=lambda item: (-item[1], item[0])))
+    summary["mean_length"] = sum(episode.length for episode in episodes) / count if count else math.nan
+    summary["mean_return"] = sum(episode.episode_return for episode in episodes) / count if count else math.nan
+    return summary
+
+
+def _distribution_key(value: Any) -> str:
+    """A fact's value as a distribution key: its text, or NO_VALUE when empty or absent."""
+    if value is None or value == "":
+        return NO_VALUE
+    return str(value)
+
+
+def _plain_value(value: Any) -> Any:
+    """numpy scalars -> Python scalars, so that facts go into JSON as they are."""
+    item = getattr(value, "item", None)
+    return item() if callable(item) and getattr(value, "shape", None) == () else value
 
 
 def _plain_number(value: float) -> int | float:
     return int(value) if float(value).is_integer() else value
 
 
-def play_episode(env: gym.Env, agent: Agent, episode: int, seed: int, record: bool = False) -> EpisodeResult:
-    """Play one episode with env.reset(seed=seed) and agent.reset(seed); masks always applied."""
+def play_episode(
+    env: gym.Env, agent: Agent, episode: int, seed: int, record: bool = False, facts: Sequence[str] = ()
+) -> EpisodeResult:
+    """Play one episode (env.reset(seed=seed), agent.reset(seed), masks applied), keeping `facts` of the final info."""
     observation, info = env.reset(seed=seed)
     agent.reset(seed)
     actions: list[int] = []
@@ -125,7 +192,7 @@ def play_episode(env: gym.Env, agent: Agent, episode: int, seed: int, record: bo
         seed=seed,
         won=bool(info.get("won", False)),
         score=float(info.get("score", math.nan)),
-        title=info.get("title"),
+        facts={fact: _plain_value(info.get(fact)) for fact in facts},
         length=len(actions),
         episode_return=episode_return,
         actions=actions if record else None,
@@ -142,6 +209,7 @@ class _Chunk:
     base_seed: int
     agent_options: Mapping[str, Any]
     record: bool
+    facts: tuple[str, ...]
 
 
 def _play_chunk(chunk: _Chunk) -> tuple[int, list[EpisodeResult]]:
@@ -153,7 +221,8 @@ def _play_chunk(chunk: _Chunk) -> tuple[int, list[EpisodeResult]]:
             # One intra-op thread: identical floating-point results whatever the worker count (and faster).
             sys.modules["torch"].set_num_threads(1)
         results = [
-            play_episode(env, agent, episode, chunk.base_seed + episode, chunk.record) for episode in chunk.episodes
+            play_episode(env, agent, episode, chunk.base_seed + episode, chunk.record, chunk.facts)
+            for episode in chunk.episodes
         ]
     finally:
         env.close()
@@ -172,8 +241,17 @@ def run_evaluation(
     agent_options = dict(agent_options or {})
     # One process: one chunk per group (the agent is built once); several: chunks to balance the load.
     chunk_size = episodes if workers == 1 else max(1, math.ceil(episodes / (workers * CHUNKS_PER_WORKER)))
+    facts = {group.env_id: outcome_facts_of(group.env_id) for group in groups}
     chunks = [
-        _Chunk(index, group, tuple(range(start, min(start + chunk_size, episodes))), seed, agent_options, record)
+        _Chunk(
+            index,
+            group,
+            tuple(range(start, min(start + chunk_size, episodes))),
+            seed,
+            agent_options,
+            record,
+            facts[group.env_id],
+        )
         for index, group in enumerate(groups)
         for start in range(0, episodes, chunk_size)
     ]
@@ -190,7 +268,7 @@ def run_evaluation(
     group_results = []
     for group, results in zip(groups, collected, strict=True):
         results.sort(key=lambda result: result.episode)
-        group_results.append(GroupResult(group, results, summarize(results)))
+        group_results.append(GroupResult(group, results, summarize(results, facts[group.env_id])))
     return group_results
 
 
@@ -211,7 +289,7 @@ def results_document(results: Sequence[GroupResult], meta: Mapping[str, Any]) ->
         "results": [
             {
                 "agent": result.group.agent,
-                "difficulty": result.group.difficulty,
+                "sweep": result.group.sweep,
                 "env_id": result.group.env_id,
                 "env_kwargs": result.group.env_kwargs,
                 "summary": result.summary,
@@ -241,7 +319,7 @@ def recording_document(group: EvaluationGroup, episode: EpisodeResult) -> dict[s
         "result": {
             "won": episode.won,
             "score": episode.score,
-            "title": episode.title,
+            "facts": episode.facts,
             "length": episode.length,
             "return": episode.episode_return,
         },
@@ -255,18 +333,31 @@ def agent_label(spec: str) -> str:
     path = Path(spec)
     if path.is_dir():
         return path.name
-    run_dir = path.parent.parent if path.parent.name == "checkpoints" else path.parent
-    return f"{run_dir.name}/{path.stem}" if (run_dir / "config.yaml").is_file() else path.name
+    run_dir = run_dir_of_model(path)
+    return f"{run_dir.name}/{path.stem}" if run_dir is not None else path.name
+
+
+def sweep_label(sweep: Mapping[str, Any]) -> str:
+    """The swept kwargs of a group as `key=value, key=value` ("" when not sweeping)."""
+    return ", ".join(f"{key}={value}" for key, value in sweep.items())
 
 
 def group_label(group: EvaluationGroup) -> str:
-    """Short label of a group for plots."""
+    """Short label of a group for plots: the agent, and its swept kwargs in parentheses."""
     name = agent_label(group.agent)
-    return f"{name} ({group.difficulty})" if group.difficulty else name
+    return f"{name} ({sweep_label(group.sweep)})" if group.sweep else name
+
+
+def group_folder(group: EvaluationGroup) -> Path:
+    """Relative folder of a group's files (recordings): the agent, then one level naming the swept kwargs."""
+    folder = Path(slug(group.agent))
+    if group.sweep:
+        folder = folder / slug("__".join(f"{key}-{value}" for key, value in group.sweep.items()))
+    return folder
 
 
 def plot_score_histograms(results: Sequence[GroupResult], path: Path) -> None:
-    """One score histogram per agent (and difficulty) in a single PNG."""
+    """One score histogram per group (agent and swept kwargs) in a single PNG."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -310,7 +401,7 @@ def training_win_rates(run_dir: Path) -> dict[str, list[tuple[int, float]]]:
     from tensorboard.backend.event_processing.event_accumulator import EventAccumulator
 
     series: dict[str, list[tuple[int, float]]] = {}
-    folder = run_dir / "tensorboard"
+    folder = run_dir / TENSORBOARD_DIR_NAME
     if not folder.is_dir():
         return series
     accumulator = EventAccumulator(str(folder), size_guidance={"scalars": 0})

@@ -22,8 +22,9 @@ from typing import Any
 
 import numpy as np
 
-from agents.base import Agent, action_mask_of, make_agent
+from agents.base import Agent, action_mask_of
 from agents.environment import make_env
+from agents.registry import make_agent
 
 HELD_OUT_SHARE = 0.1
 """Share of the recorded decisions kept aside to report the student's agreement with the teacher."""

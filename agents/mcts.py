@@ -1,7 +1,7 @@
 """Generic Monte Carlo tree search over the rules core, for games with chance and hidden information.
 
 Each simulation starts from a determinization of the root: `state.resample_hidden(player, rng)` redraws what the
-searching player cannot see (deck order, unrevealed monsters) consistently with what they saw, so the search does
+searching player cannot see (deck order, face-down cards) consistently with what they saw, so the search does
 not cheat. The tree is "open loop" over decisions: nodes are reached by the sequence of decision ids, chance nodes
 are sampled with their exact probabilities (`chance_outcomes()`) as the simulation passes them, and every node's
 statistics therefore average over chance and hidden information (single-observer information-set MCTS).
@@ -112,7 +112,7 @@ class MCTSAgent(BaseAgent):
             player = state.current_player()
             legal = state.legal_actions()
             if self.prior_agent is not None:
-                action, leaf = self._choose_puct(node, state, legal)
+                action, leaf = self._choose_puct(node, state, legal, self.prior_agent)
             else:
                 action, leaf = self._choose_uct(node, legal)
             edge = node.edges[action]
@@ -145,7 +145,7 @@ class MCTSAgent(BaseAgent):
             return action, True
         return self._select(node, legal), False
 
-    def _choose_puct(self, node: _Node, state: Any, legal: list[int]) -> tuple[int, bool]:
+    def _choose_puct(self, node: _Node, state: Any, legal: list[int], prior_agent: Any) -> tuple[int, bool]:
         """(action, whether it is unvisited): PUCT where the prior agent's action gets `prior_share` of the prior.
 
         An open-loop node asks the prior agent once, in the first determinization that reaches it. Unvisited
@@ -153,7 +153,7 @@ class MCTSAgent(BaseAgent):
         agent and a larger one departs from it where the rollouts say another action does better.
         """
         if node.prior_action == NO_PRIOR:
-            node.prior_action = int(self.prior_agent.act(None, state.legal_actions_mask(), state))
+            node.prior_action = int(prior_agent.act(None, state.legal_actions_mask(), state))
         action = self._select_puct(node, legal)
         edge = node.edges.get(action)
         if edge is None:

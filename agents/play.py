@@ -1,4 +1,4 @@
-"""Play a tabletop game in the terminal: `python -m agents.play unbroken [--seed S] [--env-kwarg difficulty=hard]`.
+"""Play a tabletop game in the terminal: `python -m agents.play GAME [--seed S] [--env-kwarg KEY=VALUE]`.
 
 The state is shown with the env's ansi render; the legal actions are listed by label and chosen by number.
 Commands at the prompt: a number plays that action, `h` asks the hint agent (if given) for a suggestion, `q` quits.
@@ -12,26 +12,37 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-from agents.base import Agent, AgentSpecError, action_mask_of, game_of, make_agent
+from agents.base import Agent, action_mask_of, game_of
 from agents.config import ConfigError, parse_yaml
 from agents.environment import make_env
+from agents.registry import AgentSpecError, make_agent
+from envs.core.registration import UnknownGameError, game_record, game_record_of_env_id
 
 
 def find_env_id(game: str) -> str:
-    """The Gymnasium id of a game name (`unbroken`) or an id given as is (`tabletop/Unbroken-v0`)."""
-    import envs
+    """The primary Gymnasium id of a game's record (by its name, any case), or a registered id given as is."""
     from agents.environment import tabletop_env_ids
 
-    known_ids = tabletop_env_ids()
-    if game in known_ids:
+    if game in tabletop_env_ids():
         return game
-    games = getattr(envs, "GAMES", {})
-    if game.lower() in games:
-        return games[game.lower()]
-    matches = [env_id for env_id in known_ids if env_id.split("/")[-1].split("-")[0].lower() == game.lower()]
-    if len(matches) == 1:
-        return matches[0]
-    raise SystemExit(f"error: unknown game {game!r}; known: {', '.join(sorted(games) or known_ids)}")
+    try:
+        record = game_record(game.lower())
+    except UnknownGameError as error:
+        raise SystemExit(f"error: {error}") from None
+    if record.primary_env_id is None:
+        raise SystemExit(f"error: {record.name} has no Gymnasium env; terminal play supports solo games so far")
+    return record.primary_env_id
+
+
+def outcome_line(env_id: str, info: dict[str, Any]) -> str:
+    """The end-of-game line: won or lost, the score, and each outcome fact of the game's record that has a value."""
+    outcome = "won" if info.get("won") else "lost"
+    try:
+        facts = game_record_of_env_id(env_id).outcome_facts
+    except UnknownGameError:
+        facts = ()
+    details = "".join(f", {fact} {info[fact]!r}" for fact in facts if info.get(fact) not in (None, ""))
+    return f"game over: you {outcome}, score {info.get('score')}{details}"
 
 
 def parse_env_kwargs(pairs: list[str]) -> dict[str, Any]:
@@ -108,9 +119,7 @@ def play(
             observation, _, terminated, truncated, info = env.step(action)
             if terminated or truncated:
                 write(str(env.render()))
-                outcome = "won" if info.get("won") else "lost"
-                title = f", title {info['title']!r}" if info.get("title") else ""
-                write(f"game over: you {outcome}, score {info.get('score')}{title}")
+                write(outcome_line(env_id, info))
                 return dict(info)
     finally:
         env.close()
@@ -119,7 +128,7 @@ def play(
 def main(argv: list[str] | None = None) -> int:
     """Parse the command line and play one game in the terminal."""
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("game", help="game name (unbroken) or Gymnasium id")
+    parser.add_argument("game", help="game name (as its registration record names it) or Gymnasium id")
     parser.add_argument("--opponent", action="append", default=[], help="opponent agent of multi-player games")
     parser.add_argument("--hint", default=None, metavar="AGENT", help="agent asked for suggestions with h")
     parser.add_argument("--seed", type=int, default=None, help="seed of the game (random if omitted)")

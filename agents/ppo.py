@@ -8,41 +8,27 @@ from typing import Any
 import gymnasium as gym
 import numpy as np
 
-from agents.base import AgentSpecError, BaseAgent
-
-FINAL_MODEL_NAME = "final_model.zip"
-"""File name of the model train.py writes when a run finishes."""
-CHECKPOINT_DIR_NAME = "checkpoints"
-"""Folder of a run directory holding periodic checkpoints named model_<timesteps>_steps.zip."""
+from agents.base import BaseAgent
+from agents.run_dir import FINAL_MODEL_NAME, run_model
 
 
-def checkpoint_timesteps(path: Path) -> int:
-    """The timestep count encoded in a checkpoint file name (model_<timesteps>_steps.zip)."""
-    return int(path.name.removeprefix("model_").removesuffix("_steps.zip"))
-
-
-def latest_checkpoint(run_dir: Path) -> Path | None:
-    """The checkpoint with the most timesteps in a run directory, or None."""
-    checkpoints = sorted((run_dir / CHECKPOINT_DIR_NAME).glob("model_*_steps.zip"), key=checkpoint_timesteps)
-    return checkpoints[-1] if checkpoints else None
+class ModelLoadError(ValueError):
+    """A model path that does not exist, cannot be loaded, or was trained for differently shaped spaces."""
 
 
 def resolve_model_path(spec: str | Path) -> Path:
     """A .zip model file from a spec: the file itself, or a run dir's final model (else its latest checkpoint)."""
     path = Path(spec)
     if path.is_dir():
-        final = path / FINAL_MODEL_NAME
-        if final.is_file():
-            return final
-        checkpoint = latest_checkpoint(path)
-        if checkpoint is not None:
-            return checkpoint
-        raise AgentSpecError(f"run directory {path} holds neither {FINAL_MODEL_NAME} nor any checkpoint")
+        model = run_model(path)
+        if model is None:
+            raise ModelLoadError(f"run directory {path} holds neither {FINAL_MODEL_NAME} nor any checkpoint")
+        return model
     if path.is_file():
         return path
     if path.with_suffix(".zip").is_file():
         return path.with_suffix(".zip")
-    raise AgentSpecError(f"model file {path} not found")
+    raise ModelLoadError(f"model file {path} not found")
 
 
 class MaskablePPOAgent(BaseAgent):
@@ -62,7 +48,7 @@ class MaskablePPOAgent(BaseAgent):
         try:
             model = MaskablePPO.load(model_path, device="cpu")
         except (OSError, ValueError, KeyError) as error:
-            raise AgentSpecError(f"cannot load a MaskablePPO model from {model_path}: {error}") from error
+            raise ModelLoadError(f"cannot load a MaskablePPO model from {model_path}: {error}") from error
         if env is not None:
             _check_spaces(model, env, model_path)
         return cls(model, name=str(spec))
@@ -78,11 +64,11 @@ class MaskablePPOAgent(BaseAgent):
 def _check_spaces(model: Any, env: gym.Env, model_path: Path) -> None:
     """Fail clearly when a model was trained on differently shaped observations or actions."""
     if model.action_space != env.action_space:
-        raise AgentSpecError(
+        raise ModelLoadError(
             f"{model_path} was trained with action space {model.action_space}, the env has {env.action_space}"
         )
     if _space_shapes(model.observation_space) != _space_shapes(env.observation_space):
-        raise AgentSpecError(
+        raise ModelLoadError(
             f"{model_path} was trained on observations {model.observation_space}, the env gives "
             f"{env.observation_space}; build the env with the kwargs of the training run (see its config.yaml)"
         )

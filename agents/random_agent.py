@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -14,7 +15,7 @@ class RandomAgent(BaseAgent):
 
     name = "random"
 
-    def __init__(self, seed: int | None = None) -> None:
+    def __init__(self, seed: int | Sequence[int] | None = None) -> None:
         self.rng = np.random.default_rng(seed)
 
     def reset(self, seed: int | None = None) -> None:

@@ -1,40 +1,41 @@
-"""MaskablePPO training from an ExperimentConfig: run directories, vec envs, logging, checkpoints and resume.
+"""MaskablePPO training from an ExperimentConfig: vec envs, logging, checkpoints, pretraining and resume.
 
-A run directory `runs/{game}__{algo}__{seed}__{timestamp}/` holds:
-
-- `config.yaml`: the resolved config (every default filled in, overrides applied), the one to resume with;
-- `run_info.json`: command line, start time, package versions;
-- `tensorboard/`: event files (episode return, win rate, score, length, legal-action count, losses, evaluations);
-- `checkpoints/model_<timesteps>_steps.zip`: periodic checkpoints, each written to a temp file then os.replace'd;
-- `evaluations.npz`, `best_model.zip`: MaskableEvalCallback results and the best model by mean eval reward;
-- `final_model.zip`: the model at the end of the budget.
+The run directory's layout (file names, atomic writes, checkpoints) lives in agents/run_dir.py.
+Progress messages go to the `agents.training` logger (train.py shows them on the console).
 """
 
 from __future__ import annotations
 
 import functools
-import json
-import os
-import platform
-import sys
+import logging
+import shutil
 import time
 from collections.abc import Callable
-from datetime import datetime
-from importlib import metadata
 from pathlib import Path
 from typing import Any
 
 import gymnasium as gym
 import numpy as np
 
-from agents.config import ExperimentConfig, dump_yaml
+from agents.config import ExperimentConfig, MaskablePPOHyperparameters, dump_yaml
 from agents.environment import EnvFacts, EpisodeOutcomeWrapper, make_env
-from agents.ppo import CHECKPOINT_DIR_NAME, FINAL_MODEL_NAME, checkpoint_timesteps, latest_checkpoint
+from agents.run_dir import (
+    BEST_MODEL_NAME,
+    CHECKPOINT_DIR_NAME,
+    EVALUATIONS_FILE_NAME,
+    FINAL_MODEL_NAME,
+    PRETRAIN_SCRATCH_DIR_NAME,
+    PRETRAINED_MODEL_NAME,
+    TENSORBOARD_DIR_NAME,
+    checkpoint_timesteps,
+    create_run_dir,
+    latest_checkpoint,
+    save_model_atomically,
+    write_run_files,
+)
 
-CONFIG_FILE_NAME = "config.yaml"
-"""The resolved config inside a run directory."""
-PRETRAINED_MODEL_NAME = "pretrained_model.zip"
-"""The policy after behaviour cloning / DAgger, before PPO (kept in the run directory)."""
+logger = logging.getLogger(__name__)
+
 PRETRAIN_SEED_OFFSET = 2_000_000
 """Pretraining episodes are seeded away from the training and evaluation envs."""
 DAGGER_SEED_STRIDE = 10_000_000
@@ -43,52 +44,14 @@ EVAL_SEED_OFFSET = 1_000_000
 """Evaluation envs are seeded away from the training envs so they never replay training episodes."""
 
 
-def create_run_dir(config: ExperimentConfig, facts: EnvFacts) -> Path:
-    """Make `{run_root}/{game}__{algo}__{seed}__{timestamp}/` (a suffix keeps same-second runs apart)."""
-    stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
-    base = Path(config.logging.run_root) / f"{facts.game_name}__{config.algo.name}__{config.train.seed}__{stamp}"
-    run_dir, suffix = base, 1
-    while True:
-        try:
-            run_dir.mkdir(parents=True, exist_ok=False)
-            return run_dir
-        except FileExistsError:
-            suffix += 1
-            run_dir = base.with_name(f"{base.name}_{suffix}")
+def create_experiment_run_dir(config: ExperimentConfig, facts: EnvFacts) -> Path:
+    """A new run directory for this config (named after the game, the algorithm and the seed)."""
+    return create_run_dir(config.logging.run_root, facts.game_name, config.algo.name, config.train.seed)
 
 
-def write_text_atomically(path: Path, text: str) -> None:
-    """Write a file via a temp file and os.replace, so readers never see half of it."""
-    temporary = path.with_name(path.name + ".tmp")
-    temporary.write_text(text, encoding="utf-8")
-    os.replace(temporary, path)
-
-
-def save_model_atomically(model: Any, path: Path) -> None:
-    """model.save to a temp file then os.replace: a crash mid-save never leaves a truncated checkpoint."""
-    temporary = path.with_name(path.name + ".tmp")
-    with temporary.open("wb") as handle:
-        model.save(handle)
-    os.replace(temporary, path)
-
-
-def write_run_files(run_dir: Path, config: ExperimentConfig, argv: list[str]) -> None:
-    """Write config.yaml (resolved) and run_info.json (command, time, versions) into the run directory."""
-    write_text_atomically(run_dir / CONFIG_FILE_NAME, dump_yaml(config))
-    versions = {}
-    for package in ("gymnasium", "pettingzoo", "numpy", "torch", "stable_baselines3", "sb3_contrib"):
-        try:
-            versions[package] = metadata.version(package)
-        except metadata.PackageNotFoundError:
-            versions[package] = None
-    info = {
-        "command": [sys.executable, *argv],
-        "started": datetime.now().isoformat(timespec="seconds"),
-        "python": platform.python_version(),
-        "platform": platform.platform(),
-        "versions": versions,
-    }
-    write_text_atomically(run_dir / "run_info.json", json.dumps(info, indent=2) + "\n")
+def write_experiment_files(run_dir: Path, config: ExperimentConfig, argv: list[str]) -> None:
+    """Write the resolved config and the run information into the run directory."""
+    write_run_files(run_dir, dump_yaml(config), argv)
 
 
 def _make_monitored_env(env_id: str, kwargs: dict[str, Any]) -> gym.Env:
@@ -110,8 +73,16 @@ def make_vec_env(config: ExperimentConfig, n_envs: int, vec_env: str, seed: int)
     return vectorized
 
 
+def maskable_ppo_hyperparameters(config: ExperimentConfig) -> MaskablePPOHyperparameters:
+    """The config's MaskablePPO hyperparameters (this module trains MaskablePPO only)."""
+    hyperparameters = config.algo.hyperparameters
+    if not isinstance(hyperparameters, MaskablePPOHyperparameters):
+        raise TypeError(f"agents.training trains maskable_ppo; the config names {config.algo.name!r}")
+    return hyperparameters
+
+
 def _policy_name(config: ExperimentConfig, observation_space: gym.Space) -> str:
-    policy = config.algo.hyperparameters.policy
+    policy = maskable_ppo_hyperparameters(config).policy
     if policy == "auto":
         return "MultiInputPolicy" if isinstance(observation_space, gym.spaces.Dict) else "MlpPolicy"
     return policy
@@ -134,13 +105,13 @@ def _callbacks(config: ExperimentConfig, run_dir: Path, resumed: bool) -> list[A
             eval_freq=max(config.train.eval_interval // config.train.n_envs, 1),
             log_path=str(run_dir),
             best_model_save_path=None,
-            callback_on_new_best=SaveBestModelCallback(run_dir / "best_model.zip"),
+            callback_on_new_best=SaveBestModelCallback(run_dir / BEST_MODEL_NAME),
             deterministic=True,
             use_masking=True,
             verbose=0,
         )
         if resumed:
-            _restore_evaluations(evaluation, run_dir / "evaluations.npz")
+            _restore_evaluations(evaluation, run_dir / EVALUATIONS_FILE_NAME)
         callbacks.append(evaluation)
     return callbacks
 
@@ -159,12 +130,13 @@ def _restore_evaluations(evaluation: Any, path: Path) -> None:
         evaluation.best_mean_reward = max(float(np.mean(row)) for row in evaluation.evaluations_results)
 
 
-def _logger(config: ExperimentConfig, run_dir: Path) -> Any:
+def _metrics_logger(config: ExperimentConfig, run_dir: Path) -> Any:
+    """sb3's metrics logger: TensorBoard event files in the run directory, or nothing."""
     from stable_baselines3.common.logger import Logger, make_output_format
 
     if not config.logging.tensorboard:
         return Logger(folder=None, output_formats=[])
-    folder = run_dir / "tensorboard"
+    folder = run_dir / TENSORBOARD_DIR_NAME
     folder.mkdir(exist_ok=True)
     return Logger(folder=str(folder), output_formats=[make_output_format("tensorboard", str(folder))])
 
@@ -178,6 +150,7 @@ def train(config: ExperimentConfig, run_dir: Path, progress_bar: bool = True) ->
     from sb3_contrib import MaskablePPO
 
     train_config = config.train
+    hyperparameters = maskable_ppo_hyperparameters(config)
     torch.set_num_threads(train_config.torch_threads)
     vec_env = make_vec_env(config, train_config.n_envs, train_config.vec_env, train_config.seed)
     checkpoint = latest_checkpoint(run_dir)
@@ -188,13 +161,13 @@ def train(config: ExperimentConfig, run_dir: Path, progress_bar: bool = True) ->
                 vec_env,
                 seed=train_config.seed,
                 verbose=0,
-                **config.algo.hyperparameters.sb3_kwargs(),
+                **hyperparameters.sb3_kwargs(),
             )
         else:
-            model = MaskablePPO.load(checkpoint, env=vec_env, device=config.algo.hyperparameters.device)
+            model = MaskablePPO.load(checkpoint, env=vec_env, device=hyperparameters.device)
             # Reseed from the checkpoint's step count: the continuation is reproducible from the checkpoint.
             model.set_random_seed(train_config.seed + model.num_timesteps)
-        model.set_logger(_logger(config, run_dir))
+        model.set_logger(_metrics_logger(config, run_dir))
         if checkpoint is None and config.pretrain.steps > 0:
             pretrain(model, config, run_dir)
         remaining = train_config.total_timesteps - model.num_timesteps
@@ -218,8 +191,6 @@ def pretrain(model: Any, config: ExperimentConfig, run_dir: Path) -> None:
 
     A run resumed before its first checkpoint reuses pretrained_model.zip instead of pretraining again.
     """
-    import shutil
-
     from agents.imitation import (
         CloneReport,
         Demonstrations,
@@ -230,17 +201,17 @@ def pretrain(model: Any, config: ExperimentConfig, run_dir: Path) -> None:
 
     saved = run_dir / PRETRAINED_MODEL_NAME
     if saved.is_file():
-        model.set_parameters(str(saved), device=config.algo.hyperparameters.device)
-        print(f"pretraining: reusing {saved}", flush=True)
+        model.set_parameters(str(saved), device=maskable_ppo_hyperparameters(config).device)
+        logger.info("pretraining: reusing %s", saved)
         return
     settings = config.pretrain
-    gamma = config.algo.hyperparameters.gamma
+    gamma = maskable_ppo_hyperparameters(config).gamma
     env_id, env_kwargs, seed = config.env.id, dict(config.env.kwargs), config.train.seed + PRETRAIN_SEED_OFFSET
-    logger = model.logger
+    metrics = model.logger
 
     def log(key: str, value: float, step: int) -> None:
-        logger.record(key, value)
-        logger.dump(step)
+        metrics.record(key, value)
+        metrics.dump(step)
 
     def fit(data: Demonstrations, epochs: int, fit_seed: int) -> CloneReport:
         return behaviour_clone(
@@ -250,12 +221,16 @@ def pretrain(model: Any, config: ExperimentConfig, run_dir: Path) -> None:
     start = time.monotonic()
     data = collect_demonstrations(env_id, env_kwargs, settings.teacher, settings.steps, seed, gamma, settings.workers)
     report = fit(data, settings.epochs, seed)
-    print(
-        f"pretraining: {len(data)} decisions of {settings.teacher} ({data.episodes} episodes, "
-        f"{report.teacher_win_rate:.1%} won); agreement held out {report.held_out_accuracy:.1%} ({elapsed(start)})",
-        flush=True,
+    logger.info(
+        "pretraining: %d decisions of %s (%d episodes, %.1f%% won); agreement held out %.1f%% (%s)",
+        len(data),
+        settings.teacher,
+        data.episodes,
+        100 * report.teacher_win_rate,
+        100 * report.held_out_accuracy,
+        elapsed(start),
     )
-    scratch = run_dir / "pretrain_scratch"
+    scratch = run_dir / PRETRAIN_SCRATCH_DIR_NAME
     scratch.mkdir(exist_ok=True)
     try:
         for round_index in range(settings.dagger_rounds):
@@ -274,10 +249,14 @@ def pretrain(model: Any, config: ExperimentConfig, run_dir: Path) -> None:
             )
             data = Demonstrations.concatenate([data, more])
             report = fit(data, settings.dagger_epochs, round_seed)
-            print(
-                f"pretraining: DAgger round {round_index + 1}: the student won {more.wins}/{more.episodes}; "
-                f"{len(data)} decisions, agreement held out {report.held_out_accuracy:.1%} ({elapsed(start)})",
-                flush=True,
+            logger.info(
+                "pretraining: DAgger round %d: the student won %d/%d; %d decisions, agreement held out %.1f%% (%s)",
+                round_index + 1,
+                more.wins,
+                more.episodes,
+                len(data),
+                100 * report.held_out_accuracy,
+                elapsed(start),
             )
     finally:
         shutil.rmtree(scratch, ignore_errors=True)

@@ -1,11 +1,14 @@
-"""Balance report for Unbroken's card content: random and heuristic win rates per preset and difficulty.
+"""Balance report of a game's content: random and heuristic win rates and outcome facts per setting.
 
-Usage: python benchmarks/balance.py [--games 1000] [--seed 0] [--jobs 1]
-       [--out benchmarks/results/unbroken_balance.json]
+Usage: python -m benchmarks.balance --game GAME [--games 1000] [--seed 0] [--jobs 1] [--sweep KEY=V1,V2]
+       [--out benchmarks/results/<game>_balance.json]
 
-Plays seeded games directly on the rules core (UnbrokenGame): chance nodes draw with `state.sample_chance(rng)`,
-decisions call `agent.act(None, state.legal_actions_mask(), state)`. Game i of a setting uses the chance stream
-`default_rng([seed, i])` whatever the agent, so both agents face the same characters and monster decks.
+Every combination of the game's settings (its registration record; --sweep narrows them) is one row per agent.
+Games are played directly on the rules core behind the game's Gymnasium env (`env.unwrapped.game`), without
+building observations: chance nodes draw with `state.sample_chance(rng)`, decisions call
+`agent.act(None, state.legal_actions_mask(), state)`. Game i of a setting uses the chance stream
+`default_rng([seed, i])` whatever the agent, so both agents face the same deals. Each row counts the values of the
+outcome facts the record lists.
 """
 
 from __future__ import annotations
@@ -20,59 +23,50 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import gymnasium as gym
 import numpy as np
 
-if __package__ in (None, ""):
-    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from agents.base import Agent
+from agents.evaluation import NO_VALUE, sweep_combinations, sweep_label, wilson_interval
+from agents.random_agent import RandomAgent
+from agents.registry import make_heuristic_agent
+from benchmarks.common import (
+    RESULTS_DIR,
+    add_game_argument,
+    add_sweep_argument,
+    primary_env_id,
+    record_from_args,
+    record_settings,
+    sweep_from_args,
+)
+from envs.core.registration import game_record
 
-from agents.evaluation import wilson_interval  # noqa: E402
-from agents.heuristics.unbroken import UnbrokenHeuristicAgent  # noqa: E402
-from envs.unbroken.game import UnbrokenGame  # noqa: E402
-from envs.unbroken.rules import UnbrokenState  # noqa: E402
-
-PRESETS = ("english", "spanish")
-DIFFICULTIES = ("easy", "normal", "hard")
 AGENTS = ("random", "heuristic")
-DEFAULT_OUT = Path(__file__).resolve().parent / "results" / "unbroken_balance.json"
-
-
-class UniformRandomAgent:
-    """Uniform over the legal actions, with its own seeded numpy generator."""
-
-    name = "random"
-
-    def __init__(self, seed: int | list[int]) -> None:
-        self.rng = np.random.default_rng(seed)
-
-    def act(self, observation: Any, action_mask: np.ndarray, state: Any | None = None) -> int:
-        """A uniformly random legal action."""
-        return int(self.rng.choice(np.flatnonzero(action_mask)))
+TOP_VALUES_SHOWN = 3
+"""Most frequent values of each outcome fact shown in the printed table (the JSON has them all)."""
+RANDOM_AGENT_STREAM = 1
+"""Third entry of the random agent's seed [seed, game, 1]: its moves never reuse the chance stream [seed, game]."""
 
 
 @dataclass
 class GameResult:
-    """What one finished game reports."""
+    """What one finished game reports: won, score and the game's outcome facts."""
 
     won: bool
-    score: int
-    level: int
-    end_reason: str
-    monster: str
+    score: float
+    facts: dict[str, Any]
 
 
 @dataclass
 class SettingResult:
-    """Aggregates of one agent x preset x difficulty."""
+    """Aggregates of one agent on one setting (a combination of env kwargs)."""
 
     agent: str
-    preset: str
-    difficulty: str
+    setting: dict[str, Any]
     games: int = 0
     wins: int = 0
-    scores: list[int] = field(default_factory=list)
-    levels: Counter = field(default_factory=Counter)
-    causes: Counter = field(default_factory=Counter)
-    killers: Counter = field(default_factory=Counter)
+    scores_of_wins: list[float] = field(default_factory=list)
+    facts: dict[str, Counter[str]] = field(default_factory=dict)
     seconds: float = 0.0
 
     def add(self, result: GameResult) -> None:
@@ -80,89 +74,71 @@ class SettingResult:
         self.games += 1
         if result.won:
             self.wins += 1
-            self.scores.append(result.score)
-            self.levels["won"] += 1
-        else:
-            self.levels[f"died {'I' * result.level if result.level < 4 else 'IV'}"] += 1
-            self.causes[f"L{result.level} {short_reason(result.end_reason)}"] += 1
-            if result.monster:
-                self.killers[result.monster] += 1
+            self.scores_of_wins.append(result.score)
+        for fact, value in result.facts.items():
+            self.facts.setdefault(fact, Counter())[NO_VALUE if value in (None, "") else str(value)] += 1
 
     def to_json(self) -> dict[str, Any]:
         """A JSON-able summary."""
         low, high = wilson_interval(self.wins, self.games)
         return {
             "agent": self.agent,
-            "preset": self.preset,
-            "difficulty": self.difficulty,
+            "setting": self.setting,
             "games": self.games,
             "wins": self.wins,
             "win_rate": self.wins / max(1, self.games),
             "win_rate_ci95": [low, high],
-            "mean_score_of_wins": float(np.mean(self.scores)) if self.scores else None,
-            "level_reached": dict(sorted(self.levels.items())),
-            "death_causes": dict(self.causes.most_common()),
-            "deadliest_monsters": dict(self.killers.most_common(6)),
+            "mean_score_of_wins": float(np.mean(self.scores_of_wins)) if self.scores_of_wins else None,
+            **{f"{fact}_distribution": dict(counts.most_common()) for fact, counts in self.facts.items()},
             "seconds": round(self.seconds, 2),
         }
 
 
-def short_reason(reason: str) -> str:
-    """A short label for an end reason."""
-    if "starvation" in reason:
-        return "starved"
-    if "condition" in reason:
-        return "condition drain"
-    if "time lost" in reason:
-        return "time drain"
-    if "monster" in reason:
-        return "monster attack"
-    return reason
-
-
-def play_game(game: UnbrokenGame, agent: Any, seed: int, index: int) -> GameResult:
-    """Play one seeded game to the end on the rules core."""
+def play_game(game: Any, agent: Agent, seed: int, index: int, facts: tuple[str, ...]) -> GameResult:
+    """Play one seeded game to the end on the rules core; read its outcome facts from the final state."""
     rng = np.random.default_rng([seed, index])
-    state: UnbrokenState = game.new_initial_state()
+    state = game.new_initial_state()
     while not state.is_terminal():
-        if state.current_player() < 0:
+        if state.is_chance_node():
             state.apply_action(state.sample_chance(rng))
         else:
             state.apply_action(agent.act(None, state.legal_actions_mask(), state))
-    monster = ""
-    if state.outcome != 1 and (state.monster_revealed or state.round) and state.monster() >= 0:
-        monster = game.cards.monsters[state.monster()].name
-    return GameResult(state.outcome == 1, state.final_score(), state.level, state.end_reason, monster)
+    info = state.episode_info()
+    return GameResult(bool(info["won"]), float(info["score"]), {fact: info.get(fact) for fact in facts})
 
 
-def run_setting(agent_name: str, preset: str, difficulty: str, games: int, seed: int) -> SettingResult:
-    """Play `games` games of one agent on one preset and difficulty."""
-    game = UnbrokenGame(difficulty=difficulty, preset=preset)
-    result = SettingResult(agent_name, preset, difficulty)
+def run_setting(game_name: str, agent_name: str, setting: dict[str, Any], games: int, seed: int) -> SettingResult:
+    """Play `games` games of one agent on one setting (a worker's job: everything it needs is named)."""
+    record = game_record(game_name)
+    env = gym.make(primary_env_id(record), **setting)
+    game = env.unwrapped.game  # type: ignore[attr-defined]
+    result = SettingResult(agent_name, setting)
     start = time.perf_counter()
-    heuristic = UnbrokenHeuristicAgent(game)
+    heuristic = make_heuristic_agent(game) if agent_name == "heuristic" else None
     for index in range(games):
-        agent: Any = heuristic if agent_name == "heuristic" else UniformRandomAgent([seed, index, 1])
-        result.add(play_game(game, agent, seed, index))
+        agent = heuristic if heuristic is not None else RandomAgent(seed=[seed, index, RANDOM_AGENT_STREAM])
+        result.add(play_game(game, agent, seed, index, record.outcome_facts))
     result.seconds = time.perf_counter() - start
+    env.close()
     return result
 
 
+def _top_values(counts: Counter[str], games: int) -> str:
+    """`value 40%, value 30%`: the most frequent values of one fact."""
+    return ", ".join(f"{value} {100 * count / games:.0f}%" for value, count in counts.most_common(TOP_VALUES_SHOWN))
+
+
 def format_table(results: list[SettingResult]) -> str:
-    """The report table: one row per agent x preset x difficulty."""
-    header = (
-        f"{'agent':<10} {'preset':<8} {'difficulty':<10} {'games':>5} {'win rate':>8} {'95% CI':>15} "
-        f"{'score':>6}  {'level reached (died I/II/III/IV, won)':<38} main death causes"
-    )
+    """The report table: one row per agent x setting, with the most frequent values of every outcome fact."""
+    header = f"{'agent':<10} {'setting':<34} {'games':>5} {'win rate':>8} {'95% CI':>15} {'score':>6}  outcome facts"
     lines = [header, "-" * len(header)]
     for r in results:
         low, high = wilson_interval(r.wins, r.games)
-        score = f"{np.mean(r.scores):6.1f}" if r.scores else "     -"
-        levels = "/".join(str(r.levels.get(k, 0)) for k in ("died I", "died II", "died III", "died IV", "won"))
-        causes = ", ".join(f"{k} {100 * v / r.games:.0f}%" for k, v in r.causes.most_common(3))
+        score = f"{np.mean(r.scores_of_wins):6.1f}" if r.scores_of_wins else "     -"
+        facts = "; ".join(f"{fact}: {_top_values(counts, r.games)}" for fact, counts in r.facts.items())
         lines.append(
-            f"{r.agent:<10} {r.preset:<8} {r.difficulty:<10} {r.games:>5} {100 * r.wins / r.games:7.1f}% "
-            f"[{100 * low:5.1f}, {100 * high:5.1f}] {score}  {levels:<38} {causes}"
+            f"{r.agent:<10} {sweep_label(r.setting):<34} {r.games:>5} {100 * r.wins / r.games:7.1f}% "
+            f"[{100 * low:5.1f}, {100 * high:5.1f}] {score}  {facts}"
         )
     return "\n".join(lines)
 
@@ -170,13 +146,21 @@ def format_table(results: list[SettingResult]) -> str:
 def main(argv: list[str] | None = None) -> int:
     """Run every setting, print the table and write the JSON report."""
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--games", type=int, default=1000, help="games per agent x preset x difficulty")
+    add_game_argument(parser)
+    add_sweep_argument(parser, "every setting of the game's record")
+    parser.add_argument("--games", type=int, default=1000, help="games per agent x setting")
     parser.add_argument("--seed", type=int, default=0, help="base seed of the chance streams")
     parser.add_argument("--jobs", type=int, default=1, help="worker processes (settings run in parallel)")
     parser.add_argument("--agents", nargs="+", default=list(AGENTS), choices=AGENTS, help="agents to play")
-    parser.add_argument("--out", type=Path, default=DEFAULT_OUT, help="where to write the JSON report")
-    args = parser.parse_args(argv)
-    plans = [(a, p, d, args.games, args.seed) for a in args.agents for p in PRESETS for d in DIFFICULTIES]
+    parser.add_argument("--out", type=Path, default=None, help="JSON report (default: results/<game>_balance.json)")
+    args = parser.parse_args(sys.argv[1:] if argv is None else argv)
+    record = record_from_args(parser, args)
+    sweep = sweep_from_args(parser, args.sweep, record_settings(record))
+    plans = [
+        (record.name, agent, setting, args.games, args.seed)
+        for agent in args.agents
+        for setting in sweep_combinations(sweep)
+    ]
     start = time.perf_counter()
     if args.jobs > 1:
         with ProcessPoolExecutor(max_workers=args.jobs) as pool:
@@ -185,14 +169,16 @@ def main(argv: list[str] | None = None) -> int:
         results = [run_setting(*plan) for plan in plans]
     print(format_table(results))
     print(f"\n{args.games} games per row, seed {args.seed}, {time.perf_counter() - start:.0f}s")
-    args.out.parent.mkdir(parents=True, exist_ok=True)
+    out = args.out or RESULTS_DIR / f"{record.name}_balance.json"
+    out.parent.mkdir(parents=True, exist_ok=True)
     report = {
+        "game": record.name,
         "games_per_setting": args.games,
         "seed": args.seed,
         "results": [r.to_json() for r in results],
     }
-    args.out.write_text(json.dumps(report, indent=2) + "\n")
-    print(f"wrote {args.out}")
+    out.write_text(json.dumps(report, indent=2) + "\n")
+    print(f"wrote {out}")
     return 0
 
 

@@ -1,10 +1,11 @@
-"""Win rate of MCTS on Unbroken against simulations per decision, beside the heuristic on the same deals.
+"""Win rate of MCTS against simulations per decision, beside the game's heuristic on the same deals.
 
-    python benchmarks/mcts_curve.py --simulations 4 16 32 --episodes 50 --workers 2
+    python -m benchmarks.mcts_curve --game GAME --simulations 4 16 32 --episodes 50 --workers 2
 
-Episode i uses seed SEED + i for every agent (the same deals). MCTS settings other than the simulation count come
-from configs/unbroken/eval.yaml (heuristic prior and rollouts). Writes benchmarks/results/unbroken_mcts_curve.json
-and .md (the table for the README), with the wall time of each point on this machine.
+Episode i uses seed SEED + i for every agent (the same deals). The env kwargs and the MCTS settings other than the
+simulation count come from the game's eval config (configs/<game>/eval.yaml; `--set KEY=VALUE` changes an env
+kwarg). Writes benchmarks/results/<game>_mcts_curve.json and .md (the table for the README), with the wall time of
+each point on this machine.
 """
 
 from __future__ import annotations
@@ -15,54 +16,66 @@ import sys
 import time
 from datetime import datetime
 from pathlib import Path
+from typing import Any
 
-REPO_ROOT = Path(__file__).resolve().parents[1]
-if str(REPO_ROOT) not in sys.path:
-    sys.path.insert(0, str(REPO_ROOT))
+from agents.config import ConfigError, parse_yaml, to_plain
+from agents.evaluation import EvaluationGroup, run_evaluation, sweep_label
+from benchmarks.common import RESULTS_DIR, add_game_argument, game_eval_settings, primary_env_id, record_from_args
 
-from agents.config import load_eval_config, to_plain  # noqa: E402
-from agents.evaluation import EvaluationGroup, run_evaluation  # noqa: E402
-
-ENV_ID = "tabletop/Unbroken-v0"
-RESULTS_DIR = REPO_ROOT / "benchmarks" / "results"
-EVAL_CONFIG = REPO_ROOT / "configs" / "unbroken" / "eval.yaml"
+HEURISTIC = "heuristic"
+"""The reference agent every MCTS point is paired with."""
 
 
-def parse_args(argv: list[str]) -> argparse.Namespace:
+def build_parser() -> argparse.ArgumentParser:
     """The command line of the curve."""
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    add_game_argument(parser)
     parser.add_argument("--simulations", type=int, nargs="+", default=[4, 16, 32], help="points of the curve")
     parser.add_argument("--episodes", type=int, default=50, help="episodes per point")
-    parser.add_argument("--difficulty", default="normal", choices=["easy", "normal", "hard"])
+    parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="env kwarg (YAML scalar)")
     parser.add_argument("--seed", type=int, default=0, help="episode i uses seed SEED + i")
     parser.add_argument("--workers", type=int, default=1, help="worker processes")
     parser.add_argument("--out-dir", type=Path, default=RESULTS_DIR, help="where the .json and .md go")
-    return parser.parse_args(argv)
+    return parser
+
+
+def env_kwargs_from_flags(parser: argparse.ArgumentParser, base: dict[str, Any], flags: list[str]) -> dict[str, Any]:
+    """The eval config's env kwargs with each `--set KEY=VALUE` applied."""
+    kwargs = dict(base)
+    for flag in flags:
+        key, separator, value = flag.partition("=")
+        if not separator or not key:
+            parser.error(f"--set expects KEY=VALUE, got {flag!r}")
+        try:
+            kwargs[key] = parse_yaml(value, f"--set {flag}")
+        except ConfigError as error:
+            parser.error(str(error))
+    return kwargs
 
 
 def main(argv: list[str] | None = None) -> int:
     """Evaluate the heuristic and MCTS at each budget on the same seeds; write the curve."""
-    args = parse_args(sys.argv[1:] if argv is None else argv)
-    mcts_settings = to_plain(load_eval_config(EVAL_CONFIG).mcts)
-    kwargs = {"difficulty": args.difficulty}
+    parser = build_parser()
+    args = parser.parse_args(sys.argv[1:] if argv is None else argv)
+    record = record_from_args(parser, args)
+    env_id = primary_env_id(record)
+    eval_settings = game_eval_settings(record)
+    mcts_settings = to_plain(eval_settings.mcts)
+    kwargs = env_kwargs_from_flags(parser, eval_settings.env.kwargs, args.set)
     points = []
     heuristic_wins: list[bool] = []
-    for spec in ["heuristic", *(f"mcts:{n}" for n in args.simulations)]:
+    for spec in [HEURISTIC, *(f"mcts:{n}" for n in args.simulations)]:
         start = time.monotonic()
         (result,) = run_evaluation(
-            [EvaluationGroup(spec, ENV_ID, kwargs, args.difficulty)],
-            args.episodes,
-            args.seed,
-            args.workers,
-            {"mcts": mcts_settings},
+            [EvaluationGroup(spec, env_id, kwargs)], args.episodes, args.seed, args.workers, {"mcts": mcts_settings}
         )
         wins = [episode.won for episode in result.episodes]
-        if spec == "heuristic":
+        if spec == HEURISTIC:
             heuristic_wins = wins
         summary = result.summary
         point = {
             "agent": spec,
-            "simulations": 0 if spec == "heuristic" else int(spec.split(":")[1]),
+            "simulations": 0 if spec == HEURISTIC else int(spec.split(":")[1]),
             "episodes": summary["episodes"],
             "win_rate": summary["win_rate"],
             "win_rate_ci95": summary["win_rate_ci95"],
@@ -75,7 +88,7 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps(point), flush=True)
     args.out_dir.mkdir(parents=True, exist_ok=True)
     document = {
-        "env_id": ENV_ID,
+        "env_id": env_id,
         "env_kwargs": kwargs,
         "seed": args.seed,
         "workers": args.workers,
@@ -83,10 +96,11 @@ def main(argv: list[str] | None = None) -> int:
         "created": datetime.now().isoformat(timespec="seconds"),
         "points": points,
     }
-    (args.out_dir / "unbroken_mcts_curve.json").write_text(json.dumps(document, indent=2) + "\n", encoding="utf-8")
+    stem = args.out_dir / f"{record.name}_mcts_curve"
+    stem.with_suffix(".json").write_text(json.dumps(document, indent=2) + "\n", encoding="utf-8")
     lines = [
-        f"# MCTS on Unbroken ({args.difficulty}): win rate against simulations per decision\n",
-        f"`python benchmarks/mcts_curve.py --simulations {' '.join(map(str, args.simulations))} "
+        f"# MCTS on {record.name} ({sweep_label(kwargs)}): win rate against simulations per decision\n",
+        f"`python -m benchmarks.mcts_curve --game {record.name} --simulations {' '.join(map(str, args.simulations))} "
         f"--episodes {args.episodes} --workers {args.workers}` (episode i uses seed {args.seed} + i for every agent; "
         f"prior {mcts_settings['prior']}, rollouts {mcts_settings['rollout']}).\n",
         "| agent | simulations | episodes | win rate | 95% CI | mean score | won / lost vs heuristic (paired) "
@@ -100,7 +114,7 @@ def main(argv: list[str] | None = None) -> int:
             f"| {p['mean_score']:.2f} | +{p['won_where_heuristic_lost']} / -{p['lost_where_heuristic_won']} "
             f"| {p['wall_seconds']:.0f} s |"
         )
-    (args.out_dir / "unbroken_mcts_curve.md").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    stem.with_suffix(".md").write_text("\n".join(lines) + "\n", encoding="utf-8")
     print("\n".join(lines))
     return 0
 

@@ -2,7 +2,8 @@
 
 A recording (written by `evaluate.py --record`) is JSON with the env id, its kwargs, the reset seed and the list of
 actions. Chance is sampled inside the env from the generator seeded by reset(seed), so resetting with the same seed
-and stepping the same actions replays the episode exactly; the recorded result, when present, is checked.
+and stepping the same actions replays the episode exactly; the recorded result, when present, is checked: won,
+score, return and every outcome fact the recording lists.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ import argparse
 import json
 import math
 import sys
+from numbers import Real
 from pathlib import Path
 from typing import Any
 
@@ -77,18 +79,33 @@ def _show(env: gym.Env, render_mode: str | None, echo: bool, heading: str | None
         print(frame)
 
 
+RESULT_KEYS_NOT_COMPARED = ("length", "facts")
+"""Keys of a recorded result that are not info keys (the length is checked by replay(); facts are unpacked)."""
+SUMMARY_FIRST_KEYS = ("won", "score")
+"""Info keys the end-of-replay summary starts with."""
+INFO_KEYS_NOT_SHOWN = ("action_mask",)
+"""Keys of the final info left out of the end-of-replay summary."""
+
+
+def expected_result(recording: dict[str, Any]) -> dict[str, Any]:
+    """What the replay must reproduce: won, score, return and every recorded outcome fact."""
+    result = recording.get("result") or {}
+    expected = {key: value for key, value in result.items() if key not in RESULT_KEYS_NOT_COMPARED}
+    expected.update(result.get("facts") or {})
+    return expected
+
+
 def check_result(recording: dict[str, Any], info: dict[str, Any]) -> list[str]:
     """Differences between the recorded result and the replayed one (empty when they agree)."""
-    expected = recording.get("result") or {}
     differences = []
-    for key in ("won", "score", "title", "return"):
-        if key not in expected or key not in info:
+    for key, recorded in expected_result(recording).items():
+        if key not in info:
+            differences.append(f"{key}: recorded {recorded!r}, missing from the replay")
             continue
-        recorded, replayed = expected[key], info[key]
+        replayed = info[key]
+        numbers = [value for value in (recorded, replayed) if isinstance(value, Real) and not isinstance(value, bool)]
         same = (
-            math.isclose(float(recorded), float(replayed), abs_tol=1e-9)
-            if isinstance(recorded, int | float) and not isinstance(recorded, bool)
-            else recorded == replayed
+            math.isclose(float(recorded), float(replayed), abs_tol=1e-9) if len(numbers) == 2 else recorded == replayed
         )
         if not same:
             differences.append(f"{key}: recorded {recorded!r}, replayed {replayed!r}")
@@ -108,7 +125,9 @@ def main(argv: list[str] | None = None) -> int:
     except ReplayError as error:
         print(f"error: {error}", file=sys.stderr)
         return 1
-    summary = {key: info[key] for key in ("won", "score", "title", "return") if key in info}
+    shown = [key for key in SUMMARY_FIRST_KEYS if key in info]
+    shown += [key for key in info if key not in SUMMARY_FIRST_KEYS and key not in INFO_KEYS_NOT_SHOWN]
+    summary = {key: info[key] for key in shown}
     print(f"--- end: {summary}")
     differences = check_result(recording, info)
     if differences:

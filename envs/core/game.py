@@ -48,7 +48,7 @@ class GameSpec:
 
 
 class Game(abc.ABC):
-    """Immutable configuration of a game (players, difficulty, preset, card data)."""
+    """Immutable configuration of a game (players, settings, card data)."""
 
     spec: GameSpec
 

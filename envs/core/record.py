@@ -366,7 +366,7 @@ class StateRecord:
         return state
 
     def __eq__(self, other: object) -> bool:
-        return type(other) is type(self) and self.to_dict() == other.to_dict()  # type: ignore[attr-defined]
+        return isinstance(other, StateRecord) and type(other) is type(self) and self.to_dict() == other.to_dict()
 
     def __hash__(self) -> int:
         return hash(repr(self.to_dict()))

@@ -15,11 +15,11 @@ from search_toy_games import (
     ToyGame,
 )
 
-from agents.base import AgentSpecError, make_agent
 from agents.environment import make_env
 from agents.evaluation import EpisodeResult, summarize, wilson_interval
 from agents.mcts import MCTSAgent
 from agents.random_agent import RandomAgent
+from agents.registry import AgentSpecError, make_agent
 
 
 def decision_state(kind: str) -> object:
@@ -156,12 +156,12 @@ def test_wilson_interval_matches_reference_values(wins: int, trials: int, low: f
 
 def test_summary_counts_wins_scores_and_titles() -> None:
     episodes = [
-        EpisodeResult(0, 10, True, 12.0, "Survivor", 40, 1.0),
-        EpisodeResult(1, 11, False, 0.0, "", 10, -1.0),
-        EpisodeResult(2, 12, True, 12.0, "Survivor", 50, 1.0),
-        EpisodeResult(3, 13, True, 18.0, "Legend", 60, 1.0),
+        EpisodeResult(0, 10, True, 12.0, {"title": "Survivor", "level": 4}, 40, 1.0),
+        EpisodeResult(1, 11, False, 0.0, {"title": "", "level": 2}, 10, -1.0),
+        EpisodeResult(2, 12, True, 12.0, {"title": "Survivor", "level": 4}, 50, 1.0),
+        EpisodeResult(3, 13, True, 18.0, {"title": "Legend", "level": 4}, 60, 1.0),
     ]
-    summary = summarize(episodes)
+    summary = summarize(episodes, facts=("title", "level"))
     assert summary["wins"] == 3
     assert summary["win_rate"] == 0.75
     assert summary["win_rate_ci95"] == pytest.approx(list(wilson_interval(3, 4)))
@@ -169,4 +169,24 @@ def test_summary_counts_wins_scores_and_titles() -> None:
     assert summary["score_std"] == pytest.approx(math.sqrt(np.var([12, 0, 12, 18])))
     assert summary["score_distribution"] == {"0": 1, "12": 2, "18": 1}
     assert summary["title_distribution"] == {"Survivor": 2, "(none)": 1, "Legend": 1}
+    assert summary["level_distribution"] == {"4": 3, "2": 1}
+    assert "title_distribution" not in summarize(episodes)  # only the facts asked for are counted
     assert summary["mean_length"] == 40.0
+
+
+def test_heuristic_comes_from_the_games_record() -> None:
+    from envs.adapters.gym_env import TabletopEnv
+    from envs.core.registration import game_record
+
+    env = make_env("tabletop/Unbroken-v0", {})
+    try:
+        agent = make_agent("heuristic", env)
+        assert f"{type(agent).__module__}:{type(agent).__name__}" == game_record("unbroken").heuristic
+        with pytest.raises(AgentSpecError, match="takes no argument"):
+            make_agent("heuristic:fast", env)
+    finally:
+        env.close()
+    toy = TabletopEnv(ToyGame("ladder"))  # a game no registration record declares
+    with pytest.raises(AgentSpecError, match="unknown game 'toy_ladder'; known games: unbroken"):
+        make_agent("heuristic", toy)
+    assert isinstance(make_agent("random", toy), RandomAgent)

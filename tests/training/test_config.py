@@ -53,7 +53,7 @@ def test_shipped_configs_load_with_their_values() -> None:
     assert config.opponents.pool == []
     evaluation = load_eval_config(REPO_ROOT / "configs" / "unbroken" / "eval.yaml")
     assert isinstance(evaluation, EvalConfig)
-    assert evaluation.evaluation.difficulties == ["easy", "normal", "hard"]
+    assert evaluation.evaluation.sweep == {}  # evaluate.py --sweep KEY=V1,V2 or --sweep-settings fill it
 
 
 def test_defaults_fill_a_minimal_config() -> None:
@@ -179,3 +179,119 @@ def test_file_problems_name_the_file(tmp_path: Path) -> None:
     listed.write_text("- 1\n- 2\n")
     with pytest.raises(ConfigError, match="top level must be a mapping"):
         load_experiment_config(listed)
+
+
+RESOLVED_BEFORE_PYDANTIC = """\
+env:
+  id: tabletop/Unbroken-v0
+  kwargs:
+    difficulty: normal
+    reward: win
+algo:
+  name: maskable_ppo
+  policy: auto
+  learning_rate: 0.0003
+  learning_rate_schedule: constant
+  n_steps: 1024
+  batch_size: 256
+  n_epochs: 5
+  gamma: 0.995
+  gae_lambda: 0.95
+  clip_range: 0.2
+  clip_range_vf: null
+  normalize_advantage: true
+  ent_coef: 0.01
+  vf_coef: 0.5
+  max_grad_norm: 0.5
+  target_kl: null
+  stats_window_size: 100
+  device: cpu
+  policy_kwargs:
+    net_arch:
+      pi:
+      - 32
+      vf:
+      - 64
+      - 64
+    activation_fn: tanh
+    ortho_init: true
+    share_features_extractor: true
+train:
+  total_timesteps: 100000
+  n_envs: 2
+  vec_env: dummy
+  seed: 0
+  checkpoint_interval: 25000
+  eval_interval: 25000
+  eval_episodes: 50
+  torch_threads: 1
+pretrain:
+  teacher: heuristic
+  steps: 0
+  epochs: 15
+  dagger_rounds: 0
+  dagger_steps: 50000
+  dagger_epochs: 5
+  student_share: 1.0
+  batch_size: 256
+  learning_rate: 0.001
+  value_coef: 0.5
+  workers: 2
+opponents:
+  pool: []
+  seat_rotation: round_robin
+logging:
+  run_root: runs
+  tensorboard: true
+"""
+"""config.yaml of a run written before the configs became pydantic models (by the dataclass dumper)."""
+
+
+def test_resolved_config_of_an_earlier_run_loads_and_dumps_unchanged(tmp_path: Path) -> None:
+    path = tmp_path / "config.yaml"
+    path.write_text(RESOLVED_BEFORE_PYDANTIC)
+    config = load_experiment_config(path)
+    assert config.algo.hyperparameters.policy_kwargs.net_arch == {"pi": [32], "vf": [64, 64]}
+    assert config.train.checkpoint_interval == 25_000
+    assert dump_yaml(config) == RESOLVED_BEFORE_PYDANTIC
+
+
+@pytest.mark.parametrize(
+    ("net_arch", "key", "message"),
+    [
+        # A union tries each member; the error that goes deepest into the value is the one reported.
+        ({"pi": "x"}, "algo.policy_kwargs.net_arch.pi", "expected a list, got string 'x'"),
+        ({"pi": [8], "qf": [8]}, "algo.policy_kwargs.net_arch.qf", "unknown key (a split net_arch has keys pi and vf)"),
+        ([8, 0], "algo.policy_kwargs.net_arch[1]", "must be > 0, got 0"),
+        # Failing every member at the same key: their expectations are merged.
+        (5, "algo.policy_kwargs.net_arch", "expected a list or a mapping, got integer 5"),
+    ],
+)
+def test_union_errors_name_the_deepest_key(net_arch: object, key: str, message: str) -> None:
+    error = error_of(with_section("algo", {"policy_kwargs": {"net_arch": net_arch}}))
+    assert (error.key, error.reason) == (key, message)
+
+
+def test_unknown_key_lists_the_valid_keys_of_its_section() -> None:
+    error = error_of(with_section("logging", {"tensorbord": True}))
+    assert error.key == "logging.tensorbord"
+    assert error.reason == "unknown key (valid keys here: run_root, tensorboard)"
+    assert (
+        error_of(with_section("algo", {"name": None})).reason == "missing required key (known algorithms: maskable_ppo)"
+    )
+
+
+def test_eval_config_errors_name_the_file_and_the_sweep_key(tmp_path: Path) -> None:
+    path = write_yaml(
+        tmp_path / "eval.yaml", {"env": {"id": "tabletop/Unbroken-v0"}, "evaluation": {"sweep": {"difficulty": []}}}
+    )
+    with pytest.raises(ConfigError) as caught:
+        load_eval_config(path)
+    assert (caught.value.source, caught.value.key) == (str(path), "evaluation.sweep.difficulty")
+    assert "at least 1" in caught.value.reason
+    with pytest.raises(ConfigError) as caught:
+        load_eval_config(path, ["evaluation.sweep.difficulty=[easy]", "evaluation.sweep.preset=[english, [spanish]]"])
+    assert caught.value.source == "command-line override 'evaluation.sweep.preset=[english, [spanish]]'"
+    assert caught.value.key == "evaluation.sweep.preset[1]"
+    config = load_eval_config(path, ["evaluation.sweep.difficulty=[easy, hard]", "evaluation.sweep.seed_bonus=[1, 2]"])
+    assert config.evaluation.sweep == {"difficulty": ["easy", "hard"], "seed_bonus": [1, 2]}

@@ -10,9 +10,11 @@ import yaml
 from training_support import REPO_ROOT, TrainedRun, run_cli, write_yaml
 
 import evaluate
-from agents.evaluation import EvaluationGroup, run_evaluation
+from agents.evaluation import EvaluationGroup, build_groups, run_evaluation
+from envs.core.registration import game_record
 
 UNBROKEN = "tabletop/Unbroken-v0"
+SWEEP = {"difficulty": ["easy", "hard"], "preset": ["english", "spanish"]}
 
 
 def eval_config_for(env_id: str, tmp_path: Path) -> Path:
@@ -69,6 +71,14 @@ def test_replay_reproduces_a_recorded_episode(tmp_path: Path) -> None:
     result = run_cli("-m", "envs.replay", str(tampered), "--render", "none")
     assert result.returncode == 1
     assert "differs from the recording" in result.stderr
+    # Every outcome fact the recording lists is checked too, whatever the game calls it.
+    recording["result"]["score"] -= 1
+    fact = next(iter(recording["result"]["facts"]))
+    recording["result"]["facts"][fact] = "something else"
+    tampered.write_text(json.dumps(recording))
+    result = run_cli("-m", "envs.replay", str(tampered), "--render", "none")
+    assert result.returncode == 1
+    assert f"{fact}: recorded 'something else'" in result.stderr
 
 
 def test_same_seed_gives_identical_results_with_any_worker_count() -> None:
@@ -84,15 +94,51 @@ def test_same_seed_gives_identical_results_with_any_worker_count() -> None:
     assert [e.actions for e in shifted[0].episodes] != [e.actions for e in single[0].episodes]
 
 
-def test_by_difficulty_evaluates_every_difficulty(tmp_path: Path) -> None:
+def test_sweep_evaluates_every_value(tmp_path: Path) -> None:
+    """--sweep KEY=V1,V2 (what --by-difficulty did for one kwarg): one group per value, labelled by it."""
     out = tmp_path / "out"
-    assert evaluate.main(["--agent", "random", "--episodes", "2", "--by-difficulty", "--out", str(out)]) == 0
+    arguments = ["--agent", "random", "--episodes", "2", "--sweep", "difficulty=easy,normal,hard", "--record"]
+    assert evaluate.main([*arguments, "--out", str(out)]) == 0
     document = json.loads((out / "results.json").read_text())
-    assert [(g["difficulty"], g["env_kwargs"]["difficulty"]) for g in document["results"]] == [
-        ("easy", "easy"),
-        ("normal", "normal"),
-        ("hard", "hard"),
+    assert [(g["sweep"], g["env_kwargs"]["difficulty"]) for g in document["results"]] == [
+        ({"difficulty": "easy"}, "easy"),
+        ({"difficulty": "normal"}, "normal"),
+        ({"difficulty": "hard"}, "hard"),
     ]
+    assert document["meta"]["config"]["evaluation"]["sweep"] == {"difficulty": ["easy", "normal", "hard"]}
+    folders = sorted(path.name for path in (out / "recordings" / "random").iterdir())
+    assert folders == ["difficulty-easy", "difficulty-hard", "difficulty-normal"]
+
+
+def test_sweep_groups_are_every_combination_with_their_kwargs() -> None:
+    groups = build_groups(["random", "heuristic"], UNBROKEN, {"character": 1, "difficulty": "normal"}, SWEEP)
+    combinations = [
+        {"difficulty": difficulty, "preset": preset}
+        for difficulty in ("easy", "hard")
+        for preset in ("english", "spanish")
+    ]
+    assert [group.agent for group in groups] == ["random"] * 4 + ["heuristic"] * 4
+    assert [group.sweep for group in groups] == combinations * 2
+    assert [group.env_kwargs for group in groups] == [
+        {"character": 1, **combination} for combination in combinations
+    ] * 2
+    assert build_groups(["random"], UNBROKEN, {"character": 1}, {}) == [
+        EvaluationGroup("random", UNBROKEN, {"character": 1})
+    ]
+
+
+def test_sweep_settings_sweeps_the_games_record(tmp_path: Path) -> None:
+    """--sweep-settings adds every setting of the record the sweep does not list; --sweep keeps its own values."""
+    out = tmp_path / "out"
+    arguments = ["--agent", "random", "--episodes", "1", "--sweep", "difficulty=hard", "--sweep-settings"]
+    assert evaluate.main([*arguments, "--out", str(out)]) == 0
+    document = json.loads((out / "results.json").read_text())
+    settings = game_record("unbroken").settings
+    assert [g["sweep"] for g in document["results"]] == [
+        {"difficulty": "hard", "preset": preset} for preset in settings["preset"]
+    ]
+    for group in document["results"]:
+        assert group["env_kwargs"]["preset"] == group["sweep"]["preset"]
 
 
 @pytest.mark.parametrize(
@@ -102,6 +148,9 @@ def test_by_difficulty_evaluates_every_difficulty(tmp_path: Path) -> None:
         (["--agent", "missing_model.zip"], "not found"),
         (["--agent", "random", "--workers", "0"], "evaluation.workers: must be > 0"),
         (["--agent", "random", "env.id=tabletop/Nope-v0"], "env.id: unknown env id"),
+        (["--agent", "random", "--sweep", "difficulty=easy,impossible"], "env.kwargs: "),
+        (["--agent", "random", "--sweep", "difficulty"], "expected KEY=V1,V2"),
+        (["--game", "monopoly"], "unknown game 'monopoly'; known games: unbroken"),
     ],
 )
 def test_bad_evaluations_fail_fast(arguments: list[str], message: str, capsys: pytest.CaptureFixture) -> None:

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from agents.play import choose_action, find_env_id, play
+import pytest
+
+from agents.play import choose_action, find_env_id, outcome_line, play
 from agents.random_agent import RandomAgent
 
 
@@ -45,3 +47,12 @@ def test_play_runs_a_whole_game_with_labels_and_render() -> None:
     assert written[-1].startswith("game over: you ")
     assert any(line.startswith("> ") for line in written)  # the chosen action's label is echoed
     assert find_env_id("tabletop/Unbroken-v0") == "tabletop/Unbroken-v0"
+
+
+def test_games_are_found_by_record_name_and_report_their_outcome_facts() -> None:
+    assert find_env_id("Unbroken") == "tabletop/Unbroken-v0"
+    with pytest.raises(SystemExit, match="unknown game 'chess'; known games: unbroken"):
+        find_env_id("chess")
+    info = {"won": True, "score": 40, "title": "Nemesis", "level": 4, "end_reason": ""}
+    assert outcome_line("tabletop/Unbroken-v0", info) == "game over: you won, score 40, title 'Nemesis', level 4"
+    assert outcome_line("other/Game-v0", info) == "game over: you won, score 40"  # no record, no facts

@@ -1,28 +1,24 @@
-"""benchmarks/reference_table.py with a tiny budget (the real run is long and done by hand)."""
+"""The benchmarks (run as modules, `python -m benchmarks.X --game GAME`) with tiny budgets; real runs are by hand."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
 from pathlib import Path
 
 import pytest
-from training_support import REPO_ROOT, TrainedRun
+from training_support import REPO_ROOT, TrainedRun, run_cli
 
+from benchmarks import balance, mcts_curve, reference_table, throughput
+from envs.core.registration import game_record
 
-def load_reference_table() -> object:
-    """Import the benchmark script as a module."""
-    spec = importlib.util.spec_from_file_location("reference_table", REPO_ROOT / "benchmarks" / "reference_table.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+DIFFICULTY_SWEEP = ["--sweep", "difficulty=easy,normal,hard"]
 
 
 def test_reference_table_writes_every_agent_at_every_difficulty(trained_run: TrainedRun, tmp_path: Path) -> None:
     if trained_run.env_id != "tabletop/Unbroken-v0":
         pytest.skip("the reference table is Unbroken's")
-    reference_table = load_reference_table()
     arguments = ["--episodes", "2", "--mcts-episodes", "1", "--mcts-simulations", "3", "--out-dir", str(tmp_path)]
+    arguments += ["--game", "unbroken", *DIFFICULTY_SWEEP]
     assert reference_table.main([*arguments, "--model", str(trained_run.run_dir)]) == 0
     rows = json.loads((tmp_path / "unbroken_reference.json").read_text())["rows"]
     agents = ["random", "heuristic", "mcts:3", trained_run.run_dir.name]
@@ -38,10 +34,8 @@ def test_reference_table_writes_every_agent_at_every_difficulty(trained_run: Tra
 
 def test_mcts_curve_pairs_every_budget_with_the_heuristic_on_the_same_seeds(tmp_path: Path) -> None:
     """benchmarks/mcts_curve.py: one point per budget, paired win/loss counts against the heuristic's episodes."""
-    spec = importlib.util.spec_from_file_location("mcts_curve", REPO_ROOT / "benchmarks" / "mcts_curve.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    assert module.main(["--simulations", "1", "2", "--episodes", "2", "--out-dir", str(tmp_path)]) == 0
+    arguments = ["--game", "unbroken", "--simulations", "1", "2", "--episodes", "2", "--out-dir", str(tmp_path)]
+    assert mcts_curve.main(arguments) == 0
     points = json.loads((tmp_path / "unbroken_mcts_curve.json").read_text())["points"]
     assert [(p["agent"], p["simulations"], p["episodes"]) for p in points] == [
         ("heuristic", 0, 2),
@@ -53,3 +47,41 @@ def test_mcts_curve_pairs_every_budget_with_the_heuristic_on_the_same_seeds(tmp_
         wins_difference = round((point["win_rate"] - points[0]["win_rate"]) * 2)
         assert point["won_where_heuristic_lost"] - point["lost_where_heuristic_won"] == wins_difference
     assert "| mcts:2 | 2 | 2 |" in (tmp_path / "unbroken_mcts_curve.md").read_text()
+
+
+def test_balance_covers_every_setting_of_the_record_and_counts_outcome_facts(tmp_path: Path) -> None:
+    out = tmp_path / "balance.json"
+    assert balance.main(["--game", "unbroken", "--games", "3", "--out", str(out)]) == 0
+    report = json.loads(out.read_text())
+    record = game_record("unbroken")
+    settings = [row["setting"] for row in report["results"]]
+    difficulties, presets = record.settings["difficulty"], record.settings["preset"]
+    expected = [{"difficulty": d, "preset": p} for d in difficulties for p in presets]
+    assert settings == expected * 2  # random, then heuristic
+    assert [row["agent"] for row in report["results"]] == ["random"] * 6 + ["heuristic"] * 6
+    for row in report["results"]:
+        assert row["games"] == 3
+        for fact in record.outcome_facts:
+            assert sum(row[f"{fact}_distribution"].values()) == 3
+
+
+def test_balance_sweep_narrows_the_settings_and_repeats_per_seed(tmp_path: Path) -> None:
+    runs = []
+    for name in ("a.json", "b.json"):
+        arguments = ["--game", "unbroken", "--games", "4", "--agents", "heuristic", "--sweep", "difficulty=easy"]
+        assert balance.main([*arguments, "--out", str(tmp_path / name)]) == 0
+        runs.append(json.loads((tmp_path / name).read_text())["results"])
+    assert [row["setting"] for row in runs[0]] == [{"difficulty": "easy"}]
+    strip = [{key: value for key, value in row.items() if key != "seconds"} for row in runs[0]]
+    assert strip == [{key: value for key, value in row.items() if key != "seconds"} for row in runs[1]]
+
+
+def test_benchmarks_run_as_modules_and_name_unknown_games(tmp_path: Path) -> None:
+    result = run_cli("-m", "benchmarks.throughput", "--game", "unbroken", "--seconds", "0.05", "--rounds", "1")
+    assert result.returncode == 0, result.stderr
+    assert "tabletop/Unbroken-v0:" in result.stdout and "connect_four_v3:" in result.stdout
+    result = run_cli("-m", "benchmarks.balance", "--game", "monopoly")
+    assert result.returncode == 2
+    assert "unknown game 'monopoly'; known games: unbroken" in result.stderr
+    assert throughput.main(["--game", "unbroken", "--seconds", "0.02", "--rounds", "1"]) == 0
+    assert (REPO_ROOT / "benchmarks" / "__init__.py").is_file()

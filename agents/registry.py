@@ -1,0 +1,127 @@
+"""The registry that builds agents from spec strings.
+
+Spec strings (command line of evaluate.py, agents.play, benchmarks, `pretrain.teacher` of a training config):
+
+- ``random``: uniform over legal actions (seeded);
+- ``heuristic``: the game's hand-written heuristic, named by the game's registration record;
+- ``mcts`` or ``mcts:200``: Monte Carlo tree search over the rules core, optionally with the number of simulations;
+- a path to a saved MaskablePPO model (``.zip``) or to a run directory written by train.py.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any
+
+import gymnasium as gym
+
+from agents.base import Agent, game_of
+from agents.mcts import MCTSAgent
+from agents.ppo import MaskablePPOAgent, ModelLoadError
+from agents.random_agent import RandomAgent
+from envs.core.registration import UnknownGameError, game_record, load_attribute
+
+
+class AgentSpecError(ValueError):
+    """An agent spec string that names no known agent (or a model that cannot be loaded)."""
+
+
+AgentFactory = Callable[[gym.Env, "str | None", Mapping[str, Any]], Agent]
+"""(env, argument after the colon or None, options from the eval config) -> Agent."""
+
+_REGISTRY: dict[str, AgentFactory] = {}
+
+
+def register_agent(name: str, factory: AgentFactory) -> None:
+    """Make `name` (and `name:ARG`) usable as an agent spec."""
+    _REGISTRY[name] = factory
+
+
+def registered_agent_names() -> list[str]:
+    """Names accepted by make_agent (besides model paths)."""
+    return sorted(_REGISTRY)
+
+
+def is_model_path(spec: str) -> bool:
+    """Whether an agent spec names a saved model file or a run directory."""
+    path = Path(spec)
+    return spec.endswith(".zip") or path.is_dir() or path.with_suffix(".zip").is_file()
+
+
+def make_agent(spec: str, env: gym.Env, options: Mapping[str, Any] | None = None) -> Agent:
+    """Build the agent a spec string names (see module docstring) for `env`; `options` holds per-kind defaults."""
+    options = options or {}
+    if is_model_path(spec):
+        try:
+            return MaskablePPOAgent.from_path(spec, env)
+        except ModelLoadError as error:
+            raise AgentSpecError(str(error)) from error
+    name, _, argument = spec.partition(":")
+    factory = _REGISTRY.get(name)
+    if factory is None:
+        known = ", ".join(registered_agent_names())
+        raise AgentSpecError(
+            f"unknown agent {spec!r}: use one of {known} (mcts:N sets the simulations), "
+            "or the path of a saved model (.zip) or a train.py run directory"
+        )
+    return factory(env, argument or None, options.get(name, {}))
+
+
+def make_heuristic_agent(game: Any) -> Agent:
+    """The heuristic agent of a rules-core game, as its registration record names it."""
+    try:
+        record = game_record(game.spec.name)
+    except UnknownGameError as error:
+        raise AgentSpecError(f"no heuristic agent: {error}") from None
+    if record.heuristic is None:
+        raise AgentSpecError(f"no heuristic agent is known for game {record.name!r}")
+    try:
+        factory = load_attribute(record.heuristic)
+    except ImportError as error:
+        raise AgentSpecError(
+            f"the heuristic agent {record.heuristic} of {record.name!r} cannot be imported: {error}"
+        ) from error
+    agent: Agent = factory(game)
+    return agent
+
+
+def _make_random(env: gym.Env, argument: str | None, options: Mapping[str, Any]) -> Agent:
+    if argument is not None:
+        raise AgentSpecError(f"the random agent takes no argument, got 'random:{argument}'")
+    return RandomAgent()
+
+
+def _make_heuristic(env: gym.Env, argument: str | None, options: Mapping[str, Any]) -> Agent:
+    if argument is not None:
+        raise AgentSpecError(f"the heuristic agent takes no argument, got 'heuristic:{argument}'")
+    try:
+        game = game_of(env)
+    except TypeError as error:
+        raise AgentSpecError(str(error)) from None
+    return make_heuristic_agent(game)
+
+
+def _make_mcts(env: gym.Env, argument: str | None, options: Mapping[str, Any]) -> Agent:
+    settings = dict(options)
+    if argument is not None:
+        try:
+            settings["num_simulations"] = int(argument)
+        except ValueError:
+            raise AgentSpecError(f"mcts:N needs an integer number of simulations, got 'mcts:{argument}'") from None
+    rollout = settings.pop("rollout", "random")
+    if rollout == "heuristic":
+        settings["rollout_agent"] = _make_heuristic(env, None, {})
+    elif rollout != "random":
+        raise AgentSpecError(f"mcts rollout must be 'random' or 'heuristic', got {rollout!r}")
+    prior = settings.pop("prior", "none")
+    if prior == "heuristic":
+        settings["prior_agent"] = _make_heuristic(env, None, {})
+    elif prior != "none":
+        raise AgentSpecError(f"mcts prior must be 'none' or 'heuristic', got {prior!r}")
+    return MCTSAgent(**settings)
+
+
+register_agent("random", _make_random)
+register_agent("heuristic", _make_heuristic)
+register_agent("mcts", _make_mcts)

@@ -1,0 +1,126 @@
+"""The layout of a train.py run directory, in one place: its file names, creation, atomic writes, checkpoints.
+
+`{run_root}/{game}__{algo}__{seed}__{timestamp}/` holds:
+
+- `config.yaml`: the resolved config (every default filled in, overrides applied), the one to resume with;
+- `run_info.json`: command line, start time, package versions;
+- `tensorboard/`: event files (episode return, win rate, score, length, legal-action count, losses, evaluations);
+- `checkpoints/model_<timesteps>_steps.zip`: periodic checkpoints, each written to a temp file then os.replace'd;
+- `evaluations.npz`, `best_model.zip`: MaskableEvalCallback results and the best model by mean eval reward;
+- `pretrained_model.zip`: the policy after behaviour cloning / DAgger, before PPO (when pretraining is on);
+- `final_model.zip`: the model at the end of the budget.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import platform
+import sys
+from datetime import datetime
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+
+CONFIG_FILE_NAME = "config.yaml"
+"""The resolved config inside a run directory."""
+RUN_INFO_FILE_NAME = "run_info.json"
+"""Command line, start time and package versions of the run."""
+TENSORBOARD_DIR_NAME = "tensorboard"
+"""Folder of the TensorBoard event files."""
+CHECKPOINT_DIR_NAME = "checkpoints"
+"""Folder of the periodic checkpoints, named model_<timesteps>_steps.zip."""
+FINAL_MODEL_NAME = "final_model.zip"
+"""The model train.py writes when a run finishes."""
+BEST_MODEL_NAME = "best_model.zip"
+"""The model with the best mean evaluation reward so far."""
+EVALUATIONS_FILE_NAME = "evaluations.npz"
+"""MaskableEvalCallback's results (sb3 writes this name inside its log_path, the run directory)."""
+PRETRAINED_MODEL_NAME = "pretrained_model.zip"
+"""The policy after behaviour cloning / DAgger, before PPO (kept so a resumed run does not pretrain again)."""
+PRETRAIN_SCRATCH_DIR_NAME = "pretrain_scratch"
+"""Temporary folder of the DAgger students (removed when pretraining ends)."""
+VERSIONED_PACKAGES = ("gymnasium", "pettingzoo", "numpy", "torch", "stable_baselines3", "sb3_contrib")
+"""Packages whose versions run_info.json records."""
+
+_CHECKPOINT_PREFIX, _CHECKPOINT_SUFFIX = "model_", "_steps.zip"
+
+
+def create_run_dir(run_root: str | Path, game_name: str, algo_name: str, seed: int) -> Path:
+    """Make `{run_root}/{game}__{algo}__{seed}__{timestamp}/` (a suffix keeps same-second runs apart)."""
+    stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
+    base = Path(run_root) / f"{game_name}__{algo_name}__{seed}__{stamp}"
+    run_dir, suffix = base, 1
+    while True:
+        try:
+            run_dir.mkdir(parents=True, exist_ok=False)
+            return run_dir
+        except FileExistsError:
+            suffix += 1
+            run_dir = base.with_name(f"{base.name}_{suffix}")
+
+
+def write_text_atomically(path: Path, text: str) -> None:
+    """Write a file via a temp file and os.replace, so readers never see half of it."""
+    temporary = path.with_name(path.name + ".tmp")
+    temporary.write_text(text, encoding="utf-8")
+    os.replace(temporary, path)
+
+
+def save_model_atomically(model: Any, path: Path) -> None:
+    """model.save to a temp file then os.replace: a crash mid-save never leaves a truncated checkpoint."""
+    temporary = path.with_name(path.name + ".tmp")
+    with temporary.open("wb") as handle:
+        model.save(handle)
+    os.replace(temporary, path)
+
+
+def write_run_files(run_dir: Path, resolved_config_yaml: str, argv: list[str]) -> None:
+    """Write config.yaml (the resolved config) and run_info.json (command, time, versions) into the run directory."""
+    write_text_atomically(run_dir / CONFIG_FILE_NAME, resolved_config_yaml)
+    versions: dict[str, str | None] = {}
+    for package in VERSIONED_PACKAGES:
+        try:
+            versions[package] = metadata.version(package)
+        except metadata.PackageNotFoundError:
+            versions[package] = None
+    info = {
+        "command": [sys.executable, *argv],
+        "started": datetime.now().isoformat(timespec="seconds"),
+        "python": platform.python_version(),
+        "platform": platform.platform(),
+        "versions": versions,
+    }
+    write_text_atomically(run_dir / RUN_INFO_FILE_NAME, json.dumps(info, indent=2) + "\n")
+
+
+def checkpoint_file_name(timesteps: int) -> str:
+    """The file name of the checkpoint taken after `timesteps` env steps."""
+    return f"{_CHECKPOINT_PREFIX}{timesteps}{_CHECKPOINT_SUFFIX}"
+
+
+def checkpoint_timesteps(path: Path) -> int:
+    """The timestep count encoded in a checkpoint file name (model_<timesteps>_steps.zip)."""
+    return int(path.name.removeprefix(_CHECKPOINT_PREFIX).removesuffix(_CHECKPOINT_SUFFIX))
+
+
+def latest_checkpoint(run_dir: Path) -> Path | None:
+    """The checkpoint with the most timesteps in a run directory, or None."""
+    pattern = f"{_CHECKPOINT_PREFIX}*{_CHECKPOINT_SUFFIX}"
+    checkpoints = sorted((run_dir / CHECKPOINT_DIR_NAME).glob(pattern), key=checkpoint_timesteps)
+    return checkpoints[-1] if checkpoints else None
+
+
+def run_model(run_dir: Path) -> Path | None:
+    """The model a run directory stands for: its final model, else its latest checkpoint, else None."""
+    final = run_dir / FINAL_MODEL_NAME
+    if final.is_file():
+        return final
+    return latest_checkpoint(run_dir)
+
+
+def run_dir_of_model(model_path: Path) -> Path | None:
+    """The run directory a model file belongs to (final model or checkpoint), or None for a stray model file."""
+    parent = model_path.parent
+    run_dir = parent.parent if parent.name == CHECKPOINT_DIR_NAME else parent
+    return run_dir if (run_dir / CONFIG_FILE_NAME).is_file() else None

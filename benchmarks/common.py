@@ -1,0 +1,69 @@
+"""What the benchmarks share: the --game and --sweep arguments, the game's record and eval config, the results dir."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any
+
+from agents.config import ConfigError, EvalConfig, load_eval_config
+from agents.evaluation import parse_sweep_flag
+from envs.core.registration import GameRecord, UnknownGameError, game_record, registered_games
+from evaluate import game_eval_config
+
+RESULTS_DIR = Path(__file__).resolve().parent / "results"
+"""Where benchmarks write their reports by default (`<game>_<benchmark>.json` and `.md`)."""
+
+
+def add_game_argument(parser: argparse.ArgumentParser) -> None:
+    """--game NAME: the registered game to benchmark."""
+    parser.add_argument("--game", required=True, help=f"registered game ({', '.join(registered_games())})")
+
+
+def add_sweep_argument(parser: argparse.ArgumentParser, default_help: str) -> None:
+    """--sweep KEY=V1,V2 (repeatable): the env settings to measure; `default_help` says what is swept without it."""
+    parser.add_argument(
+        "--sweep",
+        action="append",
+        default=[],
+        metavar="KEY=V1,V2",
+        help=f"env kwarg and the values to measure, repeat for several (default: {default_help})",
+    )
+
+
+def record_from_args(parser: argparse.ArgumentParser, args: argparse.Namespace) -> GameRecord:
+    """The record of --game; an unknown game or one without a Gymnasium env stops with the parser's error."""
+    try:
+        record = game_record(args.game)
+    except UnknownGameError as error:
+        parser.error(str(error))
+    if record.primary_env_id is None:
+        parser.error(f"{record.name} has no Gymnasium env to benchmark")
+    return record
+
+
+def primary_env_id(record: GameRecord) -> str:
+    """The game's primary Gymnasium id (record_from_args has checked that there is one)."""
+    assert record.primary_env_id is not None
+    return record.primary_env_id
+
+
+def sweep_from_args(
+    parser: argparse.ArgumentParser, flags: list[str], default: dict[str, list[Any]]
+) -> dict[str, list[Any]]:
+    """The --sweep flags as a mapping env kwarg -> values, or `default` when none is given."""
+    try:
+        sweep = dict(parse_sweep_flag(flag) for flag in flags)
+    except ConfigError as error:
+        parser.error(str(error))
+    return sweep or default
+
+
+def record_settings(record: GameRecord) -> dict[str, list[Any]]:
+    """The record's settings as a sweep (every value of every setting)."""
+    return {key: list(values) for key, values in record.settings.items()}
+
+
+def game_eval_settings(record: GameRecord) -> EvalConfig:
+    """The game's evaluation config (configs/<game>/eval.yaml): base env kwargs and MCTS defaults."""
+    return load_eval_config(game_eval_config(record.name))

@@ -1,0 +1,151 @@
+"""One registration record per game, and the discovery that finds every game package under `envs/`.
+
+A game package declares a module-level `GAME = GameRecord(...)` in its `__init__.py`; nothing generic names a game.
+`import envs` registers the records' Gymnasium ids (and PettingZoo modules); evaluation, benchmarks, the agent
+registry and terminal play read the record for what they need to know about a game: its env ids, its heuristic
+agent, the settings worth sweeping and the facts a finished episode reports.
+
+The record holds only strings and plain values, so importing a game package's `__init__` stays cheap (no rules,
+no gymnasium) and `envs` never imports `agents` (the heuristic is named by a "module:attribute" string).
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib
+import pkgutil
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any
+
+GAMES_PACKAGE = "envs"
+"""The package whose subpackages are searched for game records."""
+RECORD_ATTRIBUTE = "GAME"
+"""Name of the module-level GameRecord in a game package's `__init__.py`."""
+ENV_NAMESPACE = "tabletop"
+"""Namespace of every Gymnasium and PettingZoo id the suite registers (`tabletop/Name-v0`)."""
+
+SettingValue = str | int | float | bool
+"""A value of an env keyword argument that a setting sweeps (plain, YAML- and JSON-able)."""
+
+
+class UnknownGameError(ValueError):
+    """A game name (or env id) that no registered game record declares; the message lists the known games."""
+
+
+@dataclass(frozen=True)
+class GymEnvRecord:
+    """One Gymnasium id of a game: the id, its "module:function" entry point and the truncation bound."""
+
+    id: str
+    entry_point: str
+    max_episode_steps: int | None = None
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """Everything generic code needs to know about a game, declared once in the game's `__init__.py`.
+
+    `name` must equal the rules core's `GameSpec.name` (agents find the record of the game behind an env by it).
+    `settings` maps an env keyword argument to the values evaluation and benchmarks sweep. `outcome_facts` are the
+    keys of the info dict of a finished episode besides `won` and `score` (summaries count each fact's values);
+    `headline_fact`, one of them, is the categorical fact results tables show.
+    """
+
+    name: str
+    description: str
+    gym_envs: tuple[GymEnvRecord, ...] = ()
+    pettingzoo_modules: tuple[str, ...] = ()
+    heuristic: str | None = None
+    settings: Mapping[str, tuple[SettingValue, ...]] = field(default_factory=dict, hash=False)
+    outcome_facts: tuple[str, ...] = ()
+    headline_fact: str | None = None
+
+    def __post_init__(self) -> None:
+        if not self.gym_envs and not self.pettingzoo_modules:
+            raise ValueError(f"game record {self.name!r} declares neither a Gymnasium env nor a PettingZoo module")
+        if self.headline_fact is not None and self.headline_fact not in self.outcome_facts:
+            raise ValueError(
+                f"game record {self.name!r}: headline_fact {self.headline_fact!r} is not one of its outcome_facts "
+                f"{list(self.outcome_facts)}"
+            )
+        targets = [env.entry_point for env in self.gym_envs] + ([self.heuristic] if self.heuristic else [])
+        for target in targets:
+            if ":" not in target:
+                raise ValueError(f"game record {self.name!r}: {target!r} is not of the form 'module:attribute'")
+        for key, values in self.settings.items():
+            if not values:
+                raise ValueError(f"game record {self.name!r}: setting {key!r} lists no values")
+        # A read-only copy: the record is shared by every consumer of the registry.
+        object.__setattr__(self, "settings", MappingProxyType({key: tuple(v) for key, v in self.settings.items()}))
+
+    @property
+    def primary_env_id(self) -> str | None:
+        """The first Gymnasium id of the game (the one `envs.GAMES` lists), or None for a PettingZoo-only game."""
+        return self.gym_envs[0].id if self.gym_envs else None
+
+    @property
+    def gym_env_ids(self) -> tuple[str, ...]:
+        """Every Gymnasium id of the game."""
+        return tuple(env.id for env in self.gym_envs)
+
+    @property
+    def pettingzoo_ids(self) -> tuple[str, ...]:
+        """PettingZoo registry ids of the game's modules: `tabletop/<module name>` (e.g. tabletop/unearth_v0)."""
+        return tuple(f"{ENV_NAMESPACE}/{module.rpartition('.')[2]}" for module in self.pettingzoo_modules)
+
+
+def load_attribute(target: str) -> Any:
+    """Import "module:attribute" and return the attribute (an entry point, a heuristic agent class or factory)."""
+    module_name, separator, attribute = target.partition(":")
+    if not separator or not module_name or not attribute:
+        raise ValueError(f"{target!r} is not of the form 'module:attribute'")
+    module = importlib.import_module(module_name)
+    try:
+        return getattr(module, attribute)
+    except AttributeError:
+        raise ImportError(f"module {module_name!r} has no attribute {attribute!r} (named by {target!r})") from None
+
+
+@functools.cache
+def _discover() -> MappingProxyType[str, GameRecord]:
+    """Import every subpackage of `envs` and keep those that declare a GameRecord (cached: imports happen once)."""
+    package = importlib.import_module(GAMES_PACKAGE)  # during `import envs` this is the partly initialised package
+    records: dict[str, GameRecord] = {}
+    for module_info in pkgutil.iter_modules(package.__path__):
+        if not module_info.ispkg:
+            continue
+        module = importlib.import_module(f"{GAMES_PACKAGE}.{module_info.name}")
+        record = getattr(module, RECORD_ATTRIBUTE, None)
+        if record is None:
+            continue
+        if not isinstance(record, GameRecord):
+            raise TypeError(f"{module.__name__}.{RECORD_ATTRIBUTE} is a {type(record).__name__}, not a GameRecord")
+        if record.name in records:
+            raise ValueError(f"two game packages declare the game name {record.name!r}")
+        records[record.name] = record
+    return MappingProxyType(dict(sorted(records.items())))
+
+
+def registered_games() -> dict[str, GameRecord]:
+    """Every game record under `envs/`, by game name (sorted); discovered once per process."""
+    return dict(_discover())
+
+
+def game_record(name: str) -> GameRecord:
+    """The record of the game called `name`; UnknownGameError lists the known games otherwise."""
+    records = _discover()
+    record = records.get(name)
+    if record is None:
+        raise UnknownGameError(f"unknown game {name!r}; known games: {', '.join(records) or '(none)'}")
+    return record
+
+
+def game_record_of_env_id(env_id: str) -> GameRecord:
+    """The record of the game that declares Gymnasium id or PettingZoo module id `env_id`."""
+    for record in _discover().values():
+        if env_id in record.gym_env_ids or env_id in record.pettingzoo_ids:
+            return record
+    known = [env for record in _discover().values() for env in (*record.gym_env_ids, *record.pettingzoo_ids)]
+    raise UnknownGameError(f"no game declares the env id {env_id!r}; declared ids: {', '.join(known) or '(none)'}")

@@ -1,0 +1,139 @@
+"""Game records: discovery under envs/, registration of their ids, and that each record agrees with its game."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import warnings
+from pathlib import Path
+
+import gymnasium as gym
+import numpy as np
+import pytest
+
+import envs
+from envs.core.registration import (
+    GameRecord,
+    GymEnvRecord,
+    UnknownGameError,
+    game_record,
+    game_record_of_env_id,
+    load_attribute,
+    registered_games,
+)
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+RECORDS = sorted(registered_games().values(), key=lambda record: record.name)
+GYM_ENVS = [(record, env) for record in RECORDS for env in record.gym_envs]
+
+
+def test_discovery_finds_every_game_package_and_only_those() -> None:
+    games = registered_games()
+    assert "unbroken" in games
+    assert games["unbroken"].primary_env_id == "tabletop/Unbroken-v0"
+    # core/ and adapters/ are packages without a GAME record.
+    assert not {"core", "adapters"} & set(games)
+    game_folders = {path.parent.name for path in (REPO_ROOT / "envs").glob("*/__init__.py")}
+    declaring = {
+        name for name in game_folders if "GAME = GameRecord(" in (REPO_ROOT / "envs" / name / "__init__.py").read_text()
+    }
+    assert set(games) == declaring
+
+
+def test_registered_games_returns_a_fresh_mapping() -> None:
+    games = registered_games()
+    games.clear()
+    assert "unbroken" in registered_games()
+
+
+@pytest.mark.parametrize(("record", "env"), GYM_ENVS, ids=[env.id for _, env in GYM_ENVS])
+def test_gym_ids_are_registered_with_the_records_values(record: GameRecord, env: GymEnvRecord) -> None:
+    spec = gym.registry[env.id]
+    assert spec.entry_point == env.entry_point
+    assert spec.max_episode_steps == env.max_episode_steps
+    assert envs.GAMES[record.name] == record.primary_env_id
+    assert game_record_of_env_id(env.id) is record
+
+
+def test_unknown_game_error_lists_the_known_games() -> None:
+    with pytest.raises(UnknownGameError) as caught:
+        game_record("monopoly")
+    message = str(caught.value)
+    assert "unknown game 'monopoly'" in message
+    for name in registered_games():
+        assert name in message
+    with pytest.raises(UnknownGameError, match="tabletop/Unbroken-v0"):
+        game_record_of_env_id("tabletop/Monopoly-v0")
+
+
+def test_importing_envs_does_not_load_any_game_rules() -> None:
+    """Registration reads the records only: a game's modules load when an env is made, not on `import envs`."""
+    code = (
+        "import sys, envs; "
+        "print(sorted(m for m in sys.modules if m.startswith('envs.') and m.count('.') > 1 "
+        "and not m.startswith('envs.core.')))"
+    )
+    result = subprocess.run([sys.executable, "-c", code], cwd=REPO_ROOT, capture_output=True, text=True, check=True)
+    assert result.stdout.strip() == "[]"
+
+
+@pytest.mark.parametrize(("record", "env"), GYM_ENVS, ids=[env.id for _, env in GYM_ENVS])
+def test_record_agrees_with_the_game(record: GameRecord, env: GymEnvRecord) -> None:
+    """Name, episode bound, every setting value, outcome facts and heuristic, checked against the real game."""
+    made = gym.make(env.id)
+    game = made.unwrapped.game
+    assert game.spec.name == record.name
+    assert env.max_episode_steps == game.spec.max_game_length
+    for key, values in record.settings.items():
+        for value in values:
+            gym.make(env.id, **{key: value}).close()
+        with pytest.raises((ValueError, TypeError)):
+            gym.make(env.id, **{key: "no such value"})
+    rng = np.random.default_rng(0)
+    observation, info = made.reset(seed=0)
+    terminated = truncated = False
+    while not (terminated or truncated):
+        legal = np.flatnonzero(observation["action_mask"])
+        observation, _, terminated, truncated, info = made.step(int(legal[rng.integers(len(legal))]))
+    assert terminated
+    assert {"won", "score", *record.outcome_facts} <= set(info)
+    if record.heuristic is not None:
+        agent = load_attribute(record.heuristic)(game)
+        assert callable(agent.act)
+
+
+def test_record_rejects_inconsistent_declarations() -> None:
+    env = GymEnvRecord("tabletop/X-v0", "x.env:make_env")
+    with pytest.raises(ValueError, match="headline_fact 'rank' is not one of its outcome_facts"):
+        GameRecord("x", "x", gym_envs=(env,), outcome_facts=("title",), headline_fact="rank")
+    with pytest.raises(ValueError, match="neither a Gymnasium env nor a PettingZoo module"):
+        GameRecord("x", "x")
+    with pytest.raises(ValueError, match="not of the form 'module:attribute'"):
+        GameRecord("x", "x", gym_envs=(env,), heuristic="agents.heuristics.x.Agent")
+    with pytest.raises(ValueError, match="setting 'level' lists no values"):
+        GameRecord("x", "x", gym_envs=(env,), settings={"level": ()})
+    record = GameRecord("x", "x", gym_envs=(env,), settings={"level": ("a", "b")})
+    with pytest.raises(TypeError):
+        record.settings["level"] = ("c",)  # type: ignore[index]
+
+
+def test_pettingzoo_modules_register_in_pettingzoo_registry() -> None:
+    pettingzoo = pytest.importorskip("pettingzoo")
+    if not hasattr(pettingzoo, "register"):
+        pytest.skip("this PettingZoo has no registry")
+    module = "pettingzoo.classic.tictactoe.tictactoe"  # a stand-in for a game's `<game>_v0` module
+    record = GameRecord("fake", "a stand-in multi-player game", pettingzoo_modules=(module,))
+    assert record.pettingzoo_ids == ("tabletop/tictactoe",)
+    assert record.primary_env_id is None
+    try:
+        assert envs.register_pettingzoo_envs(record)
+        assert pettingzoo.aec_registry["tabletop/tictactoe"].entry_point == f"{module}:env"
+        env = pettingzoo.make("aec", "tabletop/tictactoe")
+        env.reset(seed=0)
+        assert env.agents == ["player_1", "player_2"]
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")  # a second registration is skipped, not an override warning
+            envs.register_pettingzoo_envs(record)
+    finally:
+        pettingzoo.aec_registry.pop("tabletop/tictactoe", None)
+    assert not envs.register_pettingzoo_envs(GameRecord("solo", "solo", gym_envs=(GymEnvRecord("t/S-v0", "s:f"),)))
