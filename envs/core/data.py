@@ -59,7 +59,7 @@ def load_yaml(package: str, filename: str, directory: Path | None = None) -> Any
         except OSError as error:
             raise DataError(shown, "file", f"cannot read: {error}") from error
     else:
-        text = resources.files(package).joinpath("data", filename).read_text(encoding="utf-8")
+        text = resources.files(package).joinpath("data").joinpath(filename).read_text(encoding="utf-8")
     try:
         return yaml.load(text, Loader=_LOADER)
     except yaml.YAMLError as error:
