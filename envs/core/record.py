@@ -17,8 +17,9 @@ unknown name with a `StateFormatError` naming the field, then calls the game's `
 cross-field consistency; `clone` copies the mutable containers; equality, hashing and pickling go through
 `to_dict`. The game supplies the name tables (`name_tables()`: table -> names in index order).
 
-Caches are fields marked `CACHE` that hold `(source objects..., value)` tuples; their one getter checks the
-sources by identity, so a cache is never cleared by hand (see `cached`).
+Caches are fields marked `CACHE` that hold `(source objects..., value)` tuples; their one getter compares the
+sources with the state's current objects by identity (a state replaces a container when it changes), so a cache is
+never cleared by hand.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ import dataclasses
 import enum
 import sys
 import typing
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar, TypeVar
 
 from envs.core.game import StateFormatError
@@ -377,22 +378,3 @@ class StateRecord:
     def __setstate__(self, payload: dict[str, Any]) -> None:
         restored = type(self).from_dict(payload["game"], payload["data"])
         self.__dict__.update(restored.__dict__)
-
-
-def cached(state: Any, slot: str, sources: tuple[Any, ...], compute: Callable[[], Any]) -> Any:
-    """The value cached in field `slot` if it was computed from these very source objects, else computed now.
-
-    Sources are compared by identity: a state replaces a source container (tuple, or a dict it never edits in
-    place) whenever it changes, so a changed source always misses. That check is the one place caches are
-    invalidated.
-    """
-    entry = getattr(state, slot)
-    if (
-        entry is not None
-        and len(entry) == len(sources) + 1
-        and all(a is b for a, b in zip(entry[:-1], sources, strict=True))
-    ):
-        return entry[-1]
-    value = compute()
-    setattr(state, slot, (*sources, value))
-    return value

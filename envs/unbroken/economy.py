@@ -36,7 +36,7 @@ def can_pay_from(pool: Sequence[float], bag: Bag) -> bool:
     """Whether `pool` (resource amounts by index) can pay `bag`: higher effort may pay for lower, one for one.
 
     RULES.md: costs are settled from the largest effort category down; each is paid from its own category first,
-    then from the next higher one. This never fails when any assignment exists.
+    then from the next higher one. This never fails when any assignment exists. (On the step path: kept lean.)
     """
     small = medium = large = 0
     for r, amount in bag:
@@ -58,7 +58,10 @@ def can_pay_from(pool: Sequence[float], bag: Bag) -> bool:
         spare_medium = 0
         if spare_large < -PAYMENT_TOLERANCE:
             return False
-    return max(0, pool[SMALL_EFFORT]) + spare_medium + spare_large >= small - PAYMENT_TOLERANCE
+    own_small = pool[SMALL_EFFORT]
+    if own_small < 0:  # a planner's pool may run below zero; the rules' never does
+        own_small = 0
+    return own_small + spare_medium + spare_large >= small - PAYMENT_TOLERANCE
 
 
 def spend_from(pool: MutableSequence[Any], bag: Bag) -> list[tuple[int, Any]]:

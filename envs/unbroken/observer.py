@@ -12,7 +12,6 @@ import numpy as np
 
 from envs.core.game import Observer
 from envs.core.observation import ObservationLayout
-from envs.core.record import cached
 from envs.unbroken.actions import MAX_EAT
 from envs.unbroken.cards import RESOURCES, TIME
 from envs.unbroken.presets import DIFFICULTIES, RulePreset
@@ -191,8 +190,11 @@ class UnbrokenObserver(Observer):
             obs[self.v_chosen] = self.card_features[s.chosen_card]
         # fromiter converts the mixed bool/int list about twice as fast as np.multiply(list, ...)
         np.multiply(np.fromiter(dense, np.float32, self.n_dense), self.dense_scale, out=obs[self.v_dense])
-        # The decks change only on draws and reshuffles, which replace their tuples (state.py).
-        obs[self.v_decks] = cached(s, "deck_view_cache", (s.encounter_deck, s.skill_deck), lambda: self._decks(s))
+        # The decks change only on draws and reshuffles, which replace their tuples (state.py): checked by identity.
+        cache = s.deck_view_cache
+        if cache is None or cache[0] is not s.encounter_deck or cache[1] is not s.skill_deck:
+            cache = s.deck_view_cache = (s.encounter_deck, s.skill_deck, self._decks(s))
+        obs[self.v_decks] = cache[2]
         obs[ones] = 1.0
         return obs
 
