@@ -245,13 +245,10 @@ class UnbrokenHeuristicAgent:
 
     def _lethal_rows(self, s: UnbrokenState, monster: Monster) -> list[tuple[float, Bag]]:
         """(probability, effort loss) of each row demanding medium or large effort (small effort cannot pay it)."""
-        offset = self._roll_offset(s, monster)
         ignore = s.modifier_totals().get("skill:ignore", ())
         out: dict[Bag, float] = {}
         for face in range(1, 7):
-            value = face + offset
-            if s.preset.clamp_monster_roll:
-                value = min(6, max(1, value))
+            value = s.roll_on_table(face, monster)
             if not 1 <= value <= 6:
                 continue
             row = monster.combat[value - 1]
@@ -270,19 +267,11 @@ class UnbrokenHeuristicAgent:
         """Expected defeat cost of one monster turn: rows whose effort loss the pool cannot pay."""
         return sum(p * WEIGHTS.death for p, bag in lethal if not can_pay_from(pool, bag))
 
-    def _roll_offset(self, s: UnbrokenState, monster: Monster) -> int:
-        return s.condition_total("monster_roll_modifier") + monster.modifiers.get("roll_modifier", 0)
-
     def _damage_per_turn(self, s: UnbrokenState, monster: Monster, in_fight: bool = False) -> float:
         """Expected harm of one monster turn (with the roll modifiers in force)."""
-        offset = self._roll_offset(s, monster)
-        clamp = s.preset.clamp_monster_roll
         total = 0.0
         for face in range(1, 7):
-            value = face + offset
-            if clamp:
-                value = min(6, max(1, value))
-            total += self._row_harm(s, monster, value, 1.6, in_fight)
+            total += self._row_harm(s, monster, s.roll_on_table(face, monster), 1.6, in_fight)
         turn = total / 6.0
         loss = s.condition_bag("round_loss")
         if loss:
@@ -991,15 +980,12 @@ class UnbrokenHeuristicAgent:
         value = s.modified_roll()
         harm = self._row_harm(s, monster, value, 1.6, True, lethal=True)
         best, best_net = ids.accept_roll, harm
-        clamp = s.preset.clamp_monster_roll
         for a in legal:
             if a == ids.accept_roll:
                 continue
             skill = self.cards.skills[a - ids.skill]
             assert skill.reaction_cost is not None
-            new = value + skill.reaction_roll_modifier
-            if clamp:
-                new = min(6, max(1, new))
+            new = s.roll_on_table(s.roll, monster, s.reaction_modifier + skill.reaction_roll_modifier)
             price = sum(WEIGHTS.combat_value[r] * x for r, x in skill.reaction_cost)
             if skill.reaction_cost and all(r == TREASURE for r, _ in skill.reaction_cost):
                 price = 0.8 * sum(x for _, x in skill.reaction_cost)

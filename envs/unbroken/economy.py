@@ -196,10 +196,15 @@ class UnbrokenEconomy(UnbrokenStateData):
 
     def modified_roll(self) -> int:
         """The combat roll after modifiers (clamped to 1..6 under the Spanish printing)."""
-        monster = self.cards.monsters[self.monster()]
+        return self.roll_on_table(self.roll, self.cards.monsters[self.monster()], self.reaction_modifier)
+
+    def roll_on_table(self, face: int, monster: Monster, reaction_modifier: int = 0) -> int:
+        """The combat-table row a die `face` lands on against `monster`: the face plus the reaction's, the
+        conditions' and the monster's modifiers, clamped to 1..6 under the Spanish printing (else a row off the
+        table, 0 or 7, matches nothing). Planners ask it of monsters not revealed yet."""
         value = (
-            self.roll
-            + self.reaction_modifier
+            face
+            + reaction_modifier
             + self.condition_total("monster_roll_modifier")
             + monster.modifiers.get("roll_modifier", 0)
         )
