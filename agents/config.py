@@ -29,7 +29,9 @@ from pydantic import (
     model_serializer,
     model_validator,
 )
-from pydantic_core import ErrorDetails, InitErrorDetails, PydanticCustomError
+from pydantic_core import InitErrorDetails, PydanticCustomError
+
+from envs.core.schema import Wording, dotted, explain
 
 ModelT = TypeVar("ModelT", bound=BaseModel)
 
@@ -224,88 +226,14 @@ PositiveInteger = Annotated[Integer, Field(gt=0)]
 UnitInterval = Annotated[float, AfterValidator(_within_unit_interval)]
 """A number within [0, 1]."""
 
-_EXPECTED_KINDS = {
-    "int_type": "an integer",
-    "int_parsing": "an integer",
-    "int_from_float": "an integer",
-    "float_type": "a number",
-    "float_parsing": "a number",
-    "bool_type": "a boolean (true/false)",
-    "bool_parsing": "a boolean (true/false)",
-    "string_type": "a string",
-    "list_type": "a list",
-    "tuple_type": "a list",
-    "dict_type": "a mapping",
-    "model_type": "a mapping (section)",
-    "model_attributes_type": "a mapping (section)",
-    "dataclass_type": "a mapping (section)",
-    "none_required": "null",
-}
-"""pydantic type-error kinds -> what the config expected there."""
-_BOUNDS = {"greater_than": ">", "greater_than_equal": ">=", "less_than": "<", "less_than_equal": "<="}
-"""pydantic bound-error kinds -> the comparison the value failed."""
-_ABSENT_KEY_KINDS = ("missing", CONFIG_RULE_ERROR)
-"""Error kinds whose last loc step may be a key the input does not have."""
-_DICT_KEY_LOCATION = "[key]"
-"""The loc element pydantic appends when a mapping's key (not its value) is invalid."""
 
-
-def _describe_value(value: Any) -> str:
-    return "null" if value is None else f"{_type_name(value)} {value!r}"
-
-
-def _error_message(error: ErrorDetails) -> str:
-    """A config-reader's sentence for one pydantic error."""
-    kind, value, context = error["type"], error.get("input"), error.get("ctx") or {}
-    if error["loc"] and error["loc"][-1] == _DICT_KEY_LOCATION:
-        return f"keys must be strings, got {_describe_value(value)}"
-    if kind in _EXPECTED_KINDS:
-        return f"expected {_EXPECTED_KINDS[kind]}, got {_describe_value(value)}"
-    if kind == "missing":
-        return "missing required key"
-    if kind == "extra_forbidden":
-        return "unknown key"
-    if kind == "literal_error":
-        # pydantic lists the choices as "'a', 'b' or 'c'".
-        choices = str(context.get("expected", "")).replace("' or '", "', '")
-        return f"expected one of {choices}, got {value!r}"
-    if kind in _BOUNDS:
-        bound = next(iter(context.values()), "?")
-        return f"must be {_BOUNDS[kind]} {bound}, got {value!r}"
-    if kind == "too_short":
-        return f"needs at least {context.get('min_length')} item(s), got {_describe_value(value)}"
-    if kind in ("value_error", "assertion_error") and "error" in context:
-        return str(context["error"])
-    return error["msg"]
-
-
-def _key_path(loc: tuple[str | int, ...], data: Any, kind: str) -> tuple[str, ...]:
-    """The key path of an error as the user wrote it (`("algo", "net_arch", "[1]")`), following pydantic's loc.
-
-    pydantic's loc also holds steps the input does not spell (the member of a union it tried, a section that a
-    validator nests, `[key]`); only steps present in the input are kept, plus the last step of an error about a
-    key the input lacks (a missing key, or a config rule that names one). List positions become `[i]`.
-    """
-    path: list[str] = []
-    node = data
-    for index, step in enumerate(loc):
-        if isinstance(node, Mapping) and step in node:
-            path.append(str(step))
-            node = node[step]
-        elif isinstance(node, list) and isinstance(step, int) and 0 <= step < len(node):
-            path.append(f"[{step}]")
-            node = node[step]
-        elif index == len(loc) - 1 and kind in _ABSENT_KEY_KINDS and isinstance(node, Mapping):
-            path.append(str(step))
-    return tuple(path)
-
-
-def _dotted(path: Sequence[str]) -> str:
-    """`("a", "b", "[1]", "c")` -> `a.b[1].c`."""
-    text = ""
-    for step in path:
-        text += step if step.startswith("[") or not text else f".{step}"
-    return text
+_WORDING = Wording(
+    noun="key",
+    show=lambda value: "null" if value is None else f"{_type_name(value)} {value!r}",
+    not_one_of="expected one of {choices}, got {value}",
+    beyond="must be {op} {bound}, got {value}",
+)
+"""How a config reader words pydantic's errors (envs.core.schema does the rest)."""
 
 
 def config_error(error: ValidationError, data: Any, source: str, overrides: Sequence[Override] = ()) -> ConfigError:
@@ -315,21 +243,16 @@ def config_error(error: ValidationError, data: Any, source: str, overrides: Sequ
     each member: `[64, "x"]` fails as a list at `[1]` and as a mapping at the top; the deeper one says more).
     Errors at the same key from different union members are merged: "expected a list or a mapping, got ...".
     """
-    found = [(_key_path(details["loc"], data, details["type"]), _error_message(details)) for details in error.errors()]
-    first_path = found[0][0]
-    related = [
-        (path, message)
-        for path, message in found
-        if path[: len(first_path)] == first_path or first_path[: len(path)] == path
-    ]
+    found = [explain(details, data, None, _WORDING) for details in error.errors()]
+    first = found[0][0]
+    related = [(path, message) for path, message in found if first[: len(path)] == path[: len(first)]]
     depth = max(len(path) for path, _ in related)
-    deepest = [(path, message) for path, message in related if len(path) == depth]
-    path, message = deepest[0]
-    same_key = [other for other_path, other in deepest if other_path == path]
+    path, message = next((path, message) for path, message in related if len(path) == depth)
+    same_key = [other for other_path, other in related if other_path == path]
     if len(same_key) > 1 and all(text.startswith("expected ") for text in same_key):
         expectations = [text.removeprefix("expected ").split(", got ")[0] for text in same_key]
         message = f"expected {' or '.join(dict.fromkeys(expectations))}, got {message.split(', got ', 1)[1]}"
-    key = _dotted(path)
+    key = dotted(path)
     for override in overrides:
         if key == override.dotted_key or key.startswith((override.dotted_key + ".", override.dotted_key + "[")):
             return ConfigError(f"command-line override {override.text!r}", key, message)

@@ -7,11 +7,10 @@ with `load_document`; the first pydantic error becomes a DataError such as
 
 from __future__ import annotations
 
-import types
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from importlib import resources
 from pathlib import Path
-from typing import Annotated, Any, Literal, TypeVar, Union, get_args, get_origin
+from typing import Any, TypeVar
 
 import yaml
 from pydantic import (
@@ -20,16 +19,14 @@ from pydantic import (
     ConfigDict,
     ModelWrapValidatorHandler,
     PrivateAttr,
-    Tag,
     ValidationError,
     model_validator,
 )
-from pydantic.fields import FieldInfo
-from pydantic_core import ErrorDetails
+
+from envs.core.schema import Invalid, Location, dotted, explain, input_path
 
 _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 RecordT = TypeVar("RecordT", bound="Record")
-Location = tuple[str | int, ...]
 UNSET: Any = None
 """Default of an optional field whose absence is read from `model_fields_set`: an explicit null stays an error."""
 
@@ -106,14 +103,6 @@ class OneKey(Record):
         return key, getattr(self, key)
 
 
-class Invalid(ValueError):
-    """Raised by a validator: `message` about the field at `path` below the value the validator checks."""
-
-    def __init__(self, message: str, *path: str | int) -> None:
-        super().__init__(message)
-        self.path = path
-
-
 def _unique_names(entries: list[Any]) -> list[Any]:
     seen: set[str] = set()
     for index, entry in enumerate(entries):
@@ -160,127 +149,10 @@ def validate_document(model: type[RecordT], document: Any, file: str, context: d
     try:
         return model.model_validate(document, context=context)
     except ValidationError as failure:
-        error = failure.errors()[0]
-        problem = error.get("ctx", {}).get("error")
-        loc = tuple(error["loc"]) + (problem.path if isinstance(problem, Invalid) else ())
-        raise DataError(file, describe_location(document, loc), _describe_error(model, error, loc)) from None
+        path, message = explain(failure.errors()[0], document, model, names=True)
+        raise DataError(file, dotted(path) or "file", message) from None
 
 
 def describe_location(document: Any, loc: Location) -> str:
-    """`monsters[0] (Kobold).combat[3]` for ('monsters', 0, 'combat', 3): list entries with a name show it.
-
-    Steps that do not index the raw document (a union member's tag, the '[key]' of a bad mapping key) are left out.
-    """
-    parts: list[str] = []
-    value = document
-    for step, key in enumerate(loc):
-        if isinstance(value, list) and isinstance(key, int):
-            value = value[key] if -len(value) <= key < len(value) else None
-            name = value.get("name") if isinstance(value, Mapping) else None
-            parts.append(f"[{key}] ({name})" if isinstance(name, str) and name else f"[{key}]")
-        elif isinstance(value, Mapping) and key != "[key]" and (key in value or step == len(loc) - 1):
-            value = value.get(key)
-            parts.append(f".{key}")
-    return "".join(parts).lstrip(".") or "file"
-
-
-_EXPECTED = {
-    "int_type": "an integer",
-    "bool_type": "true or false",
-    "string_type": "a string",
-    "list_type": "a list",
-    "tuple_type": "a list",
-    "dict_type": "a mapping",
-    "model_type": "a mapping",
-    "model_attributes_type": "a mapping",
-}
-
-
-def _describe_error(model: type[Record], error: ErrorDetails, loc: Location) -> str:
-    """Plain words for one pydantic error, with the bad value where there is one."""
-    kind, ctx, value = error["type"], error.get("ctx", {}), error.get("input")
-    if kind in ("value_error", "assertion_error"):
-        return str(ctx["error"])
-    if kind == "missing":
-        return "missing required field"
-    if kind in _EXPECTED:
-        return f"expected {_EXPECTED[kind]}, got {value!r}"
-    if kind == "extra_forbidden":
-        parent, _ = _annotation_at(model, loc[:-1])
-        fields = list(parent.model_fields) if isinstance(parent, type) and issubclass(parent, BaseModel) else []
-        return f"unknown field (allowed: {', '.join(fields)})"
-    if loc[-1:] == ("[key]",):  # a mapping's key: loc is (..., key, '[key]')
-        mapping, _ = _annotation_at(model, loc[:-2])
-        keys = _choices(get_args(mapping)[0]) if get_origin(mapping) in (dict, Mapping) else None
-        return f"unknown field (allowed: {', '.join(map(str, keys))})" if keys else f"bad key: {error['msg']}"
-    annotation, constraints = _annotation_at(model, loc)
-    if kind == "literal_error":
-        return f"{value!r} is not one of {list(_choices(annotation) or [ctx.get('expected')])}"
-    low, high = _constraint(constraints, "ge"), _constraint(constraints, "le")
-    if kind in ("greater_than_equal", "less_than_equal"):
-        if low is not None and high is not None:
-            return f"{value!r} is outside [{low}, {high}]"
-        return f"{value!r} is below the minimum {low}" if low is not None else f"{value!r} is above the maximum {high}"
-    if kind == "string_too_short" and ctx.get("min_length") == 1:
-        return f"expected a non-empty string, got {value!r}"
-    if kind in ("too_short", "too_long"):
-        shortest, longest = _constraint(constraints, "min_length"), _constraint(constraints, "max_length")
-        if shortest is not None and shortest == longest:
-            wanted = f"exactly {shortest}"
-        elif shortest is not None and longest is not None:
-            wanted = f"{shortest} to {longest}"
-        else:
-            wanted = f"at least {shortest}" if kind == "too_short" else f"at most {longest}"
-        return f"expected {wanted} entries, got {ctx.get('actual_length')}"
-    return f"{error['msg']}, got {value!r}"
-
-
-def _choices(annotation: Any) -> tuple[Any, ...] | None:
-    annotation, _ = _unwrap(annotation, [])
-    return get_args(annotation) if get_origin(annotation) is Literal else None
-
-
-def _constraint(constraints: list[Any], name: str) -> Any:
-    return next((getattr(item, name) for item in constraints if getattr(item, name, None) is not None), None)
-
-
-def _annotation_at(model: type[BaseModel], loc: Location) -> tuple[Any, list[Any]]:
-    """The type that validated `loc` and its constraints (annotated_types such as Ge, MaxLen); (None, []) if unknown."""
-    annotation: Any = model
-    constraints: list[Any] = []
-    for key in loc:
-        annotation, constraints = _unwrap(annotation, constraints)
-        origin = get_origin(annotation)
-        if isinstance(annotation, type) and issubclass(annotation, BaseModel):
-            field = annotation.model_fields.get(str(key))
-            if field is None:
-                return None, []
-            annotation, constraints = field.annotation, list(field.metadata)
-        elif origin in (Union, types.UnionType):  # a tagged union: `key` is the member's tag
-            arms = [arm for arm in get_args(annotation) if Tag(str(key)) in get_args(arm)[1:]]
-            if not arms:
-                return None, []
-            annotation, constraints = arms[0], []
-        elif origin in (list, tuple, Sequence):
-            annotation, constraints = get_args(annotation)[0], []
-        elif origin in (dict, Mapping):
-            annotation, constraints = get_args(annotation)[1], []
-        else:
-            return None, []
-    return _unwrap(annotation, constraints)
-
-
-def _unwrap(annotation: Any, constraints: list[Any]) -> tuple[Any, list[Any]]:
-    """Strip Annotated (collecting its constraints) and Optional."""
-    while True:
-        if get_origin(annotation) is Annotated:
-            annotation, *metadata = get_args(annotation)
-            for item in metadata:
-                constraints = constraints + (item.metadata if isinstance(item, FieldInfo) else [item])
-        elif get_origin(annotation) in (Union, types.UnionType) and type(None) in get_args(annotation):
-            arms = [arm for arm in get_args(annotation) if arm is not type(None)]
-            if len(arms) != 1:
-                return annotation, constraints
-            annotation = arms[0]
-        else:
-            return annotation, constraints
+    """`monsters[0] (Kobold).combat[3]` for ('monsters', 0, 'combat', 3): list entries with a name show it."""
+    return dotted(input_path(document, loc, absent_last=True, names=True)) or "file"

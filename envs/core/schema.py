@@ -1,0 +1,162 @@
+"""Plain words for a pydantic ValidationError, shared by card data (envs.core.data) and configs (agents.config).
+
+`explain` gives one error's path through the raw input, as the user wrote it, and a message showing the bad value;
+a `Wording` holds what the two kinds of document say differently.
+"""
+
+from __future__ import annotations
+
+import types
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Annotated, Any, Union, get_args, get_origin
+
+from pydantic import BaseModel, Tag
+from pydantic.fields import FieldInfo
+from pydantic_core import ErrorDetails
+from pydantic_core.core_schema import ErrorType
+
+Location = tuple[str | int, ...]
+_BUILTIN_KINDS = frozenset(get_args(ErrorType))
+"""pydantic's own error kinds; any other kind is a PydanticCustomError, whose message is shown as written."""
+_VALIDATOR_KINDS = ("value_error", "assertion_error")
+_EXPECTED = {
+    **dict.fromkeys(["int_type", "int_parsing", "int_from_float"], "an integer"),
+    **dict.fromkeys(["float_type", "float_parsing"], "a number"),
+    **dict.fromkeys(["bool_type", "bool_parsing"], "a boolean (true/false)"),
+    **dict.fromkeys(["string_type"], "a string"),
+    **dict.fromkeys(["list_type", "tuple_type"], "a list"),
+    **dict.fromkeys(["dict_type", "model_type", "model_attributes_type", "dataclass_type"], "a mapping"),
+    "none_required": "null",
+}
+"""pydantic type-error kinds -> what the schema expected there."""
+_BOUNDS = {"greater_than": ">", "greater_than_equal": ">=", "less_than": "<", "less_than_equal": "<="}
+_SIDES = {">": "not above", ">=": "below the minimum", "<": "not below", "<=": "above the maximum"}
+
+
+class Invalid(ValueError):
+    """Raised by a validator: `message` about the field at `path` below the value the validator checks."""
+
+    def __init__(self, message: str, *path: str | int) -> None:
+        super().__init__(message)
+        self.path = path
+
+
+@dataclass(frozen=True)
+class Wording:
+    """What differs between kinds of document (defaults: card data's): the noun for a key, how a value of the wrong
+    type is shown, and templates given `{value}` (its repr), `{choices}`, `{op}` (`>=`), `{side}`, `{bound}`."""
+
+    noun: str = "field"
+    show: Callable[[Any], str] = repr
+    not_one_of: str = "{value} is not one of [{choices}]"
+    beyond: str = "{value} is {side} {bound}"
+
+
+def explain(
+    error: ErrorDetails, data: Any, model: Any = None, wording: Wording = Wording(), names: bool = False
+) -> tuple[tuple[str, ...], str]:
+    """One error of validating `data` against `model` (None: unknown): its input_path and a message."""
+    problem = error.get("ctx", {}).get("error")
+    loc = tuple(error["loc"]) + (problem.path if isinstance(problem, Invalid) else ())
+    absent_last = error["type"] in ("missing", *_VALIDATOR_KINDS) or error["type"] not in _BUILTIN_KINDS
+    return input_path(data, loc, absent_last, names), _describe(error, loc, model, wording)
+
+
+def input_path(data: Any, loc: Location, absent_last: bool = False, names: bool = False) -> tuple[str, ...]:
+    """The steps of `loc` that `data` spells (`algo`, `[1]`; with `names`, `[0] (Kobold)`), and if `absent_last`
+    its last step (a key the input lacks); a union member's name, a `[key]` or an index past the end are left out."""
+    steps: list[str] = []
+    node = data
+    for index, key in enumerate(loc):
+        if isinstance(node, list) and isinstance(key, int) and 0 <= key < len(node):
+            node = node[key]
+            name = node.get("name") if names and isinstance(node, Mapping) else None
+            steps.append(f"[{key}] ({name})" if isinstance(name, str) and name else f"[{key}]")
+        elif isinstance(node, Mapping) and (key in node or (absent_last and index == len(loc) - 1)):
+            steps.append(str(key))
+            node = node.get(key)
+    return tuple(steps)
+
+
+def dotted(path: Sequence[str]) -> str:
+    """`("algo", "net_arch", "[1]")` -> `algo.net_arch[1]`."""
+    return "".join(step if step.startswith("[") or not index else f".{step}" for index, step in enumerate(path))
+
+
+def _describe(error: ErrorDetails, loc: Location, model: Any, wording: Wording) -> str:
+    """Plain words for one pydantic error at `loc` below `model`, with the bad value."""
+    kind, ctx, value, noun = error["type"], error.get("ctx", {}), error.get("input"), wording.noun
+    if kind in _VALIDATOR_KINDS or kind not in _BUILTIN_KINDS:
+        return str(ctx["error"]) if kind in _VALIDATOR_KINDS else error["msg"]
+    if kind == "missing":
+        return f"missing required {noun}"
+    if kind == "literal_error":  # pydantic writes the choices "'a', 'b' or 'c'"
+        choices = ", ".join(str(ctx["expected"]).rsplit(" or ", 1))
+        if loc[-1:] == ("[key]",):  # a mapping's key: loc is (..., key, '[key]')
+            return f"unknown {noun} (allowed: " + choices.replace("'", "") + ")"
+        return wording.not_one_of.format(value=repr(value), choices=choices)
+    if loc[-1:] == ("[key]",):
+        return f"bad {noun} name: {_describe(error, (), None, wording)}"
+    if kind in _EXPECTED:
+        return f"expected {_EXPECTED[kind]}, got {wording.show(value)}"
+    if kind == "extra_forbidden":
+        parent, _ = _annotation_at(model, loc[:-1])
+        fields = list(parent.model_fields) if isinstance(parent, type) and issubclass(parent, BaseModel) else []
+        return f"unknown {noun} (allowed: {', '.join(fields)})" if fields else f"unknown {noun}"
+    _, constraints = _annotation_at(model, loc)
+    if kind in _BOUNDS:
+        low, high = _constraint(constraints, "ge", ctx), _constraint(constraints, "le", ctx)
+        if low is not None and high is not None:
+            return f"{value!r} is outside [{low}, {high}]"
+        op = _BOUNDS[kind]
+        return wording.beyond.format(value=repr(value), op=op, side=_SIDES[op], bound=next(iter(ctx.values())))
+    if kind == "string_too_short" and ctx.get("min_length") == 1:
+        return f"expected a non-empty string, got {wording.show(value)}"
+    if kind in ("too_short", "too_long"):
+        low, high = _constraint(constraints, "min_length", ctx), _constraint(constraints, "max_length", ctx)
+        if low is not None and high is not None:
+            wanted = f"exactly {low}" if low == high else f"{low} to {high}"
+        else:
+            wanted = f"at least {low}" if kind == "too_short" else f"at most {high}"
+        unit = "entry" if wanted.endswith(" 1") and " to " not in wanted else "entries"
+        return f"expected {wanted} {unit}, got {ctx.get('actual_length')}"
+    return f"{error['msg']}, got {wording.show(value)}"
+
+
+def _constraint(constraints: list[Any], name: str, ctx: Mapping[str, Any]) -> Any:
+    """The schema's constraint `name` (ge, max_length, ...), else the error context's; None if neither has it."""
+    return next((getattr(item, name) for item in constraints if getattr(item, name, None) is not None), ctx.get(name))
+
+
+def _annotation_at(model: Any, loc: Location) -> tuple[Any, list[Any]]:
+    """The type that validated `loc` and its constraints (annotated_types such as Ge, MaxLen); (None, []) if unknown."""
+    annotation: Any = model
+    constraints: list[Any] = []
+    for key in loc:
+        annotation, constraints = _unwrap(annotation, constraints)
+        origin = get_origin(annotation)
+        if isinstance(annotation, type) and issubclass(annotation, BaseModel) and str(key) in annotation.model_fields:
+            field = annotation.model_fields[str(key)]
+            annotation, constraints = field.annotation, list(field.metadata)
+        elif origin in (Union, types.UnionType):  # a tagged union: `key` is the member's tag
+            arms = [arm for arm in get_args(annotation) if Tag(str(key)) in get_args(arm)[1:]]
+            annotation, constraints = (arms[0] if arms else None), []
+        elif origin in (list, tuple, Sequence, dict, Mapping):
+            annotation, constraints = get_args(annotation)[1 if origin in (dict, Mapping) else 0], []
+        else:
+            return None, []
+    return _unwrap(annotation, constraints)
+
+
+def _unwrap(annotation: Any, constraints: list[Any]) -> tuple[Any, list[Any]]:
+    """Strip Annotated (collecting its constraints) and Optional."""
+    while True:
+        args = get_args(annotation)
+        if get_origin(annotation) is Annotated:
+            metadata = [item.metadata if isinstance(item, FieldInfo) else [item] for item in args[1:]]
+            annotation, constraints = args[0], constraints + [item for items in metadata for item in items]
+        elif get_origin(annotation) in (Union, types.UnionType) and len(args) == 2 and type(None) in args:
+            annotation = args[0] if args[1] is type(None) else args[1]
+        else:
+            return annotation, constraints
