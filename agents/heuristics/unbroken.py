@@ -48,31 +48,181 @@ from envs.unbroken.game import UnbrokenGame
 from envs.unbroken.rules import UnbrokenState
 from envs.unbroken.state import FINAL_LEVEL, Phase
 
+UNLIMITED_USES = 99
+"""`Option.uses` of an option the fight can repeat at will (weapon attacks, repeatable skills)."""
+PLAN_MAX_STEPS = 40
+"""Cap on the greedy fight plan's steps (a fight never lasts this long)."""
+TIME_VALUE_SWEEPS = 2
+"""Fixed-point sweeps of `_time_values` per time step (the estimate of the time a card leaves)."""
+
 
 @dataclass(frozen=True)
 class HeuristicWeights:
     """Every tuned number of the heuristic's valuation, in one place (small-effort equivalents unless noted)."""
 
+    # ------------------------------------------------------------ resource prices (the utility tables)
     combat_value: tuple[float, ...] = (1.0, 1.6, 2.6, 1.2, 1.5, 1.0, 1.0, 0.4, 0.8)
     """Small-effort price of each resource spent in battle (index = resource; time is next level's time)."""
     treasure_value: float = 0.4
     """Treasure only scores (and pays a few cards)."""
-    time_price: float = 1.0
-    """Resting turns one time into one small effort: the floor of what a unit of time is worth."""
     small_effort_premium: float = 0.6
     """Extra worth of each small effort below what the coming fight is expected to cost."""
-    ambush_extra: float = 0.5
-    """Extra harm of an ambush beyond its effect (the fight starts on the back foot)."""
+    small_effort_need_margin: float = 2.0
+    """Small effort wanted beyond the nominal fight cost before the premium stops."""
+    next_weapon_effort_weight: float = 0.8
+    """Share of the next weapon's medium/large effort price counted when it is one craft away."""
+    medium_effort_dear_units: int = 3
+    """Medium efforts priced at the weapon's rate; the ones beyond are surplus."""
+    medium_effort_surplus_value: float = 1.2
+    """Worth of each medium effort beyond the dear ones."""
+    large_effort_dear_units: int = 2
+    """Large efforts priced at the weapon's rate; the ones beyond are surplus."""
+    large_effort_surplus_value: float = 1.5
+    """Worth of each large effort beyond the dear ones."""
+    base_cunning_use: int = 2
+    """Cunning wanted in any case, before the weapons' and abilities' uses are added."""
+    cunning_use_of_ignore_armor_attack: int = 3
+    """Extra cunning wanted when the current or target weapon has an armor-ignoring attack paid in cunning."""
+    cunning_use_per_ability: int = 2
+    """Extra cunning wanted per character ability paid in cunning."""
+    cunning_needed_value: float = 2.0
+    """Worth of each cunning up to what it can use."""
+    cunning_surplus_value: float = 0.6
+    """Worth of each cunning beyond what it can use."""
+    food_later_value: float = 1.8
+    """Worth of each food kept for the Hunger steps of later levels."""
+    food_surplus_value: float = 0.4
+    """Worth of each food beyond every remaining Hunger step."""
+    material_needed_value: float = 3.0
+    """Worth of each wood/metal the best weapon path still needs."""
+    material_surplus_value: float = 0.8
+    """Worth of each wood/metal beyond what the best weapon path needs."""
+    small_effort_per_wound_default: float = 4.0
+    """Small effort per wound assumed when the weapon has no attack paid in small effort only."""
+    medium_effort_price_cap: float = 4.0
+    """Most a medium effort is worth through the weapon's attacks."""
+    medium_effort_price_without_attack: float = 1.2
+    """Price of a medium effort when no attack of the weapon uses it."""
+    medium_effort_price_floor: float = 1.2
+    """Least a medium effort is worth."""
+    large_effort_price_cap: float = 8.0
+    """Most a large effort is worth through the weapon's attacks."""
+    large_effort_in_medium_efforts: int = 2
+    """A large effort is worth at least this many medium efforts."""
+    large_effort_price_without_attack: float = 1.5
+    """Price of a large effort when no attack of the weapon uses it."""
+    large_effort_price_floor: float = 1.5
+    """Least a large effort is worth."""
+
+    # ------------------------------------------------------------ travel
+    time_price: float = 1.0
+    """Resting turns one time into one small effort: the floor of what a unit of time is worth."""
     commit_penalty: float = 0.7
     """A committed next exploration reveals one card and forbids resting."""
+    ambush_extra: float = 0.5
+    """Extra harm of an ambush beyond its effect (the fight starts on the back foot)."""
+    lost_trick_chance_harm: float = 1.0
+    """Harm of an ambush that takes away an affordable trickery."""
+    ambush_hurts_threshold: float = 1.0
+    """Expected ambush harm above which it crafts along its path only with time to spare."""
+    scout_time_min: int = 4
+    """Scout only with at least this much time left."""
+    scout_max_price: float = 2.5
+    """Scout only when it costs at most this much."""
+    scout_min_small_effort: int = 6
+    """Scout only with at least this much small effort."""
+    craft_judge_min_level: int = 2
+    """Off the best path, judge an upgrade against the monsters of at least this level."""
+    craft_min_saving: float = 2.0
+    """Off the best path, craft only when the nominal fight gets at least this much cheaper."""
+    travel_action_min_gain: float = 0.5
+    """Use a travel ability or skill only when it gains more than this."""
+    focus_overflow_margin: int = 3
+    """Focus in travel when small effort is within this much of the bar (resting would overflow)."""
+    focus_min_medium_price: float = 1.5
+    """Focus in travel only when a medium effort is worth more than this."""
+    inspiration_min_large_price: float = 3.0
+    """Inspiration in travel only when a large effort is worth more than this."""
+    inspiration_min_medium: int = 2
+    """Inspiration in travel only with at least this many medium efforts."""
+    inspiration_wound_ratio: int = 2
+    """Inspiration in travel only when the large attack wounds more than this times the medium one."""
+    plan_overflow_margin: int = 1
+    """Plan in travel when small effort is within this much of the bar and cunning is wanted."""
+    conversion_max_time: int = 2
+    """With this much time left or less, convert effort before the fight when it pays."""
+    conversion_min_saving: float = 0.3
+    """Convert before the fight only when the fight plan gets cheaper by more than this."""
+    orienteer_min_time: int = 3
+    """Orienteer only with at least this much time left."""
+    orienteer_min_gain: float = 1.4
+    """Orienteer only when two more revealed cards are expected to gain more than this."""
+    known_monster_reveal_value: float = -1.0
+    """Value of a travel action that reveals an already revealed monster."""
+    reveal_bonus_value: float = 0.8
+    """Value of each extra card a travel action reveals."""
+    reveal_bonus_min_time: int = 2
+    """A reveal bonus is worth something only with at least this much time left."""
+    reveal_bonus_short_of_time_value: float = -1.0
+    """Value of a reveal bonus with too little time left to use it."""
+    remove_condition_travel_value: float = 2.0
+    """Value of discarding a condition in travel (when one is active)."""
+    reveal_monster_value: float = 1.5
+    """Value of revealing the face-down monster in travel."""
+    ability_reserve_max_uses: int = 2
+    """Keep ability uses for the fight only with at most this many left."""
+    last_ability_use_value: float = 1.5
+    """What keeping the last ability use for the fight is worth."""
+    scarce_ability_use_value: float = 0.7
+    """What keeping one of few ability uses for the fight is worth."""
+
+    # ------------------------------------------------------------ weapons
     nominal_price: tuple[float, ...] = (1.0, 3.0, 6.5, 2.0, 2.0, 2.0, 2.0, 1.0, 1.0)
     """Small effort a weapon's attack costs in the long run when judging weapons (medium/large effort from cards)."""
+    nominal_damage_base: float = 1.3
+    """Monster harm per turn assumed when judging weapons, before the level term."""
+    nominal_damage_per_level: float = 0.25
+    """Monster harm per turn added per level when judging weapons."""
+    revealed_level_saving_weight: float = 0.8
+    """Weight of the current level's fight saving once its monster is revealed (the fight may be near)."""
+    missing_material_price: float = 2.2
+    """Price of each material a weapon path still has to find."""
+    upgrade_time_price: float = 0.5
+    """Price of each time a weapon path's upgrades take."""
+
+    # ------------------------------------------------------------ battle harm
     death: float = 25.0
     """Price of being defeated (a monster effect the pool cannot pay)."""
     unpayable: float = 7.0
     """Cost per unit of health or armor left when the plan runs out of effort (a likely defeat)."""
-    scout_time_min: int = 4
-    """Scout only with at least this much time left."""
+    unpayable_extra: float = 6.0
+    """Flat extra cost of a fight plan that runs out of effort or options."""
+    option_price_offset: float = 0.05
+    """Added to each option's price when ranking progress per price (free options do not divide by zero)."""
+    damage_per_turn_guess: float = 1.6
+    """Monster harm per turn assumed when pricing a row outside the fight plan (a skipped turn)."""
+    regen_harm: float = 0.2
+    """Harm per turn of each point of monster regeneration."""
+    lost_time_harm: float = 0.8
+    """Harm of each time lost before the final level (next level's time)."""
+    lost_time_harm_final_level: float = 1.0
+    """Harm of each time lost in the final level."""
+    regain_armor_harm: float = 1.5
+    """Harm of each armor the monster regains."""
+    heal_harm: float = 1.3
+    """Harm of each wound the monster heals."""
+    defend_harm: float = 2.0
+    """Harm of the monster defending (the next attack is wasted)."""
+    weapon_loss_harm: float = 5.0
+    """Harm of a downgrade back to no weapon."""
+    downgrade_step_harm: float = 1.0
+    """Harm of each step of a weapon downgrade."""
+    next_level_extra_cost_harm: float = 2.0
+    """Harm of each unit of extra weapon/general action cost kept for the next level."""
+    round_loss_harm: float = 4.0
+    """Harm of each resource lost every round of the next level."""
+    skip_or_disarm_harm: float = 6.0
+    """Harm of skipping turns or fighting without a weapon in the next level."""
     next_level_condition: tuple[tuple[str, float], ...] = (
         ("rest_penalty", 2.0),
         ("reveal_modifier", -1.0),
@@ -83,6 +233,64 @@ class HeuristicWeights:
         ("monster_roll_modifier", 2.0),
     )
     """Harm of a condition kept for a whole level, per unit of each modifier."""
+    assumed_rounds_of_a_lasting_condition: int = 3
+    """Rounds a condition without a set duration is assumed to last in the fight."""
+    skip_turn_extra_harm: float = 0.5
+    """Harm of a skipped turn beyond the monster's turn it gives away, per round."""
+    no_weapon_harm: float = 1.5
+    """Harm per round of fighting without a weapon."""
+    weapon_extra_cost_harm: float = 0.8
+    """Harm per round of each unit of extra weapon cost."""
+    wound_penalty_harm: float = 0.8
+    """Harm per round of each unit of wound penalty."""
+    monster_roll_modifier_harm: float = 0.4
+    """Harm per round of each point added to the monster's roll."""
+
+    # ------------------------------------------------------------ reactions and trickery
+    treasure_reaction_price: float = 0.8
+    """Price of each treasure a reaction paid only in treasure costs."""
+    reaction_margin: float = 0.3
+    """React only when it beats accepting the roll (or a cheaper reaction) by more than this."""
+    lost_skill_price: float = 2.5
+    """Extra price of tricking in a preset where trickery gives no skill (the fight's skill is forgone)."""
+    trick_pool_margin: int = 1
+    """Trick whenever the fight is expected to cost more than the effort pool minus this."""
+
+    # ------------------------------------------------------------ skills (value per remaining level)
+    skill_wound_value: float = 1.4
+    """Value of each wound or armor break of a skill action."""
+    skill_ignore_armor_wound_value: float = 1.8
+    """Value of each armor-ignoring wound of a skill action."""
+    skill_extra_turn_value: float = 1.6
+    """Value of a skill action's extra turn."""
+    skill_remove_condition_value: float = 0.8
+    """Value of a skill action discarding a condition."""
+    skill_reveal_value: float = 0.5
+    """Value of a skill action revealing cards or the monster."""
+    repeatable_skill_uses_per_level: float = 1.5
+    """Uses per level assumed for a skill action that is not once per level."""
+    reaction_skill_roll_value: float = 0.9
+    """Value of each point a reaction skill takes off the monster's roll."""
+    reaction_skill_price_weight: float = 0.3
+    """Weight of a reaction skill's price in its value."""
+    reaction_skill_base_value: float = 0.5
+    """Base value of holding a reaction skill."""
+    matching_wound_bonus_value: float = 2.0
+    """Value of each bonus wound of a passive skill that matches the current weapon."""
+    other_wound_bonus_value: float = 1.3
+    """Value of each bonus wound of a passive skill for another weapon kind."""
+    passive_reveal_bonus_value: float = 1.2
+    """Value of each extra card a passive skill reveals in exploration."""
+    passive_skill_reveal_bonus_value: float = 0.3
+    """Value of each extra skill a passive skill reveals on offer."""
+    passive_rest_bonus_value: float = 1.5
+    """Value of each extra small effort a passive skill adds to resting."""
+    passive_food_requirement_harm: float = 2.0
+    """Harm of each extra food a passive skill demands."""
+    passive_ignore_value: float = 0.7
+    """Value of each monster effect a passive skill ignores."""
+    passive_scout_discount_value: float = 0.5
+    """Value of a passive scouting discount."""
 
 
 WEIGHTS = HeuristicWeights()
@@ -178,27 +386,27 @@ class UnbrokenHeuristicAgent:
                 if key in NEXT_LEVEL_CONDITION_WEIGHT:
                     harm += NEXT_LEVEL_CONDITION_WEIGHT[key] * value
                 elif key in ("weapon_extra_cost", "general_action_extra_cost"):
-                    harm += 2.0 * sum(a for _, a in value)
+                    harm += WEIGHTS.next_level_extra_cost_harm * sum(a for _, a in value)
                 elif key == "round_loss":
-                    harm += 4.0 * sum(a for _, a in value)
+                    harm += WEIGHTS.round_loss_harm * sum(a for _, a in value)
                 elif key in ("skip_turn", "no_weapon"):
-                    harm += 6.0
+                    harm += WEIGHTS.skip_or_disarm_harm
             return harm
-        n = rounds if rounds > 0 else 3
+        n = rounds if rounds > 0 else WEIGHTS.assumed_rounds_of_a_lasting_condition
         harm = 0.0
         for key, value in mods.items():
             if key == "round_loss":
                 harm += n * sum(WEIGHTS.combat_value[r] * a for r, a in value)
             elif key == "skip_turn":
-                harm += n * (d + 0.5)
+                harm += n * (d + WEIGHTS.skip_turn_extra_harm)
             elif key == "no_weapon":
-                harm += n * 1.5
+                harm += n * WEIGHTS.no_weapon_harm
             elif key == "weapon_extra_cost":
-                harm += n * 0.8 * sum(a for _, a in value)
+                harm += n * WEIGHTS.weapon_extra_cost_harm * sum(a for _, a in value)
             elif key == "wound_penalty":
-                harm += n * 0.8 * value
+                harm += n * WEIGHTS.wound_penalty_harm * value
             elif key == "monster_roll_modifier":
-                harm += n * 0.4 * value
+                harm += n * WEIGHTS.monster_roll_modifier_harm * value
         return harm
 
     def _effects_harm(
@@ -213,17 +421,17 @@ class UnbrokenHeuristicAgent:
                 if lethal and effort and not s.can_pay(effort):
                     harm += WEIGHTS.death
             elif kind == "lose_time":
-                harm += arg * (1.0 if s.level >= FINAL_LEVEL else 0.8)
+                harm += arg * (WEIGHTS.lost_time_harm_final_level if s.level >= FINAL_LEVEL else WEIGHTS.lost_time_harm)
             elif kind == "condition":
                 harm += self._condition_harm(s, arg[0], arg[1], arg[2], d)
             elif kind == "regain_armor":
-                harm += 1.5 * min(arg, max(1, armor))
+                harm += WEIGHTS.regain_armor_harm * min(arg, max(1, armor))
             elif kind == "heal":
-                harm += 1.3 * arg
+                harm += WEIGHTS.heal_harm * arg
             elif kind == "defend":
-                harm += 2.0
+                harm += WEIGHTS.defend_harm
             elif kind == "downgrade_weapon":
-                harm += 5.0 if arg == 0 else 1.0 * arg
+                harm += WEIGHTS.weapon_loss_harm if arg == 0 else WEIGHTS.downgrade_step_harm * arg
         return harm
 
     def _row_harm(
@@ -271,12 +479,12 @@ class UnbrokenHeuristicAgent:
         """Expected harm of one monster turn (with the roll modifiers in force)."""
         total = 0.0
         for face in range(1, 7):
-            total += self._row_harm(s, monster, s.roll_on_table(face, monster), 1.6, in_fight)
+            total += self._row_harm(s, monster, s.roll_on_table(face, monster), WEIGHTS.damage_per_turn_guess, in_fight)
         turn = total / 6.0
         loss = s.condition_bag("round_loss")
         if loss:
             turn += sum(WEIGHTS.combat_value[r] * a for r, a in loss)
-        return turn + 0.2 * monster.modifiers.get("regen", 0)
+        return turn + WEIGHTS.regen_harm * monster.modifiers.get("regen", 0)
 
     def _ambush_harm(self, s: UnbrokenState) -> float:
         """Expected cost of running out of time: the ambush effect plus the lost chance to trick."""
@@ -288,7 +496,7 @@ class UnbrokenHeuristicAgent:
                 ok = all(s.monster_effect_applicable(k, a, False) for k, a in monster.ambush)
                 harm = self._effects_harm(s, monster.ambush, d, monster.armor) if ok else 0.0
             if monster.trickery is not None and s.can_pay(monster.trickery):
-                harm += 1.0
+                harm += WEIGHTS.lost_trick_chance_harm
             harms.append(harm)
         return float(np.mean(harms)) + WEIGHTS.ambush_extra
 
@@ -323,7 +531,7 @@ class UnbrokenHeuristicAgent:
             for attack in weapon.attacks:
                 wounds = s.weapon_wounds(weapon, attack.wounds, monster) if attack.wounds else 0
                 cost = _bag_plus(attack.cost, extra)
-                options.append(Option(cost, wounds, attack.break_armor, attack.ignore_armor, 99, False))
+                options.append(Option(cost, wounds, attack.break_armor, attack.ignore_armor, UNLIMITED_USES, False))
                 options.extend(self._composites(attack.cost, extra, general, wounds, attack))
         if s.character >= 0:
             uses = s.ability_uses if in_fight else s.ability_uses_for(s.level)
@@ -339,11 +547,11 @@ class UnbrokenHeuristicAgent:
                 continue
             if card.once_per_level and self.ids.skill + k in s.used_once:
                 continue
-            option = self._card_option(card, 1 if card.once_per_level else 99, False)
+            option = self._card_option(card, 1 if card.once_per_level else UNLIMITED_USES, False)
             if option is not None:
                 options.append(option)
         if monster is not None and monster.special_action is not None:
-            option = self._card_option(monster.special_action, 99, False)
+            option = self._card_option(monster.special_action, UNLIMITED_USES, False)
             if option is not None:
                 options.append(option)
         return options
@@ -354,7 +562,15 @@ class UnbrokenHeuristicAgent:
         amounts = dict(cost)
         if amounts.get(MEDIUM_EFFORT) == 1 and len(amounts) == 1 and self.focus_gives_medium:
             out.append(
-                Option(_bag_plus(general, extra), wounds, attack.break_armor, attack.ignore_armor, 99, False, turns=2)
+                Option(
+                    _bag_plus(general, extra),
+                    wounds,
+                    attack.break_armor,
+                    attack.ignore_armor,
+                    UNLIMITED_USES,
+                    False,
+                    turns=2,
+                )
             )
         if amounts.get(LARGE_EFFORT) == 1 and len(amounts) == 1 and self.inspiration_gives_large:
             out.append(
@@ -363,7 +579,7 @@ class UnbrokenHeuristicAgent:
                     wounds,
                     attack.break_armor,
                     attack.ignore_armor,
-                    99,
+                    UNLIMITED_USES,
                     False,
                     turns=2,
                 )
@@ -386,14 +602,18 @@ class UnbrokenHeuristicAgent:
         cost = 0.0
         if defending:
             cheapest = min(
-                (o for o in options if o.uses >= 99 and (o.wounds or o.breaks) and can_pay_from(pool, o.cost)),
+                (
+                    o
+                    for o in options
+                    if o.uses >= UNLIMITED_USES and (o.wounds or o.breaks) and can_pay_from(pool, o.cost)
+                ),
                 key=lambda o: sum(WEIGHTS.combat_value[r] * a for r, a in o.cost),
                 default=None,
             )
             if cheapest is not None:
                 cost += _pool_pay(pool, cheapest.cost) + d
                 pool[SMALL_EFFORT] -= d
-        for _ in range(40):
+        for _ in range(PLAN_MAX_STEPS):
             if health <= 0:
                 return cost
             best, best_score = -1, 0.0
@@ -406,14 +626,14 @@ class UnbrokenHeuristicAgent:
                 progress = broken + wounds
                 if progress <= 0 or not can_pay_from(pool, o.cost):
                     continue
-                price = sum(WEIGHTS.combat_value[r] * a for r, a in o.cost) + 0.05
+                price = sum(WEIGHTS.combat_value[r] * a for r, a in o.cost) + WEIGHTS.option_price_offset
                 finishing = wounds >= health
                 turn = (o.turns - (1 if (o.extra_turn or finishing) else 0)) * d
                 score = progress / (price + turn)
                 if score > best_score:
                     best, best_score = i, score
             if best < 0:
-                return cost + WEIGHTS.unpayable * (health + armor) + 6.0
+                return cost + WEIGHTS.unpayable * (health + armor) + WEIGHTS.unpayable_extra
             o = options[best]
             uses[best] -= 1
             if o.shared_uses:
@@ -429,7 +649,7 @@ class UnbrokenHeuristicAgent:
             if lethal and turns:
                 cost += turns * self._death_risk(pool, lethal)
             if pool[SMALL_EFFORT] + pool[MEDIUM_EFFORT] + pool[LARGE_EFFORT] < 0 and health > 0:
-                return cost + WEIGHTS.unpayable * (health + armor) + 6.0
+                return cost + WEIGHTS.unpayable * (health + armor) + WEIGHTS.unpayable_extra
         return cost + WEIGHTS.unpayable * (max(0, health) + armor)
 
     def _pool(self, s: UnbrokenState) -> list[float]:
@@ -468,9 +688,11 @@ class UnbrokenHeuristicAgent:
                         WEIGHTS.nominal_price[r] * a for r, a in _bag_plus(attack.cost, monster.attack_extra_cost)
                     )
                     nominal = ((SMALL_EFFORT, int(round(price))),)
-                    options.append(Option(nominal, wounds, attack.break_armor, attack.ignore_armor, 99, False))
+                    options.append(
+                        Option(nominal, wounds, attack.break_armor, attack.ignore_armor, UNLIMITED_USES, False)
+                    )
                 pool = [99.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]
-                d = 1.3 + 0.25 * level
+                d = WEIGHTS.nominal_damage_base + WEIGHTS.nominal_damage_per_level * level
                 costs.append(self._plan(pool, monster.health, monster.armor, options, d, False, 0))
             cost = float(np.mean(costs))
             self._nominal[key] = cost
@@ -497,7 +719,7 @@ class UnbrokenHeuristicAgent:
         """Fight cost saved over the remaining levels minus the price of the materials still to find."""
         saved = 0.0
         for level in range(s.level, FINAL_LEVEL + 1):
-            weight = 1.0 if level > s.level or not s.monster_revealed else 0.8
+            weight = 1.0 if level > s.level or not s.monster_revealed else WEIGHTS.revealed_level_saving_weight
             saved += weight * (self._nominal_cost(s.weapons[-1], level) - self._nominal_cost(target, level))
         need = [0] * len(s.resources)
         for _, cost, _time in steps:
@@ -505,7 +727,12 @@ class UnbrokenHeuristicAgent:
                 need[r] += a
         missing = sum(max(0, need[r] - s.resources[r]) for r in range(len(need)) if r != TIME)
         effort = sum(need[r] for r in (SMALL_EFFORT, MEDIUM_EFFORT, LARGE_EFFORT))
-        return saved - 2.2 * missing - effort - 0.5 * sum(t for _, _, t in steps)
+        return (
+            saved
+            - WEIGHTS.missing_material_price * missing
+            - effort
+            - WEIGHTS.upgrade_time_price * sum(t for _, _, t in steps)
+        )
 
     def _target_needs(self, s: UnbrokenState) -> list[int]:
         """Materials still needed (beyond holdings are wanted) for the best reachable weapon."""
@@ -533,19 +760,22 @@ class UnbrokenHeuristicAgent:
         me_price, le_price = self._effort_price(weapon)
         if len(self._best_steps) == 1:
             me_next, le_next = self._effort_price(self.cards.weapons[target])
-            me_price, le_price = max(me_price, 0.8 * me_next), max(le_price, 0.8 * le_next)
+            me_price, le_price = (
+                max(me_price, WEIGHTS.next_weapon_effort_weight * me_next),
+                max(le_price, WEIGHTS.next_weapon_effort_weight * le_next),
+            )
         self._me_price, self._le_price = me_price, le_price
         food_now = max(0, s.food_requirement())
         food_later = sum(range(s.level + 1, FINAL_LEVEL + 1))
-        cunning_use = 2
+        cunning_use = WEIGHTS.base_cunning_use
         if any(a.ignore_armor and dict(a.cost).get(CUNNING) for w in arms for a in w.attacks):
-            cunning_use += 3
+            cunning_use += WEIGHTS.cunning_use_of_ignore_armor_attack
         if s.character >= 0:
             for ability in self.cards.characters[s.character].abilities:
                 if dict(ability.cost).get(CUNNING):
-                    cunning_use += 2
+                    cunning_use += WEIGHTS.cunning_use_per_ability
         self._cunning_use = cunning_use
-        se_need = self._nominal_cost(s.weapons[-1], s.level) + 2.0
+        se_need = self._nominal_cost(s.weapons[-1], s.level) + WEIGHTS.small_effort_need_margin
         bar = self.bar
         tables: list[list[float]] = []
         for r in range(TIME):
@@ -554,18 +784,31 @@ class UnbrokenHeuristicAgent:
                 if r == SMALL_EFFORT:
                     u = x + WEIGHTS.small_effort_premium * min(x, se_need)
                 elif r == MEDIUM_EFFORT:
-                    u = me_price * min(x, 3) + 1.2 * max(0, x - 3)
+                    u = me_price * min(x, WEIGHTS.medium_effort_dear_units) + WEIGHTS.medium_effort_surplus_value * max(
+                        0, x - WEIGHTS.medium_effort_dear_units
+                    )
                 elif r == LARGE_EFFORT:
-                    u = le_price * min(x, 2) + 1.5 * max(0, x - 2)
+                    u = le_price * min(x, WEIGHTS.large_effort_dear_units) + WEIGHTS.large_effort_surplus_value * max(
+                        0, x - WEIGHTS.large_effort_dear_units
+                    )
                 elif r == CUNNING:
-                    u = 2.0 * min(x, cunning_use) + 0.6 * max(0, x - cunning_use)
+                    u = WEIGHTS.cunning_needed_value * min(x, cunning_use) + WEIGHTS.cunning_surplus_value * max(
+                        0, x - cunning_use
+                    )
                 elif r == FOOD:
                     now = min(x, food_now)
                     later = min(x - now, food_later)
                     starving = s.starvation_cost(food_now) - s.starvation_cost(food_now - now)
-                    u = now + starving + 1.8 * later + 0.4 * (x - now - later)
+                    u = (
+                        now
+                        + starving
+                        + WEIGHTS.food_later_value * later
+                        + WEIGHTS.food_surplus_value * (x - now - later)
+                    )
                 elif r in (WOOD, METAL):
-                    u = 3.0 * min(x, need[r]) + 0.8 * max(0, x - need[r])
+                    u = WEIGHTS.material_needed_value * min(x, need[r]) + WEIGHTS.material_surplus_value * max(
+                        0, x - need[r]
+                    )
                 else:
                     u = WEIGHTS.treasure_value * x
                 row.append(u)
@@ -581,15 +824,19 @@ class UnbrokenHeuristicAgent:
                 for a in weapon.attacks
                 if a.wounds and len(a.cost) == 1 and a.cost[0][0] == SMALL_EFFORT
             ),
-            default=4.0,
+            default=WEIGHTS.small_effort_per_wound_default,
         )
         me = max(
             (a.wounds * se_rate for a in weapon.attacks if a.wounds and dict(a.cost).get(MEDIUM_EFFORT)), default=0
         )
         le = max((a.wounds * se_rate for a in weapon.attacks if a.wounds and dict(a.cost).get(LARGE_EFFORT)), default=0)
-        me_price = min(4.0, me) if me else 1.2
-        le_price = min(8.0, max(le, 2 * me_price)) if le else 1.5
-        return max(1.2, me_price), max(1.5, le_price)
+        me_price = min(WEIGHTS.medium_effort_price_cap, me) if me else WEIGHTS.medium_effort_price_without_attack
+        le_price = (
+            min(WEIGHTS.large_effort_price_cap, max(le, WEIGHTS.large_effort_in_medium_efforts * me_price))
+            if le
+            else WEIGHTS.large_effort_price_without_attack
+        )
+        return max(WEIGHTS.medium_effort_price_floor, me_price), max(WEIGHTS.large_effort_price_floor, le_price)
 
     def _utility(self, r: list[int]) -> float:
         """Small-effort worth of a set of resources (concave: the first units of what is needed are dear)."""
@@ -656,7 +903,7 @@ class UnbrokenHeuristicAgent:
             past = np.array(values)[np.clip(left, 0, t_max)]
             past[left <= 0] = -ambush
             estimate = values[t - 1] + WEIGHTS.time_price
-            for _ in range(2):
+            for _ in range(TIME_VALUE_SWEEPS):
                 future = np.where(left >= t, estimate + WEIGHTS.time_price * (left - t), past)
                 estimate = max(0.0, self._expected_max(benefits + future, self.draw_weights, reveal))
             values[t] = estimate
@@ -696,7 +943,7 @@ class UnbrokenHeuristicAgent:
             price = -self._delta(tuple((r, a) for r, a in scout if r != TIME), ()) + sum(
                 a for r, a in scout if r == TIME
             )
-            if price <= 2.5 and s.resources[SMALL_EFFORT] >= 6:
+            if price <= WEIGHTS.scout_max_price and s.resources[SMALL_EFFORT] >= WEIGHTS.scout_min_small_effort:
                 return ids.scout
         # Craft along the best path.
         crafts = [a for a in legal if ids.craft <= a < ids.craft + self.num_weapons]
@@ -707,8 +954,11 @@ class UnbrokenHeuristicAgent:
                 if ids.craft + nxt in crafts and (t > time or not self._ambush_hurts(s)):
                     return ids.craft + nxt
             for a in crafts:
-                level = max(s.level, 2)
-                better = self._nominal_cost(a - ids.craft, level) < self._nominal_cost(s.weapons[-1], level) - 2.0
+                level = max(s.level, WEIGHTS.craft_judge_min_level)
+                better = (
+                    self._nominal_cost(a - ids.craft, level)
+                    < self._nominal_cost(s.weapons[-1], level) - WEIGHTS.craft_min_saving
+                )
                 if better and t > self._upgrade_time(s, a - ids.craft):
                     return a
         # Travel actions (abilities, skills) that pay for themselves.
@@ -716,30 +966,46 @@ class UnbrokenHeuristicAgent:
             card = self._action_card(a)
             if card is None or card.timing == "combat":
                 continue
-            if self._travel_card_gain(s, card, a) > 0.5:
+            if self._travel_card_gain(s, card, a) > WEIGHTS.travel_action_min_gain:
                 return a
         # Conversions that keep resting from overflowing the bar or build a better attack.
         se = s.resources[SMALL_EFFORT]
-        if ids.focus in legal and se >= self.bar[SMALL_EFFORT] - 3 and self._me_price > 1.5:
+        if (
+            ids.focus in legal
+            and se >= self.bar[SMALL_EFFORT] - WEIGHTS.focus_overflow_margin
+            and self._me_price > WEIGHTS.focus_min_medium_price
+        ):
             return ids.focus
-        if ids.inspiration in legal and self._le_price > 3.0 and s.resources[MEDIUM_EFFORT] >= 2:
+        if (
+            ids.inspiration in legal
+            and self._le_price > WEIGHTS.inspiration_min_large_price
+            and s.resources[MEDIUM_EFFORT] >= WEIGHTS.inspiration_min_medium
+        ):
             weapon = self.cards.weapons[s.weapons[-1]]
             le = max((a.wounds for a in weapon.attacks if dict(a.cost).get(LARGE_EFFORT)), default=0)
             me = max((a.wounds for a in weapon.attacks if dict(a.cost).get(MEDIUM_EFFORT)), default=0)
-            if le > 2 * me:
+            if le > WEIGHTS.inspiration_wound_ratio * me:
                 return ids.inspiration
-        if ids.plan in legal and se >= self.bar[SMALL_EFFORT] - 1 and s.resources[CUNNING] < self._cunning_use:
+        if (
+            ids.plan in legal
+            and se >= self.bar[SMALL_EFFORT] - WEIGHTS.plan_overflow_margin
+            and s.resources[CUNNING] < self._cunning_use
+        ):
             return ids.plan
         if s.committed or ids.face_monster not in legal:
             return ids.explore
         values = self._time_values(s)
-        if values[t] <= 0.0 or t <= 2:
+        if values[t] <= 0.0 or t <= WEIGHTS.conversion_max_time:
             convert = self._conversion(s, legal)
             if convert is not None:
                 return convert
         if values[t] <= 0.0:
             return ids.face_monster
-        if ids.orienteer in legal and t >= 3 and self._reveal_gain(s, values) > 1.4:
+        if (
+            ids.orienteer in legal
+            and t >= WEIGHTS.orienteer_min_time
+            and self._reveal_gain(s, values) > WEIGHTS.orienteer_min_gain
+        ):
             return ids.orienteer
         return ids.explore
 
@@ -748,7 +1014,7 @@ class UnbrokenHeuristicAgent:
         ids = self.ids
         now = self._fight_cost(s)
         general = self.cards.display.general
-        best, best_cost = None, now - 0.3
+        best, best_cost = None, now - WEIGHTS.conversion_min_saving
         for action, card in ((ids.focus, general.focus), (ids.inspiration, general.inspiration)):
             if action not in legal:
                 continue
@@ -768,7 +1034,7 @@ class UnbrokenHeuristicAgent:
         return 0
 
     def _ambush_hurts(self, s: UnbrokenState) -> bool:
-        return self._ambush_harm(s) > 1.0
+        return self._ambush_harm(s) > WEIGHTS.ambush_hurts_threshold
 
     def _reveal_gain(self, s: UnbrokenState, values: list[float]) -> float:
         """Expected gain of revealing two more cards in the next exploration."""
@@ -780,7 +1046,7 @@ class UnbrokenHeuristicAgent:
     def _travel_card_gain(self, s: UnbrokenState, card: ActionCard, action: int) -> float:
         """Utility gained by a travel action (ability or skill) minus what it costs."""
         if any(k == "reveal_monster" for k, _ in card.effects) and s.monster_revealed:
-            return -1.0
+            return WEIGHTS.known_monster_reveal_value
         spend = tuple((r, a) for r, a in card.cost if r != TIME)
         time = sum(a for r, a in card.cost if r == TIME)
         gain: list[tuple[int, int]] = []
@@ -789,11 +1055,15 @@ class UnbrokenHeuristicAgent:
             if kind == "gain":
                 gain.extend(arg)
             elif kind == "reveal_bonus":
-                value += 0.8 * arg if s.resources[TIME] >= 2 else -1.0
+                value += (
+                    WEIGHTS.reveal_bonus_value * arg
+                    if s.resources[TIME] >= WEIGHTS.reveal_bonus_min_time
+                    else WEIGHTS.reveal_bonus_short_of_time_value
+                )
             elif kind == "remove_condition":
-                value += 2.0 if s.conditions_active else 0.0
+                value += WEIGHTS.remove_condition_travel_value if s.conditions_active else 0.0
             elif kind == "reveal_monster":
-                value += 1.5
+                value += WEIGHTS.reveal_monster_value
         value += self._delta(spend, tuple(gain)) - time
         if self.ids.ability <= action < self.ids.ability + self.num_ability_ids:
             value -= self._ability_reserve(s)
@@ -804,9 +1074,9 @@ class UnbrokenHeuristicAgent:
         if s.character < 0:
             return 0.0
         combat = [a for a in self.cards.characters[s.character].abilities if a.timing != "travel"]
-        if not combat or s.ability_uses > 2:
+        if not combat or s.ability_uses > WEIGHTS.ability_reserve_max_uses:
             return 0.0
-        return 1.5 if s.ability_uses == 1 else 0.7
+        return WEIGHTS.last_ability_use_value if s.ability_uses == 1 else WEIGHTS.scarce_ability_use_value
 
     def _action_card(self, action: int) -> ActionCard | None:
         ids = self.ids
@@ -861,11 +1131,11 @@ class UnbrokenHeuristicAgent:
         self._utility_setup(s)
         trick_price = -self._delta(monster.trickery, ())
         if not s.preset.trick_gives_skill:
-            trick_price += 2.5
+            trick_price += WEIGHTS.lost_skill_price
         fight = self._fight_cost(s)
         reward = self._delta((), monster.rewards)
         pool = s.resources[SMALL_EFFORT] + s.resources[MEDIUM_EFFORT] + s.resources[LARGE_EFFORT]
-        if fight > pool - 1 or trick_price < fight - reward:
+        if fight > pool - WEIGHTS.trick_pool_margin or trick_price < fight - reward:
             return ids.trick
         return ids.fight
 
@@ -958,7 +1228,7 @@ class UnbrokenHeuristicAgent:
             s.used_once = saved_once
             s.ability_uses = saved_uses
         if pool[SMALL_EFFORT] + pool[MEDIUM_EFFORT] + pool[LARGE_EFFORT] < 0:
-            return price + turn + WEIGHTS.unpayable * (health + armor) + 6.0
+            return price + turn + WEIGHTS.unpayable * (health + armor) + WEIGHTS.unpayable_extra
         lethal = self._lethal_rows(s, monster)
         if not extra_turn:
             turn += self._death_risk(pool, lethal)
@@ -967,7 +1237,9 @@ class UnbrokenHeuristicAgent:
     def _condition_relief(self, s: UnbrokenState, d: float) -> float:
         """What discarding the first active condition saves."""
         if s.conditions_active:
-            return self._condition_harm(s, s.conditions_active[0], "now", 3, d)
+            return self._condition_harm(
+                s, s.conditions_active[0], "now", WEIGHTS.assumed_rounds_of_a_lasting_condition, d
+            )
         if s.conditions_now:
             first = next(iter(s.conditions_now))
             return self._condition_harm(s, first, "now", max(1, s.conditions_now[first]), d)
@@ -978,7 +1250,7 @@ class UnbrokenHeuristicAgent:
         ids = self.ids
         monster = self.cards.monsters[s.monster()]
         value = s.modified_roll()
-        harm = self._row_harm(s, monster, value, 1.6, True, lethal=True)
+        harm = self._row_harm(s, monster, value, WEIGHTS.damage_per_turn_guess, True, lethal=True)
         best, best_net = ids.accept_roll, harm
         for a in legal:
             if a == ids.accept_roll:
@@ -988,9 +1260,9 @@ class UnbrokenHeuristicAgent:
             new = s.roll_on_table(s.roll, monster, s.reaction_modifier + skill.reaction_roll_modifier)
             price = sum(WEIGHTS.combat_value[r] * x for r, x in skill.reaction_cost)
             if skill.reaction_cost and all(r == TREASURE for r, _ in skill.reaction_cost):
-                price = 0.8 * sum(x for _, x in skill.reaction_cost)
-            net = self._row_harm(s, monster, new, 1.6, True, lethal=True) + price
-            if net < best_net - 0.3:
+                price = WEIGHTS.treasure_reaction_price * sum(x for _, x in skill.reaction_cost)
+            net = self._row_harm(s, monster, new, WEIGHTS.damage_per_turn_guess, True, lethal=True) + price
+            if net < best_net - WEIGHTS.reaction_margin:
                 best, best_net = a, net
         return best
 
@@ -1005,35 +1277,47 @@ class UnbrokenHeuristicAgent:
                 gain = 0.0
                 for kind, arg in card.effects:
                     if kind in ("wounds", "break_armor"):
-                        gain += 1.4 * arg
+                        gain += WEIGHTS.skill_wound_value * arg
                     elif kind == "wounds_ignore_armor":
-                        gain += 1.8 * arg
+                        gain += WEIGHTS.skill_ignore_armor_wound_value * arg
                     elif kind == "gain":
                         gain += sum(WEIGHTS.combat_value[r] * a for r, a in arg)
                     elif kind == "extra_turn":
-                        gain += 1.6
+                        gain += WEIGHTS.skill_extra_turn_value
                     elif kind == "remove_condition":
-                        gain += 0.8
+                        gain += WEIGHTS.skill_remove_condition_value
                     elif kind in ("reveal_bonus", "reveal_monster"):
-                        gain += 0.5
+                        gain += WEIGHTS.skill_reveal_value
                 net = gain - sum(WEIGHTS.combat_value[r] * a for r, a in card.cost)
-                per_level = net if card.once_per_level else max(0.0, net) * 1.5
+                per_level = net if card.once_per_level else max(0.0, net) * WEIGHTS.repeatable_skill_uses_per_level
                 return per_level * levels_left
             if skill.reaction_cost is not None:
                 price = sum(WEIGHTS.combat_value[r] * a for r, a in skill.reaction_cost)
-                return (0.9 * -skill.reaction_roll_modifier - 0.3 * price + 0.5) * levels_left
+                return (
+                    WEIGHTS.reaction_skill_roll_value * -skill.reaction_roll_modifier
+                    - WEIGHTS.reaction_skill_price_weight * price
+                    + WEIGHTS.reaction_skill_base_value
+                ) * levels_left
             p = skill.passive
             v = 0.0
             bonus = p.get("wound_bonus")
             if bonus is not None:
                 kind = self.cards.weapons[s.weapons[-1]].kind
-                v += bonus[1] * (2.0 if bonus[0] in ("any", kind) else 1.3) * levels_left
-            v += 1.2 * p.get("reveal_bonus", 0) * levels_left
-            v += 0.3 * p.get("skill_reveal_bonus", 0) * levels_left
-            v += 1.5 * p.get("rest_bonus", 0) * levels_left
-            v += -2.0 * p.get("food_requirement", 0) * levels_left
-            v += 0.7 * len(p.get("ignore", ())) * levels_left
-            v += 0.5 * levels_left if p.get("scout_discount") else 0.0
+                v += (
+                    bonus[1]
+                    * (
+                        WEIGHTS.matching_wound_bonus_value
+                        if bonus[0] in ("any", kind)
+                        else WEIGHTS.other_wound_bonus_value
+                    )
+                    * levels_left
+                )
+            v += WEIGHTS.passive_reveal_bonus_value * p.get("reveal_bonus", 0) * levels_left
+            v += WEIGHTS.passive_skill_reveal_bonus_value * p.get("skill_reveal_bonus", 0) * levels_left
+            v += WEIGHTS.passive_rest_bonus_value * p.get("rest_bonus", 0) * levels_left
+            v += -WEIGHTS.passive_food_requirement_harm * p.get("food_requirement", 0) * levels_left
+            v += WEIGHTS.passive_ignore_value * len(p.get("ignore", ())) * levels_left
+            v += WEIGHTS.passive_scout_discount_value * levels_left if p.get("scout_discount") else 0.0
             return v
 
         values = [value(k) for k in s.skill_offer]
