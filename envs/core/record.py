@@ -300,6 +300,7 @@ class StateRecord:
     NOT_SAVED: ClassVar[frozenset[str]] = frozenset({"game"})
     """Fields that are configuration, not state (the game itself)."""
     _declared: ClassVar[dict[type, tuple[DeclaredField, ...]]] = {}
+    _mutable: ClassVar[dict[type, tuple[tuple[str, ...], tuple[str, ...]]]] = {}
 
     game: Any
 
@@ -332,13 +333,29 @@ class StateRecord:
     # ------------------------------------------------------------------------------------------ derived
     def clone(self: RecordT) -> RecordT:
         """An independent copy: lists and dicts are copied, tuples and caches shared (they are never mutated)."""
-        other = copy.copy(self)
-        for declared in self.declared_fields():
-            if declared.container is list:
-                setattr(other, declared.name, list(getattr(self, declared.name)))
-            elif declared.container is dict:
-                setattr(other, declared.name, dict(getattr(self, declared.name)))
+        # Not copy.copy: that goes through __getstate__/__setstate__ (to_dict, from_dict and validation).
+        other = object.__new__(type(self))
+        values = other.__dict__
+        values.update(self.__dict__)
+        lists, dicts = self._containers()
+        for name in lists:
+            values[name] = list(values[name])
+        for name in dicts:
+            values[name] = dict(values[name])
         return other
+
+    @classmethod
+    def _containers(cls) -> tuple[tuple[str, ...], tuple[str, ...]]:
+        """Names of the list fields and of the dict fields (what clone copies), computed once per class."""
+        containers = StateRecord._mutable.get(cls)
+        if containers is None:
+            declared = cls.declared_fields()
+            containers = (
+                tuple(f.name for f in declared if f.container is list),
+                tuple(f.name for f in declared if f.container is dict),
+            )
+            StateRecord._mutable[cls] = containers
+        return containers
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-able dict of every saved field, content indices written as names."""

@@ -268,3 +268,22 @@ def test_heuristic_never_peeks_at_hidden_information() -> None:
             levels.add(state.level)
             state.apply_action(choice)
     assert checked > 200 and changed_hidden > 100 and FINAL_LEVEL in levels
+
+
+def test_clone_is_independent_and_does_not_serialise(english, monkeypatch: pytest.MonkeyPatch) -> None:
+    """DESIGN.md, core contract: a State is "cheap to `clone()`": a clone copies the containers it may change (the
+    original never sees the clone's moves) and does not go through to_dict/from_dict (search clones every node)."""
+    state = combat_state(english, "Goblin", skills=[skill_index(english, "Dodge")], res={"food": 3})
+    before = state.to_dict()
+
+    def refuse(*_: Any) -> None:
+        raise AssertionError("clone went through serialisation")
+
+    monkeypatch.setattr(UnbrokenState, "to_dict", refuse)
+    monkeypatch.setattr(UnbrokenState, "from_dict", refuse)
+    clone = state.clone()
+    clone.resources[0] -= 1
+    clone.weapons.append(1)
+    clone.apply_action(english.action_id("skip turn"))
+    monkeypatch.undo()
+    assert state.to_dict() == before and clone.to_dict() != before
