@@ -24,7 +24,6 @@ never cleared by hand.
 
 from __future__ import annotations
 
-import copy
 import dataclasses
 import enum
 import sys
