@@ -15,9 +15,8 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
-from envs.core.game import CHANCE, Game, IllegalActionError, State
+from envs.core.game import CHANCE, REWARD_MODES, Game, IllegalActionError, State
 
-REWARD_MODES = ("win", "score")
 ILLEGAL_ACTION_MODES = ("raise", "penalize")
 ILLEGAL_ACTION_PENALTY = -1.0
 """Reward of an illegal action under illegal_action="penalize"; the episode then terminates."""
@@ -39,8 +38,9 @@ class TabletopEnv(gym.Env):
     ) -> None:
         if game.spec.num_players != 1:
             raise ValueError(f"{game.spec.name} has {game.spec.num_players} players; use the PettingZoo adapter")
-        if reward not in REWARD_MODES:
-            raise ValueError(f"reward must be one of {REWARD_MODES}, got {reward!r}")
+        if reward not in REWARD_MODES or (reward == "rank" and game.spec.num_players == 1):
+            modes = [mode for mode in REWARD_MODES if mode != "rank" or game.spec.num_players > 1]
+            raise ValueError(f"reward must be one of {modes}, got {reward!r}")
         if illegal_action not in ILLEGAL_ACTION_MODES:
             raise ValueError(f"illegal_action must be one of {ILLEGAL_ACTION_MODES}, got {illegal_action!r}")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
@@ -140,9 +140,7 @@ class TabletopEnv(gym.Env):
         terminated = state.is_terminal()
         reward = 0.0
         if terminated:
-            reward = float(state.returns()[0])
-            if self.reward_mode == "score" and reward > 0:
-                reward = float(state.score()[0])
+            reward = float(state.rewards(self.reward_mode)[0])
         return self._observation(), reward, terminated, False, self._info()
 
     def action_masks(self) -> np.ndarray:

@@ -8,6 +8,10 @@ from typing import Any, ClassVar
 
 import numpy as np
 
+from envs.core.outcomes import rank_returns
+
+REWARD_MODES = ("win", "score", "rank")
+"""What a terminal reward measures: the result (+1/-1), the game's score, or the tie-aware rank (outcomes.py)."""
 CHANCE = -1
 """`current_player()` of a chance node: the adapter samples one of `chance_outcomes()`."""
 TERMINAL = -2
@@ -33,9 +37,16 @@ class StateFormatError(ValueError):
         super().__init__(f"state.{field}: {message}" if field else f"state: {message}")
 
 
+UTILITIES = ("solo", "zero_sum", "general_sum", "cooperative")
+"""How results relate across seats (OpenSpiel's GameType.utility): one seat; one seat's gain is the others' loss;
+any; every seat shares one result."""
+INFORMATION_KINDS = ("perfect", "imperfect")
+"""Whether some seat cannot see part of the state (face-down cards, hidden hands, deck order that matters)."""
+
+
 @dataclass(frozen=True)
 class GameSpec:
-    """Static facts about a game: its name, player counts, action-space size and episode bound."""
+    """Static facts about a game: name, players, action-space size, episode bound, utility and information kind."""
 
     name: str
     num_players: int
@@ -44,7 +55,31 @@ class GameSpec:
     version: str = "0"
     min_players: int = 1
     max_players: int = 1
+    utility: str = "solo"
+    """One of UTILITIES."""
+    information: str = "perfect"
+    """One of INFORMATION_KINDS: "imperfect" games must implement State.resample_hidden."""
     extra: dict[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if self.utility not in UTILITIES:
+            raise ValueError(f"GameSpec.utility: {self.utility!r} is not one of {UTILITIES}")
+        if self.information not in INFORMATION_KINDS:
+            raise ValueError(f"GameSpec.information: {self.information!r} is not one of {INFORMATION_KINDS}")
+        if not self.min_players <= self.num_players <= self.max_players:
+            raise ValueError(
+                f"GameSpec.num_players: {self.num_players} is outside {self.min_players}..{self.max_players}"
+            )
+
+    @property
+    def cooperative(self) -> bool:
+        """Whether all seats share the result (co-op modes)."""
+        return self.utility == "cooperative"
+
+    @property
+    def hidden_information(self) -> bool:
+        """Whether some seat cannot see part of the state."""
+        return self.information == "imperfect"
 
 
 class Game(abc.ABC):
@@ -174,8 +209,29 @@ class State(abc.ABC):
         return outcomes[min(index, len(outcomes) - 1)][0]
 
     def resample_hidden(self, player: int, rng: np.random.Generator) -> State:
-        """A clone whose information hidden from `player` is redrawn consistently with what they saw (ISMCTS)."""
+        """A clone whose information hidden from `player` is redrawn consistently with what they saw (ISMCTS).
+
+        A game with hidden information must override this: a plain copy would let search agents see through
+        face-down cards, so the default refuses instead of silently copying.
+        """
+        if self.game.spec.hidden_information:
+            raise NotImplementedError(
+                f"{self.game.spec.name} has hidden information: its State must implement resample_hidden"
+            )
         return self.clone()
+
+    def rewards(self, mode: str = "win") -> list[float]:
+        """Per-seat rewards at the end of the game: "win" (returns()), "score" (score()), "rank" (rank_returns).
+
+        Games override this where a mode means something else (e.g. a solo score that is only defined for a win).
+        """
+        if mode == "win":
+            return self.returns()
+        if mode == "score":
+            return self.score()
+        if mode == "rank":
+            return rank_returns(self.score())
+        raise ValueError(f"unknown reward mode {mode!r}; choose one of {REWARD_MODES}")
 
     def __str__(self) -> str:
         return self.game.observer(max(self.current_player(), 0)).text(self)

@@ -140,3 +140,73 @@ def transcript(game: Game, seed: int, policy_seed: int | None = None, policy: Po
     lines.append("returns: " + ", ".join(f"{r:+.0f}" for r in state.returns()))
     lines.append(str(state))
     return "\n".join(lines) + "\n"
+
+
+def _random_states(game: Game, seed: int, games: int) -> list[State]:
+    """Copies of the states of a few seeded random games, decision and chance nodes alike (rebuilt from to_dict,
+    so that a faulty clone cannot corrupt them)."""
+    rng = np.random.default_rng(seed)
+    states: list[State] = []
+    for _ in range(games):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            states.append(game.state_from_dict(state.to_dict()))
+            if state.current_player() == CHANCE:
+                state.apply_action(state.sample_chance(rng))
+            else:
+                legal = state.legal_actions()
+                state.apply_action(legal[int(rng.integers(len(legal)))])
+    return states
+
+
+def check_clone_independence(game: Game, seed: int = 0, games: int = 5, moves: int = 8) -> int:
+    """Play on clones of states of random games: the original's `to_dict` never changes. Returns states checked.
+
+    Catches a clone that shares a mutable container (a list or dict) with its original.
+    """
+    rng = np.random.default_rng(seed + 1)
+    checked = 0
+    for state in _random_states(game, seed, games):
+        before = state.to_dict()
+        clone = state.clone()
+        for _ in range(moves):
+            if clone.is_terminal():
+                break
+            if clone.current_player() == CHANCE:
+                clone.apply_action(clone.sample_chance(rng))
+            else:
+                legal = clone.legal_actions()
+                clone.apply_action(legal[int(rng.integers(len(legal)))])
+        assert state.to_dict() == before, f"playing on a clone changed the original:\n{state}"
+        checked += 1
+    return checked
+
+
+def check_sampler_matches_outcomes(
+    game: Game, seed: int = 0, games: int = 3, draws: int = 2000, max_nodes: int = 40
+) -> int:
+    """At chance nodes of random games, `sample_chance` draws each outcome as often as `chance_outcomes()` says.
+
+    Each outcome's frequency over `draws` samples must lie within 5 standard deviations (plus a small floor) of its
+    probability, and no outcome outside the list may appear. Returns the number of chance nodes checked.
+    """
+    rng = np.random.default_rng(seed + 2)
+    checked = 0
+    for state in _random_states(game, seed, games):
+        if state.current_player() != CHANCE or checked >= max_nodes:
+            continue
+        outcomes = dict(state.chance_outcomes())
+        counts: dict[int, int] = {}
+        for _ in range(draws):
+            outcome = state.sample_chance(rng)
+            counts[outcome] = counts.get(outcome, 0) + 1
+        unknown = sorted(set(counts) - set(outcomes))
+        assert not unknown, f"sample_chance drew outcomes {unknown} that chance_outcomes() does not list"
+        for outcome, probability in outcomes.items():
+            frequency = counts.get(outcome, 0) / draws
+            tolerance = 5.0 * (probability * (1.0 - probability) / draws) ** 0.5 + 1.0 / draws
+            assert abs(frequency - probability) <= tolerance, (
+                f"{state.chance_label(outcome)}: drawn {frequency:.3f} of the time, probability {probability:.3f}"
+            )
+        checked += 1
+    return checked

@@ -47,6 +47,8 @@ class UnbrokenGame(Game):
             num_actions=self.actions.size,
             max_game_length=MAX_GAME_LENGTH,
             version="0",
+            utility="solo",
+            information="imperfect",  # the face-down monsters (English printing)
             extra={"difficulty": difficulty, "preset": self.preset.name},
         )
         self._observer: Observer | None = None

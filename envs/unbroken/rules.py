@@ -120,6 +120,16 @@ class UnbrokenState(UnbrokenEconomy, State):  # type: ignore[misc]
         """+1 for a win, -1 for a loss, 0 while the game goes on."""
         return [float(self.outcome)]
 
+    def rewards(self, mode: str = "win") -> list[float]:
+        """ "win": +1 / -1; "score": the rulebook score of a won game, -1 for a loss (README: reward kwarg)."""
+        if mode == "score" and self.outcome == LOST:
+            return [-1.0]
+        if mode == "score":
+            return [float(self.final_score())]
+        if mode == "rank":
+            raise ValueError("Unbroken is a solo game: it has no ranks (reward modes: win, score)")
+        return super().rewards(mode)
+
     def score(self) -> list[float]:
         """The rulebook's final score of a won game (0 otherwise)."""
         return [float(self.final_score())]

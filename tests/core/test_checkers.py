@@ -1,0 +1,231 @@
+"""The generic checkers of envs/core/testing.py on every registered game, and each shown to fail on a planted defect.
+
+DESIGN.md, tests: "A generic random-simulation checker run on every game". The multi-player platform issue adds
+`check_clone_independence` (play on a clone, the original's `to_dict` is unchanged) and
+`check_sampler_matches_outcomes` (a game's fast chance sampler matches `chance_outcomes()` in frequency), and asks
+that each is shown to fail on a planted shared-list clone and a planted biased sampler.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import gymnasium as gym
+import numpy as np
+import pytest
+
+from envs.core.game import CHANCE, TERMINAL, Game, GameSpec, Observer, State
+from envs.core.outcomes import rank_returns, ranks
+from envs.core.registration import registered_games
+from envs.core.testing import check_clone_independence, check_sampler_matches_outcomes
+
+ROUNDS = 3
+"""Rounds of the toy: roll a d3, then choose to bank the roll or double it."""
+
+
+class DiceObserver(Observer):
+    """The toy's observation: the running total, scaled."""
+
+    size = 1
+    views = {"total": slice(0, 1)}
+
+    def tensor(self, state: State) -> np.ndarray:
+        """The total over 20."""
+        assert isinstance(state, DiceState)
+        return np.array([min(sum(state.banked), 20) / 20.0], dtype=np.float32)
+
+    def text(self, state: State) -> str:
+        """The banked rolls."""
+        assert isinstance(state, DiceState)
+        return f"banked {state.banked}"
+
+
+class DiceGame(Game):
+    """A solo toy with a list in its state and a chance node each round."""
+
+    def __init__(self, state_class: type[DiceState] | None = None) -> None:
+        self.spec = GameSpec(name="dice_toy", num_players=1, num_actions=2, max_game_length=ROUNDS)
+        self.state_class = state_class or DiceState
+
+    def new_initial_state(self) -> DiceState:
+        """A fresh game: a roll is pending."""
+        return self.state_class(self)
+
+    def state_from_dict(self, data: dict[str, Any]) -> DiceState:
+        """From to_dict()."""
+        state = self.state_class(self)
+        state.banked, state.roll = list(data["banked"]), data["roll"]
+        return state
+
+    def action_label(self, action: int) -> str:
+        """bank or double."""
+        return ("bank", "double")[action]
+
+    def observer(self, player: int | None = 0) -> DiceObserver:
+        """The one observer."""
+        return DiceObserver()
+
+
+class DiceState(State):
+    """Banked rolls (a list) and the pending roll (0 while a roll is due)."""
+
+    def __init__(self, game: DiceGame) -> None:
+        self.game = game
+        self.banked: list[int] = []
+        self.roll = 0
+
+    def current_player(self) -> int:
+        """Chance while a roll is due, the player after it, terminal after the last round."""
+        if len(self.banked) == ROUNDS:
+            return TERMINAL
+        return CHANCE if self.roll == 0 else 0
+
+    def legal_actions(self) -> list[int]:
+        """Bank or double the roll."""
+        return [0, 1] if self.current_player() == 0 else []
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        """A d3: faces 1, 2 and 3, a third each."""
+        return [(face, 1.0 / 3.0) for face in (1, 2, 3)] if self.current_player() == CHANCE else []
+
+    def _apply(self, action: int) -> None:
+        if self.current_player() == CHANCE:
+            self.roll = action
+        else:
+            self.banked.append(self.roll * (2 if action == 1 and self.roll < 3 else 1))
+            self.roll = 0
+
+    def returns(self) -> list[float]:
+        """A win with a total of at least 10."""
+        if not self.is_terminal():
+            return [0.0]
+        return [1.0 if sum(self.banked) >= 10 else -1.0]
+
+    def score(self) -> list[float]:
+        """The total."""
+        return [float(sum(self.banked))]
+
+    def to_dict(self) -> dict[str, Any]:
+        """The banked list and the pending roll."""
+        return {"banked": list(self.banked), "roll": self.roll}
+
+    def clone(self) -> DiceState:
+        """An independent copy."""
+        other = type(self)(self.game)
+        other.banked, other.roll = list(self.banked), self.roll
+        return other
+
+    def chance_label(self, outcome: int) -> str:
+        """d3 = face."""
+        return f"d3 = {outcome}"
+
+
+class SharedListState(DiceState):
+    """Planted defect: the clone shares the banked list with its original."""
+
+    def clone(self) -> DiceState:
+        """A copy that aliases the list."""
+        other = SharedListState(self.game)
+        other.banked, other.roll = self.banked, self.roll
+        return other
+
+
+class BiasedSamplerState(DiceState):
+    """Planted defect: the fast sampler rolls a 3 half of the time."""
+
+    def sample_chance(self, rng: np.random.Generator) -> int:
+        """A loaded die."""
+        return 3 if rng.random() < 0.5 else int(rng.integers(1, 3))
+
+
+def registered_rules_games() -> list[tuple[str, Game]]:
+    """The rules-core game behind every registered game's primary Gymnasium id (its default settings)."""
+    games = []
+    for name, record in registered_games().items():
+        env = gym.make(record.gym_envs[0].id)
+        games.append((name, env.unwrapped.game))  # type: ignore[attr-defined]
+        env.close()
+    return games
+
+
+@pytest.mark.parametrize(("name", "game"), registered_rules_games())
+def test_clones_are_independent_on_every_registered_game(name: str, game: Game) -> None:
+    """Play on a clone, the original's to_dict is unchanged (every state of a few random games)."""
+    assert check_clone_independence(game, seed=3) > 50
+
+
+@pytest.mark.parametrize(("name", "game"), registered_rules_games())
+def test_fast_sampler_matches_outcomes_on_every_registered_game(name: str, game: Game) -> None:
+    """A game's sample_chance draws outcomes with the probabilities chance_outcomes() lists."""
+    assert check_sampler_matches_outcomes(game, seed=4) > 10
+
+
+def test_checkers_pass_on_the_honest_toy() -> None:
+    """The toy itself is sound, so the failures below come from the planted defects."""
+    assert check_clone_independence(DiceGame()) > 0
+    assert check_sampler_matches_outcomes(DiceGame()) > 0
+
+
+def test_clone_checker_catches_a_shared_list() -> None:
+    """A clone that shares a list with its original is caught."""
+    with pytest.raises(AssertionError, match="changed the original"):
+        check_clone_independence(DiceGame(SharedListState))
+
+
+def test_sampler_checker_catches_a_biased_die() -> None:
+    """A fast sampler that disagrees with chance_outcomes() is caught."""
+    with pytest.raises(AssertionError, match=r"d3 = \d: drawn 0\.\d+ of the time, probability 0\.333"):
+        check_sampler_matches_outcomes(DiceGame(BiasedSamplerState))
+
+
+# ================================================================================================ results
+def test_ranks_share_the_better_place_on_ties() -> None:
+    """Competition ranking: the best score ranks 1, tied seats share the better rank."""
+    assert ranks([3.0, 7.0, 7.0, 1.0]) == [3, 1, 1, 4]
+
+
+@pytest.mark.parametrize(
+    ("scores", "expected"),
+    [
+        ([5.0, 2.0], [1.0, -1.0]),
+        ([1.0, 9.0, 5.0], [-1.0, 1.0, 0.0]),
+        ([4.0, 4.0, 1.0, 0.0], [2.0 / 3.0, 2.0 / 3.0, -1.0 / 3.0, -1.0]),
+        ([2.0, 2.0, 2.0], [0.0, 0.0, 0.0]),
+        ([3.0], [0.0]),
+    ],
+)
+def test_rank_returns_are_tie_aware(scores: list[float], expected: list[float]) -> None:
+    """First +1, last -1, evenly spaced; tied seats share the mean of their places; the rewards sum to 0."""
+    result = rank_returns(scores)
+    assert result == pytest.approx(expected)
+    assert sum(result) == pytest.approx(0.0)
+
+
+def test_game_spec_declares_utility_and_information() -> None:
+    """GameSpec says whether a game is cooperative and whether it has hidden information; bad values are refused."""
+    coop = GameSpec("coop_toy", 2, 4, 10, min_players=2, max_players=4, utility="cooperative", information="imperfect")
+    assert coop.cooperative and coop.hidden_information
+    assert not GameSpec("solo_toy", 1, 2, 10).cooperative
+    with pytest.raises(ValueError, match="utility"):
+        GameSpec("bad", 1, 2, 10, utility="friendly")
+    with pytest.raises(ValueError, match="num_players"):
+        GameSpec("bad", 5, 2, 10, min_players=2, max_players=4)
+
+
+def test_hidden_information_games_must_resample() -> None:
+    """resample_hidden no longer defaults to a plain copy for a game with hidden information."""
+    game = DiceGame()
+    state = game.new_initial_state()
+    assert state.resample_hidden(0, np.random.default_rng(0)).to_dict() == state.to_dict()
+    game.spec = GameSpec(name="dice_toy", num_players=1, num_actions=2, max_game_length=ROUNDS, information="imperfect")
+    with pytest.raises(NotImplementedError, match="dice_toy has hidden information"):
+        state.resample_hidden(0, np.random.default_rng(0))
+
+
+def test_reward_modes_read_the_game() -> None:
+    """State.rewards(mode): "win" is returns(), "score" is score(); an unknown mode is refused."""
+    game = DiceGame()
+    state = game.state_from_dict({"banked": [3, 4, 6], "roll": 0})
+    assert state.rewards("win") == [1.0] and state.rewards("score") == [13.0]
+    with pytest.raises(ValueError, match="unknown reward mode"):
+        state.rewards("elo")
