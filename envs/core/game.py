@@ -113,8 +113,8 @@ class Game(abc.ABC):
         return ids[label]
 
     @abc.abstractmethod
-    def observer(self, player: int) -> Observer:
-        """The observer that builds `player`'s observation tensor and text view."""
+    def observer(self, player: int | None = 0) -> Observer:
+        """The observer of seat `player` (its tensor and text view), or with None the public/spectator view."""
 
 
 class State(abc.ABC):
@@ -195,9 +195,17 @@ class State(abc.ABC):
         """Apply an action the caller has already checked (the adapters' fast path: they hold the mask)."""
         self._apply(action)
 
-    def episode_info(self) -> dict[str, Any]:
-        """Facts the adapters report in `info` when the episode ends (games add their own)."""
-        return {"won": self.returns()[0] > 0, "score": self.score()[0]}
+    def episode_info(self, player: int = 0) -> dict[str, Any]:
+        """Facts the adapters report in seat `player`'s `info` when the episode ends (games add their own)."""
+        return {"won": self.returns()[player] > 0, "score": self.score()[player]}
+
+    def debug_text(self) -> str:
+        """Omniscient text of the whole state, hidden parts included (transcripts of errors, debugging).
+
+        The default is the public view followed by the saved state; games may print their hidden parts better.
+        """
+        saved = ", ".join(f"{key}={value!r}" for key, value in self.to_dict().items())
+        return f"{self.game.observer(None).text(self)}\n[state] {saved}"
 
     def sample_chance(self, rng: np.random.Generator) -> int:
         """Draw one chance outcome with its exact probability from `rng` (the adapter's generator)."""
@@ -240,6 +248,8 @@ class State(abc.ABC):
 class Observer(abc.ABC):
     """Builds one player's observation: a flat float32 tensor with named views, and a text view."""
 
+    player: int | None = 0
+    """The seat whose view this is, or None for the public (spectator) view."""
     size: int
     views: dict[str, slice]
     low: float = 0.0

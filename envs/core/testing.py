@@ -39,7 +39,7 @@ def check_decision_node(state: State) -> None:
     """Legal actions are sorted, unique, in range, non-empty, and the mask agrees."""
     legal = state.legal_actions()
     n = state.game.spec.num_actions
-    assert legal, f"no legal action at a decision node:\n{state}"
+    assert legal, f"no legal action at a decision node:\n{state.debug_text()}"
     assert legal == sorted(set(legal)), f"legal actions not sorted/unique: {legal}"
     assert all(0 <= a < n for a in legal), f"legal action out of range: {legal}"
     mask = state.legal_actions_mask()
@@ -177,7 +177,7 @@ def check_clone_independence(game: Game, seed: int = 0, games: int = 5, moves: i
             else:
                 legal = clone.legal_actions()
                 clone.apply_action(legal[int(rng.integers(len(legal)))])
-        assert state.to_dict() == before, f"playing on a clone changed the original:\n{state}"
+        assert state.to_dict() == before, f"playing on a clone changed the original:\n{state.debug_text()}"
         checked += 1
     return checked
 

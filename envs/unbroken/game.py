@@ -92,8 +92,10 @@ class UnbrokenGame(Game):
         """Label of an action id."""
         return self.actions.codec.label(action)
 
-    def observer(self, player: int = 0) -> Observer:
-        """The (single) player's observer."""
+    def observer(self, player: int | None = 0) -> Observer:
+        """The player's observer; a solo game's public view (None) shows what the player sees."""
+        if player not in (0, None):
+            raise ValueError(f"Unbroken is a solo game: seat {player} does not exist (use 0, or None)")
         if self._observer is None:
             self._observer = UnbrokenObserver(self)
         return self._observer

@@ -138,7 +138,17 @@ class UnbrokenState(UnbrokenEconomy, State):  # type: ignore[misc]
         """The title of a won game ("" otherwise)."""
         return self.game.title(self.final_score()) if self.outcome == 1 else ""
 
-    def episode_info(self) -> dict[str, Any]:
+    def debug_text(self) -> str:
+        """The player's text view plus what it hides: the face-down monsters."""
+        hidden = [
+            f"level {level}: {self.cards.monsters[m].name}"
+            for level, m in enumerate(self.monsters, start=1)
+            if m >= 0 and not (level == self.level and self.monster_revealed) and level >= self.level
+        ]
+        text = self.game.observer(None).text(self)
+        return text + ("\nface down: " + ", ".join(hidden) if hidden else "")
+
+    def episode_info(self, player: int = 0) -> dict[str, Any]:
         """Facts reported in the adapter's info dict at the end of an episode."""
         return {
             "won": self.outcome == 1,

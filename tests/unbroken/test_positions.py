@@ -287,3 +287,15 @@ def test_clone_is_independent_and_does_not_serialise(english, monkeypatch: pytes
     clone.apply_action(english.action_id("skip turn"))
     monkeypatch.undo()
     assert state.to_dict() == before and clone.to_dict() != before
+
+
+def test_debug_text_shows_what_the_player_cannot(english) -> None:
+    """unbroken.en.txt, Setting up 6: the monsters are stacked "face down". The player's text view hides them; the
+    omniscient `debug_text` (for transcripts of errors) names them; the public view of a solo game is the player's."""
+    state = travel_state(english, monster="Kobold")
+    hidden = english.cards.monsters[state.monster()].name
+    assert hidden not in english.observer(0).text(state)
+    assert english.observer(None).text(state) == english.observer(0).text(state)
+    assert f"level 1: {hidden}" in state.debug_text()
+    with pytest.raises(ValueError, match="seat 1 does not exist"):
+        english.observer(1)
