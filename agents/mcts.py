@@ -2,9 +2,15 @@
 
 Each simulation starts from a determinization of the root: `state.resample_hidden(player, rng)` redraws what the
 searching player cannot see (deck order, face-down cards) consistently with what they saw, so the search does
-not cheat. The tree is "open loop" over decisions: nodes are reached by the sequence of decision ids, chance nodes
-are sampled with their exact probabilities (`chance_outcomes()`) as the simulation passes them, and every node's
-statistics therefore average over chance and hidden information (single-observer information-set MCTS).
+not cheat. Determinization is from the root (searching) player's view only: the other seats' decisions in the
+tree are searched as if they saw what the root player's determinization holds (single-observer ISMCTS).
+
+The tree is "open loop" over decisions: chance nodes are sampled with their exact probabilities
+(`chance_outcomes()`) as the simulation passes them, and every node's statistics average over chance and hidden
+information. Nodes are keyed by acting seat and action: each node belongs to one seat, its edges are that
+seat's actions, and an edge leads to one child per seat that acts next, so where chance decides who moves, the
+seats' statistics never merge in one node. Each edge is valued from the point of view of the seat that takes
+it, and a simulation credits every seat on its path with that seat's own return.
 Selection is UCT with availability counts (an action counts as available only in the determinizations where it
 was legal), or PUCT when a prior agent (e.g. the game's heuristic) is given; leaves are evaluated by a rollout
 (random, or played by a rollout agent) truncated at `rollout_depth` decisions, valued by `returns()` at a terminal
@@ -29,7 +35,8 @@ class _Edge:
     visits: int = 0
     value_sum: float = 0.0
     availability: int = 0
-    child: _Node | None = None
+    children: dict[int, _Node] = field(default_factory=dict)
+    """Child nodes keyed by the seat that acts next (chance after the action may pick different seats)."""
 
 
 NO_PRIOR = -1
@@ -38,8 +45,9 @@ NO_PRIOR = -1
 
 @dataclass
 class _Node:
-    """A decision point of the open-loop tree: its edges keyed by action id, and the prior agent's choice."""
+    """A decision point of the open-loop tree for one acting seat: its edges keyed by action id, and the prior."""
 
+    seat: int
     edges: dict[int, _Edge] = field(default_factory=dict)
     prior_action: int = NO_PRIOR
     visits: int = 0
@@ -91,7 +99,9 @@ class MCTSAgent(BaseAgent):
     def search(self, state: Any) -> _Node:
         """Run num_simulations simulations from `state` and return the root of the search tree."""
         player = state.current_player()
-        root = _Node()
+        if player < 0:
+            raise ValueError(f"search starts at a decision node, not at current_player() == {player}")
+        root = _Node(seat=player)
         for _ in range(self.num_simulations):
             self._simulate(root, state.resample_hidden(player, self.rng))
         return root
@@ -105,11 +115,10 @@ class MCTSAgent(BaseAgent):
         """One simulation on a determinized clone: select and expand in the tree, roll out, back up."""
         path: list[tuple[_Node, _Edge, int]] = []  # (node, edge taken, player who took it)
         node = root
-        while True:
-            self._play_chance(state)
-            if state.is_terminal():
-                break
+        self._play_chance(state)
+        while not state.is_terminal():
             player = state.current_player()
+            assert player == node.seat, f"tree node of seat {node.seat} reached with seat {player} to act"
             legal = state.legal_actions()
             if self.prior_agent is not None:
                 action, leaf = self._choose_puct(node, state, legal, self.prior_agent)
@@ -120,9 +129,14 @@ class MCTSAgent(BaseAgent):
             path.append((node, edge, player))
             if leaf:
                 break
-            if edge.child is None:
-                edge.child = _Node()
-            node = edge.child
+            self._play_chance(state)  # chance after the action may decide who acts next: one child per seat
+            if state.is_terminal():
+                break
+            seat = state.current_player()
+            child = edge.children.get(seat)
+            if child is None:
+                child = edge.children[seat] = _Node(seat=seat)
+            node = child
         values = self._rollout(state)
         for visited, edge, player in path:
             visited.visits += 1
