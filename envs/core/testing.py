@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from envs.core.game import CHANCE, TERMINAL, Game, State
+from envs.core.game import CHANCE, TERMINAL, Game, Observer, State
 
 Invariant = Callable[[State], None]
 """A game-specific check run after every step; raises AssertionError with a message when broken."""
@@ -22,6 +22,9 @@ class SimulationReport:
     decisions: int = 0
     longest: int = 0
     returns: list[float] = field(default_factory=list)
+    """Seat 0's return of each game."""
+    seat_returns: list[list[float]] = field(default_factory=list)
+    """Every seat's returns of each game."""
 
 
 def check_chance_node(state: State) -> None:
@@ -56,7 +59,7 @@ def random_simulation(
     """Play random legal games, checking the generic and the given invariants after every step."""
     rng = np.random.default_rng(seed)
     report = SimulationReport()
-    observer = game.observer(0)
+    observers = seat_observers(game)
     for _ in range(num_games):
         state = game.new_initial_state()
         length = 0
@@ -67,10 +70,8 @@ def random_simulation(
                 action = state.sample_chance(rng)
             else:
                 check_decision_node(state)
-                tensor = observer.tensor(state)
-                assert tensor.shape == (observer.size,) and tensor.dtype == np.float32
-                assert np.all(np.isfinite(tensor)), "non-finite observation"
-                assert tensor.min() >= observer.low and tensor.max() <= observer.high, "observation out of bounds"
+                for observer in observers:
+                    check_observation(observer, state)
                 legal = state.legal_actions()
                 action = legal[int(rng.integers(len(legal)))]
                 report.decisions += 1
@@ -85,10 +86,33 @@ def random_simulation(
             assert length <= game.spec.max_game_length, f"game longer than {game.spec.max_game_length} decisions"
         assert state.current_player() == TERMINAL
         assert state.legal_actions() == []
+        returns = state.returns()
+        assert len(returns) == game.spec.num_players, f"{len(returns)} returns for {game.spec.num_players} seats"
+        if game.spec.cooperative:
+            assert len(set(returns)) == 1, f"a cooperative game gave its seats different returns {returns}"
         report.games += 1
         report.longest = max(report.longest, length)
-        report.returns.append(state.returns()[0])
+        report.returns.append(returns[0])
+        report.seat_returns.append(list(returns))
     return report
+
+
+def seat_observers(game: Game) -> list[Observer]:
+    """Every seat's observer and the public one, checked to share one size and one set of views."""
+    observers = [game.observer(seat) for seat in range(game.spec.num_players)] + [game.observer(None)]
+    first = observers[0]
+    for observer in observers[1:]:
+        assert observer.size == first.size, f"seat {observer.player} has {observer.size} values, seat 0 {first.size}"
+        assert list(observer.views) == list(first.views), f"seat {observer.player}'s views differ from seat 0's"
+    return observers
+
+
+def check_observation(observer: Observer, state: State) -> None:
+    """One seat's observation: the declared size, float32, finite, within the observer's bounds."""
+    tensor = observer.tensor(state)
+    assert tensor.shape == (observer.size,) and tensor.dtype == np.float32, f"seat {observer.player}: bad tensor"
+    assert np.all(np.isfinite(tensor)), f"seat {observer.player}: non-finite observation"
+    assert tensor.min() >= observer.low and tensor.max() <= observer.high, f"seat {observer.player}: out of bounds"
 
 
 Policy = Callable[[State], int]
@@ -209,4 +233,52 @@ def check_sampler_matches_outcomes(
                 f"{state.chance_label(outcome)}: drawn {frequency:.3f} of the time, probability {probability:.3f}"
             )
         checked += 1
+    return checked
+
+
+def check_no_leak(game: Game, seed: int = 0, games: int = 3, redraws: int = 3) -> int:
+    """Each seat's observation is unchanged when what that seat cannot see is redrawn (`resample_hidden`).
+
+    Catches an observer that shows hidden information (a face-down card, an opponent's hand, or exact remaining
+    deck counts that reveal the hands). For a game with hidden information the redraws must sometimes change the
+    state, so the check is not vacuous. Returns the number of (state, seat) pairs checked.
+    """
+    rng = np.random.default_rng(seed + 3)
+    observers = [game.observer(seat) for seat in range(game.spec.num_players)]
+    checked = changed = 0
+    for state in _random_states(game, seed, games):
+        before = state.to_dict()
+        for observer in observers:
+            assert observer.player is not None
+            seen = observer.tensor(state)
+            for _ in range(redraws):
+                other = state.resample_hidden(observer.player, rng)
+                changed += other.to_dict() != before
+                assert np.array_equal(observer.tensor(other), seen), (
+                    f"seat {observer.player}'s observation changed when hidden information was redrawn:\n"
+                    f"{state.debug_text()}\n--- redrawn ---\n{other.debug_text()}"
+                )
+            checked += 1
+    if game.spec.hidden_information:
+        assert changed > 0, "resample_hidden never redrew anything: the leak check would be vacuous"
+    return checked
+
+
+def check_resample_keeps_own_view(game: Game, seed: int = 0, games: int = 3) -> int:
+    """`resample_hidden(seat)` gives a valid position that keeps what the seat knows: its text view, the seat to act,
+    the legal actions when it acts, and the public view. Returns the number of (state, seat) pairs checked."""
+    rng = np.random.default_rng(seed + 4)
+    public = game.observer(None)
+    checked = 0
+    for state in _random_states(game, seed, games):
+        for seat in range(game.spec.num_players):
+            other = state.resample_hidden(seat, rng)
+            game.state_from_dict(other.to_dict())  # a position the rules can reach
+            observer = game.observer(seat)
+            assert observer.text(other) == observer.text(state), f"seat {seat}'s own view changed on resampling"
+            assert public.text(other) == public.text(state), "the public view changed on resampling"
+            assert other.current_player() == state.current_player(), "resampling changed who acts"
+            if state.current_player() == seat:
+                assert other.legal_actions() == state.legal_actions(), f"seat {seat}'s legal actions changed"
+            checked += 1
     return checked

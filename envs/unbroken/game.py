@@ -48,7 +48,9 @@ class UnbrokenGame(Game):
             max_game_length=MAX_GAME_LENGTH,
             version="0",
             utility="solo",
-            information="imperfect",  # the face-down monsters (English printing)
+            # The English printing stacks the monsters face down at setup; the Spanish one rolls each at its reveal
+            # (nothing hidden is in the state: decks are multisets, so their order is not hidden either).
+            information="imperfect" if self.preset.monster_drawn_at_setup else "perfect",
             extra={"difficulty": difficulty, "preset": self.preset.name},
         )
         self._observer: Observer | None = None

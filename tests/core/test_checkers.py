@@ -17,7 +17,12 @@ import pytest
 from envs.core.game import CHANCE, TERMINAL, Game, GameSpec, Observer, State
 from envs.core.outcomes import rank_returns, ranks
 from envs.core.registration import registered_games
-from envs.core.testing import check_clone_independence, check_sampler_matches_outcomes
+from envs.core.testing import (
+    check_clone_independence,
+    check_no_leak,
+    check_resample_keeps_own_view,
+    check_sampler_matches_outcomes,
+)
 
 ROUNDS = 3
 """Rounds of the toy: roll a d3, then choose to bank the roll or double it."""
@@ -158,6 +163,18 @@ def test_clones_are_independent_on_every_registered_game(name: str, game: Game) 
 def test_fast_sampler_matches_outcomes_on_every_registered_game(name: str, game: Game) -> None:
     """A game's sample_chance draws outcomes with the probabilities chance_outcomes() lists."""
     assert check_sampler_matches_outcomes(game, seed=4) > 10
+
+
+@pytest.mark.parametrize(("name", "game"), registered_rules_games())
+def test_no_seat_sees_what_is_hidden_from_it_on_every_registered_game(name: str, game: Game) -> None:
+    """A seat's observation is unchanged when what it cannot see is redrawn (resample_hidden)."""
+    assert check_no_leak(game, seed=5) > 20
+
+
+@pytest.mark.parametrize(("name", "game"), registered_rules_games())
+def test_resampling_keeps_each_seats_view_on_every_registered_game(name: str, game: Game) -> None:
+    """resample_hidden(seat) gives a valid position with the seat's own view, the public view and its options."""
+    assert check_resample_keeps_own_view(game, seed=6) > 20
 
 
 def test_checkers_pass_on_the_honest_toy() -> None:
