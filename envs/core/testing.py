@@ -282,3 +282,34 @@ def check_resample_keeps_own_view(game: Game, seed: int = 0, games: int = 3) -> 
                 assert other.legal_actions() == state.legal_actions(), f"seat {seat}'s legal actions changed"
             checked += 1
     return checked
+
+
+SeatPolicy = Callable[[State, int], int]
+"""A deterministic decision policy for a seat: (state, seat to act) -> action. Agents adapt to it in the tests."""
+
+
+def check_no_peek(game: Game, policy: SeatPolicy, seed: int = 0, games: int = 2, redraws: int = 2) -> int:
+    """A deterministic policy's action is unchanged when what the acting seat cannot see is redrawn.
+
+    Agents receive the full rules-core state (search needs it); this shows one does not read the hidden part.
+    The games are played by the policy itself, so they reach the positions it reaches. Returns decisions checked.
+    """
+    chance = np.random.default_rng(seed)
+    hidden = np.random.default_rng(seed + 5)
+    checked = 0
+    for _ in range(games):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            seat = state.current_player()
+            if seat == CHANCE:
+                state.apply_action(state.sample_chance(chance))
+                continue
+            choice = policy(state, seat)
+            for _ in range(redraws):
+                other = state.resample_hidden(seat, hidden)
+                assert policy(other, seat) == choice, (
+                    f"seat {seat}'s decision changed when hidden information was redrawn:\n{state.debug_text()}"
+                )
+            checked += 1
+            state.apply_action(choice)
+    return checked

@@ -20,6 +20,7 @@ from envs.core.registration import registered_games
 from envs.core.testing import (
     check_clone_independence,
     check_no_leak,
+    check_no_peek,
     check_resample_keeps_own_view,
     check_sampler_matches_outcomes,
 )
@@ -246,3 +247,32 @@ def test_reward_modes_read_the_game() -> None:
     assert state.rewards("win") == [1.0] and state.rewards("score") == [13.0]
     with pytest.raises(ValueError, match="unknown reward mode"):
         state.rewards("elo")
+
+
+@pytest.mark.parametrize(("name", "game"), registered_rules_games())
+def test_heuristics_never_peek_on_every_registered_game(name: str, game: Game) -> None:
+    """DESIGN.md: agents use the game's public rule queries, never hidden information: every registered game's
+    heuristic decides the same when what its seat cannot see is redrawn."""
+    from agents.registry import make_heuristic_agent
+
+    agent = make_heuristic_agent(game)
+
+    def policy(state: State, seat: int) -> int:
+        observation = game.observer(seat).tensor(state)
+        return agent.act(observation, state.legal_actions_mask(), state=state)
+
+    assert check_no_peek(game, policy, seed=7) > 50
+
+
+def test_peek_checker_catches_an_agent_that_reads_hidden_cards() -> None:
+    """check_no_peek fails on a policy that reads the hidden part of the state (here: the whole saved state)."""
+    game = registered_rules_games()[0][1]
+    if not game.spec.hidden_information:
+        pytest.fail("the first registered game's default setting should have hidden information for this test")
+
+    def peeking(state: State, seat: int) -> int:
+        legal = state.legal_actions()
+        return legal[hash(repr(state.to_dict())) % len(legal)]
+
+    with pytest.raises(AssertionError, match="decision changed when hidden information was redrawn"):
+        check_no_peek(game, peeking, seed=8)
