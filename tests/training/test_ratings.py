@@ -1,0 +1,71 @@
+"""Ratings from game results (agents/ratings.py): Plackett-Luce on the Elo scale, reproducible, order-independent."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from agents.ratings import ELO_CENTRE, places_from_scores, rate
+
+
+def plackett_luce_games(strengths: dict[str, float], seats: int, games: int, seed: int) -> list[list[list[str]]]:
+    """Games whose finishing orders are drawn from a Plackett-Luce model with the given strengths."""
+    rng = np.random.default_rng(seed)
+    names = sorted(strengths)
+    results = []
+    for _ in range(games):
+        line_up = list(rng.choice(names, size=seats, replace=False))
+        order = []
+        while line_up:
+            weights = np.array([strengths[name] for name in line_up])
+            pick = int(rng.choice(len(line_up), p=weights / weights.sum()))
+            order.append([str(line_up.pop(pick))])
+        results.append(order)
+    return results
+
+
+def test_two_seat_ratings_recover_the_win_odds() -> None:
+    """Bradley-Terry: an agent that finishes ahead 3 times in 4 is 400 * log10(3) = 191 Elo above its opponent."""
+    results = [[["strong"], ["weak"]]] * 300 + [[["weak"], ["strong"]]] * 100
+    table = {rating.agent: rating for rating in rate(results, seed=1, samples=60)}
+    gap = table["strong"].rating - table["weak"].rating
+    assert gap == pytest.approx(400 * math.log10(3), abs=5)
+    assert table["strong"].low < table["strong"].rating < table["strong"].high
+    assert table["weak"].high < table["strong"].low  # the intervals separate them
+    assert (table["strong"].rating + table["weak"].rating) / 2 == pytest.approx(ELO_CENTRE)
+
+
+def test_four_seat_ratings_order_the_agents_by_strength() -> None:
+    """Plackett-Luce on 4-seat games ranks agents by their true strengths, within confidence intervals."""
+    strengths = {"a": 8.0, "b": 4.0, "c": 2.0, "d": 1.0, "e": 1.0}
+    table = rate(plackett_luce_games(strengths, seats=4, games=400, seed=2), seed=3, samples=30)
+    assert [rating.agent for rating in table][:3] == ["a", "b", "c"]
+    by_agent = {rating.agent: rating for rating in table}
+    true_gap = 400 * math.log10(strengths["a"] / strengths["d"])
+    measured = by_agent["a"].rating - by_agent["d"].rating
+    assert abs(measured - true_gap) < 0.25 * true_gap
+
+
+def test_ratings_do_not_depend_on_game_order_and_repeat_for_a_seed() -> None:
+    """The same games in another order give the same table; the same seed gives the same intervals."""
+    results = plackett_luce_games({"x": 3.0, "y": 2.0, "z": 1.0}, seats=3, games=90, seed=4)
+    shuffled = [results[i] for i in np.random.default_rng(5).permutation(len(results))]
+    assert rate(results, seed=6, samples=30) == rate(shuffled, seed=6, samples=30)
+    assert rate(results, seed=6, samples=30) != rate(results, seed=7, samples=30)  # the seed drives the intervals
+
+
+def test_ties_count_as_draws_and_all_tied_games_change_nothing() -> None:
+    """A shared place is a draw between the tied agents; a game where everyone tied carries no information."""
+    results = [[["p"], ["q"]]] * 20 + [[["q"], ["p"]]] * 20
+    base = {r.agent: r.rating for r in rate(results, seed=0, samples=10)}
+    with_draws = {r.agent: r.rating for r in rate(results + [[["p", "q"]]] * 30, seed=0, samples=10)}
+    assert base["p"] == pytest.approx(base["q"]) and with_draws["p"] == pytest.approx(with_draws["q"])
+    assert places_from_scores(["p", "q", "r"], [2.0, 5.0, 2.0]) == [["q"], ["p", "r"]]
+
+
+def test_an_agent_in_two_seats_of_one_game_is_refused() -> None:
+    """Ratings compare distinct agents: a self-play game must name its seats' agents apart."""
+    with pytest.raises(ValueError, match="appears twice"):
+        rate([[["a"], ["a"]]])
