@@ -282,3 +282,14 @@ def test_blame_actions_name_other_seats() -> None:
             state.apply_action(state.legal_actions()[0])
     winner = state.current_player()
     assert state.legal_actions() == [BLAME_BASE + seat for seat in range(4) if seat != winner]
+
+
+@pytest.mark.parametrize("mode", ["rank", "score"])
+def test_reward_modes_give_state_rewards(mode: str) -> None:
+    """reward='rank' / 'score': every seat's final reward is the state's `rewards(mode)` for that seat."""
+    aec = raw_env(num_players=3, reward=mode)
+    trajectory = _play(aec, seed=4)
+    finals = {agent: reward for agent, _, reward, terminated, _ in trajectory if terminated}
+    state = aec.game_state
+    assert isinstance(state, CardDuelState)
+    assert [finals[agent] for agent in aec.possible_agents] == state.rewards(mode)
