@@ -1,1 +1,1 @@
-"""Generic adapters: one Gymnasium env over any solo Game (PettingZoo AEC adapter comes with Unearth)."""
+"""Generic adapters over any Game: the shared GameDriver, the Gymnasium env (solo) and the PettingZoo AEC env."""

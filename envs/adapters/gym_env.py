@@ -15,11 +15,10 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
-from envs.core.game import CHANCE, REWARD_MODES, Game, IllegalActionError, State
+from envs.adapters.driver import ILLEGAL_ACTION_MODES, ILLEGAL_ACTION_PENALTY, GameDriver
+from envs.core.game import Game, State
 
-ILLEGAL_ACTION_MODES = ("raise", "penalize")
-ILLEGAL_ACTION_PENALTY = -1.0
-"""Reward of an illegal action under illegal_action="penalize"; the episode then terminates."""
+__all__ = ["ILLEGAL_ACTION_MODES", "ILLEGAL_ACTION_PENALTY", "TabletopEnv"]
 
 
 class TabletopEnv(gym.Env):
@@ -38,11 +37,7 @@ class TabletopEnv(gym.Env):
     ) -> None:
         if game.spec.num_players != 1:
             raise ValueError(f"{game.spec.name} has {game.spec.num_players} players; use the PettingZoo adapter")
-        if reward not in REWARD_MODES or (reward == "rank" and game.spec.num_players == 1):
-            modes = [mode for mode in REWARD_MODES if mode != "rank" or game.spec.num_players > 1]
-            raise ValueError(f"reward must be one of {modes}, got {reward!r}")
-        if illegal_action not in ILLEGAL_ACTION_MODES:
-            raise ValueError(f"illegal_action must be one of {ILLEGAL_ACTION_MODES}, got {illegal_action!r}")
+        self._driver = GameDriver(game, reward=reward, illegal_action=illegal_action)
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}, got {render_mode!r}")
         self.game = game
@@ -61,91 +56,48 @@ class TabletopEnv(gym.Env):
             self.observation_space = spaces.Dict(
                 {"observation": box, "action_mask": spaces.Box(0, 1, shape=(n,), dtype=np.int8)}
             )
-        self.state: State | None = None
-        self._num_actions = n
-        self._mask = np.zeros(n, dtype=np.int8)
-        self._legal: list[int] = []
-        self._ended = False
+
+    @property
+    def state(self) -> State | None:
+        """The rules-core state being played (None before the first reset); search agents read it."""
+        return self._driver.state
 
     # -------------------------------------------------------------- core loop
-    def _live_state(self) -> State:
-        if self.state is None:
-            raise RuntimeError("call reset() before using the env")
-        return self.state
-
-    def _advance_chance(self) -> None:
-        """Sample chance nodes until the player must decide or the game ends."""
-        state = self._live_state()
-        rng = self.np_random
-        while state.current_player() == CHANCE:
-            state.apply_unchecked(state.sample_chance(rng))
-
-    def _refresh_mask(self) -> None:
-        """A fresh mask array each step (the previous observation keeps its own), from the legal action ids."""
-        mask = np.zeros(self._num_actions, dtype=np.int8)
-        state = self._live_state()
-        if state.is_terminal():
-            self._legal = []
-        else:
-            self._legal = legal = state.legal_actions()
-            for action in legal:  # a short list: item assignment beats a fancy-indexed store here
-                mask[action] = 1
-        self._mask = mask
-
     def _observation(self) -> Any:
-        tensor = self.observer.tensor(self._live_state())
+        tensor = self.observer.tensor(self._driver.live_state())
         if self.flat:
             return tensor
-        return {"observation": tensor, "action_mask": self._mask}
+        return {"observation": tensor, "action_mask": self._driver.mask}
 
     def _info(self) -> dict[str, Any]:
-        info: dict[str, Any] = {"action_mask": self._mask}
-        state = self._live_state()
-        if state.is_terminal():
-            info.update(state.episode_info())
+        driver = self._driver
+        info: dict[str, Any] = {"action_mask": driver.mask}
+        if driver.live_state().is_terminal():
+            info.update(driver.episode_info(0))
         return info
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[Any, dict[str, Any]]:
         """Start a new game; `options={"state": dict}` starts from a given state instead of setup."""
         super().reset(seed=seed)
-        if options and "state" in options:
-            self.state = self.game.state_from_dict(options["state"])
-        else:
-            self.state = self.game.new_initial_state()
-        self._ended = False
-        self._advance_chance()
-        self._refresh_mask()
+        driver = self._driver
+        driver.rng = self.np_random  # chance is sampled from the generator Gymnasium seeded
+        driver.reset(self.game.state_from_dict(options["state"]) if options and "state" in options else None)
         return self._observation(), self._info()
 
     def step(self, action: Any) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         """Apply one decision, sample the chance nodes that follow, return the usual five values."""
-        state = self._live_state()
+        driver = self._driver
         action = int(action)
-        if self._ended or state.is_terminal():
-            raise RuntimeError("the episode has ended; call reset()")
-        if not (0 <= action < self._mask.size and self._mask[action]):
-            labels = [(a, self.game.action_label(a)) for a in self._legal]
-            label = self.game.action_label(action) if 0 <= action < self._mask.size else "out of range"
-            if self.illegal_action == "raise":
-                raise IllegalActionError(action, label, labels)
-            self._ended = True
-            self._mask = np.zeros(self._mask.size, dtype=np.int8)  # the episode is over: nothing is legal
-            self._legal = []
-            info = self._info()
-            info["illegal_action"] = action
+        if not driver.step(action):  # illegal under "penalize" ("raise" raised): the episode ends
+            info: dict[str, Any] = {"action_mask": driver.mask, "illegal_action": action}
             return self._observation(), ILLEGAL_ACTION_PENALTY, True, False, info
-        state.apply_unchecked(action)
-        self._advance_chance()
-        self._refresh_mask()
-        terminated = state.is_terminal()
-        reward = 0.0
-        if terminated:
-            reward = float(state.rewards(self.reward_mode)[0])
+        terminated = driver.live_state().is_terminal()
+        reward = driver.rewards()[0] if terminated else 0.0
         return self._observation(), reward, terminated, False, self._info()
 
     def action_masks(self) -> np.ndarray:
         """Boolean mask of legal actions (MaskablePPO reads it from the env)."""
-        return self._mask.astype(bool)
+        return self._driver.mask.astype(bool)
 
     def render(self) -> Any:
         """'ansi': a text table of the visible state; 'rgb_array': a picture of the display."""

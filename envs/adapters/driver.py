@@ -1,0 +1,158 @@
+"""The one game loop under every adapter (Gymnasium, PettingZoo, opponents): numpy only, no framework import.
+
+A `GameDriver` holds the live `State` and the seeded `np.random.Generator`, samples chance nodes until a seat must
+decide or the game ends (`advance`), keeps the legal-action mask of the seat to act (a fresh int8 array after every
+step, so an observation handed out earlier keeps its own), applies the illegal-action policy, counts decisions
+(the adapters truncate on that count) and turns the end of the game into per-seat rewards by mode.
+
+Illegal actions (`illegal_action=`):
+
+- `"raise"`: `IllegalActionError` names the action and every legal one; nothing changes, the caller may retry.
+- `"penalize"`: the game ends at once for every seat. The offender receives `ILLEGAL_ACTION_PENALTY` (-1) and
+  every other seat 0, in every kind of game (cooperative ones included): the game has no result, only the
+  offender is blamed, as PettingZoo's `TerminateIllegalWrapper` does for the classic games.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from envs.core.game import CHANCE, REWARD_MODES, TERMINAL, Game, IllegalActionError, State
+
+ILLEGAL_ACTION_MODES = ("raise", "penalize")
+"""What an illegal action does: raise IllegalActionError, or end the game with a penalty for the offender."""
+ILLEGAL_ACTION_PENALTY = -1.0
+"""Reward of the offender under illegal_action="penalize" (every other seat gets 0); the game then ends."""
+
+
+class GameDriver:
+    """Seeded chance sampling, legal mask, illegal-action policy, decision count and end rewards of one Game."""
+
+    def __init__(self, game: Game, reward: str = "win", illegal_action: str = "raise") -> None:
+        spec = game.spec
+        if reward not in REWARD_MODES or (reward == "rank" and spec.num_players == 1):
+            modes = [mode for mode in REWARD_MODES if mode != "rank" or spec.num_players > 1]
+            raise ValueError(f"reward must be one of {modes}, got {reward!r}")
+        if illegal_action not in ILLEGAL_ACTION_MODES:
+            raise ValueError(f"illegal_action must be one of {ILLEGAL_ACTION_MODES}, got {illegal_action!r}")
+        self.game = game
+        self.reward_mode = reward
+        self.illegal_action = illegal_action
+        self.num_actions = spec.num_actions
+        self.num_players = spec.num_players
+        self.rng: np.random.Generator = np.random.default_rng()
+        """The one generator chance is sampled from; `seed` replaces it, an adapter may hand in its own."""
+        self.state: State | None = None
+        self.mask = np.zeros(self.num_actions, dtype=np.int8)
+        """int8 mask of the seat to act (all zero once the game is over); a new array after every step."""
+        self.legal: list[int] = []
+        self.decisions = 0
+        """Decisions applied since reset (chance outcomes not counted): what truncation limits count."""
+        self.offender: int | None = None
+        """The seat whose illegal action ended the game under "penalize", else None."""
+        self.illegal_action_taken: int | None = None
+
+    # ------------------------------------------------------------------ setup
+    def seed(self, seed: int | None) -> None:
+        """A new generator from `seed`; with None keep the current one (PettingZoo and Gymnasium reset semantics)."""
+        if seed is not None:
+            self.rng = np.random.default_rng(seed)
+
+    def reset(self, state: State | None = None) -> None:
+        """Start from `state` (or the game's initial state), sample the opening chance nodes, build the mask."""
+        self.state = self.game.new_initial_state() if state is None else state
+        self.decisions = 0
+        self.offender = None
+        self.illegal_action_taken = None
+        self.advance()
+        self.refresh_mask()
+
+    def live_state(self) -> State:
+        """The state being played; RuntimeError before the first reset."""
+        if self.state is None:
+            raise RuntimeError("call reset() before using the env")
+        return self.state
+
+    # ------------------------------------------------------------- game loop
+    def advance(self) -> None:
+        """Sample chance nodes from the driver's generator until a seat must decide or the game ends."""
+        state = self.live_state()
+        rng = self.rng
+        while state.current_player() == CHANCE:
+            state.apply_unchecked(state.sample_chance(rng))
+
+    def refresh_mask(self) -> None:
+        """A fresh mask array (the previous observation keeps its own) from the legal actions of the seat to act."""
+        mask = np.zeros(self.num_actions, dtype=np.int8)
+        state = self.live_state()
+        if state.current_player() == TERMINAL:
+            self.legal = []
+        else:
+            self.legal = legal = state.legal_actions()
+            for action in legal:  # a short list: item assignment beats a fancy-indexed store here
+                mask[action] = 1
+        self.mask = mask
+
+    def step(self, action: int) -> bool:
+        """Apply the decision of the seat to act and the chance nodes after it; False if it was illegal.
+
+        Under "raise" an illegal action raises IllegalActionError (nothing changes); under "penalize" it ends
+        the game (`over` becomes True, `rewards()` gives the penalty) and False is returned.
+        """
+        state = self.state
+        if state is None:
+            raise RuntimeError("call reset() before using the env")
+        if self.offender is not None or state.current_player() == TERMINAL:
+            raise RuntimeError("the episode has ended; call reset()")
+        mask = self.mask
+        if not (0 <= action < self.num_actions and mask[action]):
+            if self.illegal_action == "raise":
+                raise self.illegal_action_error(action)
+            self.offender = state.current_player()
+            self.illegal_action_taken = action
+            self.mask = np.zeros(self.num_actions, dtype=np.int8)  # the episode is over: nothing is legal
+            self.legal = []
+            return False
+        state.apply_unchecked(action)
+        self.decisions += 1
+        self.advance()
+        self.refresh_mask()
+        return True
+
+    def illegal_action_error(self, action: int) -> IllegalActionError:
+        """The error naming `action` and every legal action of the seat to act, with their labels."""
+        game = self.game
+        label = game.action_label(action) if 0 <= action < self.num_actions else "out of range"
+        return IllegalActionError(action, label, [(a, game.action_label(a)) for a in self.legal])
+
+    # ------------------------------------------------------------------- end
+    @property
+    def over(self) -> bool:
+        """Whether the game has ended: a terminal state, or an illegal action under "penalize"."""
+        return self.offender is not None or self.live_state().current_player() == TERMINAL
+
+    def current_player(self) -> int:
+        """The seat to act, or TERMINAL once the game is over (never CHANCE: `advance` samples those)."""
+        return TERMINAL if self.offender is not None else self.live_state().current_player()
+
+    def truncated(self, max_decisions: int | None) -> bool:
+        """Whether `max_decisions` decisions have been applied and the game goes on (None: no limit)."""
+        return max_decisions is not None and self.decisions >= max_decisions and not self.over
+
+    def rewards(self) -> list[float]:
+        """Per-seat Python-float rewards at the end: the mode's `state.rewards(mode)`, or the illegal-action penalty."""
+        if self.offender is not None:
+            rewards = [0.0] * self.num_players
+            rewards[self.offender] = ILLEGAL_ACTION_PENALTY
+            return rewards
+        return [float(value) for value in self.live_state().rewards(self.reward_mode)]
+
+    def episode_info(self, player: int = 0) -> dict[str, Any]:
+        """Seat `player`'s end-of-episode facts (`State.episode_info`), plus `illegal_action` where it ended so."""
+        info = self.live_state().episode_info(player)
+        if self.offender is not None:
+            info["illegal_action"] = self.illegal_action_taken
+            info["offender"] = self.offender
+        return info

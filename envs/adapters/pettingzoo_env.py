@@ -1,0 +1,208 @@
+"""One generic PettingZoo AEC env over any rules-core Game, with PettingZoo classic's contract.
+
+Creation: a game's `<game>_v0.py` is a few lines, `env, raw_env = make_env_module(MyGame, "my_game_v0")`;
+`env(**kwargs)` is wrapped as the classic envs are (TerminateIllegalWrapper, AssertOutOfBoundsWrapper,
+OrderEnforcingWrapper), `raw_env(**kwargs)` is the bare `TabletopAECEnv`. Keyword arguments the adapter does not
+take (`num_players=3`, a game setting) go to the game factory.
+
+Agents: `player_0 .. player_{n-1}`, seat i is `player_i`. `agent_selection` is always the seat the rules say acts
+next (`state.current_player()`), so a decision that falls out of turn (a trick's winner choosing, a reaction)
+is simply that seat acting; chance nodes are sampled inside `reset`/`step` from the generator seeded by
+`reset(seed=...)` and never appear as an agent.
+
+Observation of each agent: `{"observation": Box(float32), "action_mask": Box(0, 1, (N,), int8)}` from that seat's
+own observer (hidden information stays hidden). The mask is the legal actions for the agent to act and all zero
+for every other agent (as in the classic envs) and at the end. Action space: `Discrete(N)`, the game's ids.
+
+Rewards: 0 while the game runs. When it ends every seat receives its final reward at once, in the same step
+(the loser's -1 included), by `reward=`: "win" (`State.returns()`: +1 win, -1 loss, 0 otherwise), "rank"
+(tie-aware rank in [-1, 1], `rank_returns`), "score" (the game's score); then every agent is terminated and its
+`info` holds `State.episode_info(seat)` (`won`, `score`, the game's own facts). Every agent must then step `None`
+once, as PettingZoo's AEC loop does.
+
+Illegal actions: `illegal_action="raise"` (raw_env's default) raises IllegalActionError naming the action and the
+legal ones. `"penalize"` ends the game for everyone: the offender gets -1 and every other seat 0 (cooperative
+games included), and the offender's info has `illegal_action`. `env()` wraps with PettingZoo's
+TerminateIllegalWrapper, which gives the same rewards before the action reaches the env.
+
+Truncation: with `max_decisions=k` every agent is truncated (reward 0) after k decisions if the game goes on.
+Render: `render_mode="ansi"` returns the public view's text (`game.observer(None)`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+from envs.adapters.driver import ILLEGAL_ACTION_PENALTY, GameDriver
+from envs.core.game import TERMINAL, Game, State
+
+AGENT_PREFIX = "player_"
+"""Agent names are AGENT_PREFIX + seat index, as in PettingZoo classic."""
+ADAPTER_KWARGS = ("reward", "illegal_action", "render_mode", "max_decisions")
+"""Keyword arguments raw_env()/env() keep for the adapter; every other one goes to the game factory."""
+
+
+def agent_name(seat: int) -> str:
+    """The agent name of seat `seat` (player_0, player_1, ...)."""
+    return f"{AGENT_PREFIX}{seat}"
+
+
+class TabletopAECEnv(AECEnv):
+    """PettingZoo AEC env over any Game: seat-own masked observations, seeded chance, final rewards for all."""
+
+    metadata: dict[str, Any] = {"render_modes": ["ansi"], "name": "tabletop_v0", "is_parallelizable": False}
+
+    def __init__(
+        self,
+        game: Game,
+        reward: str = "win",
+        illegal_action: str = "raise",
+        render_mode: str | None = None,
+        max_decisions: int | None = None,
+        name: str | None = None,
+    ) -> None:
+        super().__init__()
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}, got {render_mode!r}")
+        self._driver = GameDriver(game, reward=reward, illegal_action=illegal_action)
+        self.game = game
+        self.render_mode = render_mode
+        self.max_decisions = max_decisions
+        self.metadata = {**self.metadata, "name": name or f"{game.spec.name}_v{game.spec.version}"}
+        n = game.spec.num_players
+        self.possible_agents = [agent_name(seat) for seat in range(n)]
+        self._seat = {agent: seat for seat, agent in enumerate(self.possible_agents)}
+        self._observers = [game.observer(seat) for seat in range(n)]
+        self._public = game.observer(None)
+        num_actions = game.spec.num_actions
+        self.observation_spaces = {
+            agent: spaces.Dict(
+                {
+                    "observation": spaces.Box(
+                        low=observer.low, high=observer.high, shape=(observer.size,), dtype=np.float32
+                    ),
+                    "action_mask": spaces.Box(0, 1, shape=(num_actions,), dtype=np.int8),
+                }
+            )
+            for agent, observer in zip(self.possible_agents, self._observers, strict=True)
+        }
+        self.action_spaces = {agent: spaces.Discrete(num_actions) for agent in self.possible_agents}
+        self._no_mask = np.zeros(num_actions, dtype=np.int8)
+        self.agents: list[str] = []
+
+    # ----------------------------------------------------------------- spaces
+    def observation_space(self, agent: str) -> spaces.Space:
+        """The agent's observation space (the same object every call)."""
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space:
+        """The agent's action space (the same object every call)."""
+        return self.action_spaces[agent]
+
+    @property
+    def game_state(self) -> State | None:
+        """The rules-core state being played (None before the first reset); search agents read it.
+
+        Not `state`: PettingZoo's `AECEnv.state()` is the global-observation method.
+        """
+        return self._driver.state
+
+    # -------------------------------------------------------------- AEC loop
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """Start a new game; `options={"state": dict}` starts from a given state instead of setup."""
+        driver = self._driver
+        driver.seed(seed)
+        driver.reset(self.game.state_from_dict(options["state"]) if options and "state" in options else None)
+        self.agents = self.possible_agents[:]
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
+        self._skip_agent_selection = None
+        self.agent_selection = self.possible_agents[0]
+        self._after_move(acting=None)
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        """Seat `agent`'s own view and, if it is to act, its legal-action mask (else all zero)."""
+        driver = self._driver
+        seat = self._seat[agent]
+        mask = driver.mask if driver.current_player() == seat else self._no_mask.copy()
+        return {"observation": self._observers[seat].tensor(driver.live_state()), "action_mask": mask}
+
+    def step(self, action: Any) -> None:
+        """Apply the selected agent's decision (None once it is terminated), then hand the turn on."""
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        self._cumulative_rewards[agent] = 0.0
+        self._clear_rewards()
+        self._driver.step(int(action))  # raises under "raise"; ends the game under "penalize"
+        self._after_move(acting=agent)
+
+    def _after_move(self, acting: str | None) -> None:
+        """Select the seat to act, or finish the game: rewards, terminations and infos for every seat."""
+        driver = self._driver
+        player = driver.current_player()
+        if player != TERMINAL:
+            if driver.truncated(self.max_decisions):
+                self.truncations = dict.fromkeys(self.agents, True)
+            else:
+                self.agent_selection = self.possible_agents[player]
+            self._accumulate_rewards()
+            return
+        for agent, reward in zip(self.possible_agents, driver.rewards(), strict=True):
+            self.rewards[agent] = reward
+        self.terminations = dict.fromkeys(self.agents, True)
+        self.infos = {agent: driver.episode_info(self._seat[agent]) for agent in self.agents}
+        if driver.offender is not None:  # only the offender's info names the illegal action
+            for agent in self.agents:
+                if self._seat[agent] != driver.offender:
+                    for key in ("illegal_action", "offender"):
+                        self.infos[agent].pop(key, None)
+        if acting is not None:
+            self.agent_selection = acting  # the last mover reads its final reward first, then the others
+        self._accumulate_rewards()
+
+    # ----------------------------------------------------------------- views
+    def render(self) -> str | None:
+        """'ansi': the public view's text."""
+        if self.render_mode != "ansi" or self._driver.state is None:
+            return None
+        return self._public.text(self._driver.state)
+
+    def close(self) -> None:
+        """Nothing to release (no window)."""
+
+
+def make_env_module(
+    game_factory: Callable[..., Game], name: str
+) -> tuple[Callable[..., AECEnv], Callable[..., TabletopAECEnv]]:
+    """The `env` and `raw_env` functions of a game's `<name>.py` module (PettingZoo classic's pair).
+
+    `raw_env(reward=, illegal_action=, render_mode=, max_decisions=, **game_kwargs)` builds the bare env;
+    `env(...)` wraps it as the classic envs are.
+    """
+
+    def raw_env(**kwargs: Any) -> TabletopAECEnv:
+        """The bare AEC env; adapter keywords as TabletopAECEnv, the rest to the game."""
+        adapter = {key: kwargs.pop(key) for key in ADAPTER_KWARGS if key in kwargs}
+        return TabletopAECEnv(game_factory(**kwargs), name=name, **adapter)
+
+    def env(**kwargs: Any) -> AECEnv:
+        """The AEC env wrapped as PettingZoo classic does (illegal moves end the game with -1 for the offender)."""
+        wrapped: AECEnv = raw_env(**kwargs)
+        wrapped = wrappers.TerminateIllegalWrapper(wrapped, illegal_reward=ILLEGAL_ACTION_PENALTY)
+        wrapped = wrappers.AssertOutOfBoundsWrapper(wrapped)
+        return wrappers.OrderEnforcingWrapper(wrapped)
+
+    raw_env.__qualname__ = raw_env.__name__
+    env.__qualname__ = env.__name__
+    return env, raw_env
