@@ -15,6 +15,7 @@ import math
 import multiprocessing
 import re
 import sys
+import textwrap
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
@@ -374,7 +375,8 @@ def plot_score_histograms(results: Sequence[GroupResult], path: Path) -> None:
         scores = [e.score for e in result.episodes if math.isfinite(e.score)]
         axis.hist(scores, bins=bins, color="tab:blue", edgecolor="white")
         summary = result.summary
-        axis.set_title(f"{group_label(result.group)}\nwin {summary['win_rate']:.1%}, mean {summary['mean_score']:.2f}")
+        label = "\n".join(textwrap.wrap(group_label(result.group), TITLE_WIDTH, break_on_hyphens=False))
+        axis.set_title(f"{label}\nwin {summary['win_rate']:.1%}, mean {summary['mean_score']:.2f}", fontsize="small")
         axis.set_xlabel("score")
         axis.set_ylabel("episodes")
     for axis in list(axes.flat)[count:]:
@@ -392,6 +394,8 @@ def _integer_bins(low: float, high: float) -> Any:
     return 30
 
 
+TITLE_WIDTH = 40
+"""Characters per line of a histogram's title (long run-directory names wrap instead of overlapping)."""
 TRAINING_WIN_RATE_TAGS = {"eval/success_rate": "evaluation (greedy)", "episode/win_rate": "training rollouts"}
 """TensorBoard tags of a train.py run that measure the win rate, with their plot labels."""
 
