@@ -20,6 +20,8 @@ from agents.run_dir import CONFIG_FILE_NAME
 
 DEFAULT_CONFIG = Path(__file__).resolve().parent / "configs" / "unbroken" / "maskable_ppo.yaml"
 """The config used when train.py is run without --config."""
+INTERRUPTED_EXIT_CODE = 130
+"""Exit status after Ctrl-C (128 + SIGINT), as shells report it."""
 RESUME_OVERRIDABLE_KEYS = {"train.total_timesteps"}
 """Keys a resumed run may change (extending the budget); everything else stays as the run was configured."""
 
@@ -98,7 +100,15 @@ def main(argv: list[str] | None = None) -> int:
         f"seed {config.train.seed})"
     )
     start = time.monotonic()
-    final_model = train(config, run_dir, progress_bar=not args.no_progress)
+    try:
+        final_model = train(config, run_dir, progress_bar=not args.no_progress)
+    except KeyboardInterrupt:
+        from agents.run_dir import latest_checkpoint
+
+        checkpoint = latest_checkpoint(run_dir)
+        kept = f"the latest checkpoint is {checkpoint.name}" if checkpoint else "no checkpoint was written yet"
+        print(f"\ninterrupted after {elapsed(start)}; {kept}. Continue with: python train.py --resume {run_dir}")
+        return INTERRUPTED_EXIT_CODE
     print(f"done in {elapsed(start)}; final model: {final_model}")
     if config.logging.tensorboard:
         print(f"TensorBoard: tensorboard --logdir {run_dir / 'tensorboard'}")

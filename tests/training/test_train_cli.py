@@ -184,3 +184,19 @@ def test_default_config_is_the_unbroken_maskable_ppo_one() -> None:
     # "a few minutes on two cores": a budget in that range with two envs.
     assert 20_000 <= config.train.total_timesteps <= 150_000
     assert config.train.n_envs == 2
+
+
+def test_ctrl_c_says_how_to_resume(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture
+) -> None:
+    """Ctrl-C during training ends with exit status 130 and the command that resumes the run, not a traceback."""
+    import agents.training
+
+    def interrupted(*_: object, **__: object) -> Path:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(agents.training, "train", interrupted)
+    config = write_yaml(tmp_path / "config.yaml", tiny_training_config("tabletop/Unbroken-v0", tmp_path / "runs"))
+    assert train.main(["--config", str(config), "--no-progress"]) == train.INTERRUPTED_EXIT_CODE
+    output = capsys.readouterr().out
+    assert "no checkpoint was written yet" in output and "python train.py --resume" in output
