@@ -1,0 +1,240 @@
+"""A multi-player Game as a single-agent Gymnasium env: the learner plays some seats, a pool of policies the rest.
+
+Opponents are already-built policies (this module never imports `agents`, so `envs` keeps no torch import; the
+caller resolves spec strings such as `random`, `heuristic`, `mcts:N`, a model path or `snapshot`). A policy is
+either a callable `policy(observation, action_mask, state, seat) -> int` or an object with
+`act(observation, action_mask, state=...) -> int` (the `agents` Agent protocol). If it has `reset(seed=...)`, it is
+reseeded at every env reset from the env's generator. Each policy has a weight; every opponent seat draws its
+policy independently with probability proportional to the weights. Opponents receive their own seat's observation
+in the learner's format (Dict or flat), so a snapshot of the learner can serve as an opponent, and the live
+`State` (read-only: a policy must not change it).
+
+Seats (`learner_seats=`):
+
+- `"rotate"`: episode k after the last seeded reset has the learner at seat `(env_index + k) % num_players`, so
+  `n_envs >= num_players` vectorised envs with `env_index=i` cover every seat from the first episode.
+- `"random"`: a uniform seat drawn from the env's generator.
+- an int: that seat, always.
+- `"all"`: the learner acts at every seat (no opponents; the pool may be empty). This is the natural view of a
+  cooperative game: every seat has the same final reward, the team's result. In a competitive game it is plain
+  self-play from one value stream: the final reward is that of the seat that made the last decision, which is
+  rarely a sensible objective; read every seat's result from `info["seat_rewards"]`.
+
+Determinism: `reset(seed=s)` reseeds the one generator that picks the seat (rotation restarts at `env_index`), the
+opponents, the policies' seeds and every chance outcome, so an episode is a function of the seed (and, for
+`reset()` without a seed, of the episodes since the last seeded reset) and of the learner's actions.
+
+Steps: `reset` and `step` play the opponents' turns and chance nodes inside, until a learner seat must act or the
+game ends. `info["seat"]` is the learner's seat (under "all", the seat to act, or the last one that acted at the
+end) at every step; `info["action_mask"]` the mask. Rewards are 0 until the end; at the end the reward is the
+learner's seat's `state.rewards(reward)` entry and `info` also holds `episode_info(seat)` and
+`info["seat_rewards"]` (every seat's final reward). `info["opponents"]` (at reset) gives each seat's pool index
+(None for learner seats).
+
+Illegal actions: the learner's follow `illegal_action=` as in the Gymnasium adapter ("raise", or "penalize": the
+episode ends with -1 for the learner and 0 for every other seat). An opponent's illegal action always raises
+IllegalActionError: it is a bug in that policy, not a move of the game.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any, Protocol, runtime_checkable
+
+import gymnasium as gym
+import numpy as np
+from gymnasium import spaces
+
+from envs.adapters.driver import ILLEGAL_ACTION_PENALTY, GameDriver
+from envs.core.game import Game, State
+
+__all__ = ["LEARNER_SEAT_MODES", "OpponentEnv", "Policy", "PolicyFn", "SupportsAct"]
+
+LEARNER_SEAT_MODES = ("rotate", "random", "all")
+"""String values of `learner_seats` (an int names a fixed seat)."""
+
+PolicyFn = Callable[[Any, np.ndarray, State, int], int]
+"""policy(observation, action_mask, state, seat) -> action id."""
+
+
+@runtime_checkable
+class SupportsAct(Protocol):
+    """An object policy: `act(observation, action_mask, state=...)` returns a legal action id."""
+
+    def act(self, observation: Any, action_mask: np.ndarray, state: Any | None = None) -> int:
+        """Return a legal action id for the current decision."""
+        ...
+
+
+Policy = PolicyFn | SupportsAct
+"""An opponent: a callable PolicyFn or an object with act() (an agents.Agent)."""
+
+
+class OpponentEnv(gym.Env):
+    """Gymnasium env over a multi-player Game: the learner plays its seat(s), weighted pool policies the others."""
+
+    metadata = {"render_modes": ["ansi"], "render_fps": 4}
+
+    def __init__(
+        self,
+        game: Game,
+        policies: Sequence[Policy] = (),
+        weights: Sequence[float] | None = None,
+        learner_seats: str | int = "rotate",
+        env_index: int = 0,
+        reward: str = "win",
+        illegal_action: str = "raise",
+        flat: bool = False,
+        render_mode: str | None = None,
+    ) -> None:
+        num_players = game.spec.num_players
+        if isinstance(learner_seats, bool) or not (
+            learner_seats in LEARNER_SEAT_MODES or (isinstance(learner_seats, int) and 0 <= learner_seats < num_players)
+        ):
+            raise ValueError(
+                f"learner_seats must be one of {LEARNER_SEAT_MODES} or a seat in 0..{num_players - 1}, "
+                f"got {learner_seats!r}"
+            )
+        self.policies = list(policies)
+        if learner_seats != "all" and num_players > 1 and not self.policies:
+            raise ValueError("the opponents need at least one policy (only learner_seats='all' needs none)")
+        if weights is None:
+            weights = [1.0] * len(self.policies)
+        if len(weights) != len(self.policies) or any(w < 0 for w in weights) or (self.policies and sum(weights) <= 0):
+            raise ValueError(f"weights must be one non-negative number per policy with a positive sum, got {weights!r}")
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}, got {render_mode!r}")
+        self._driver = GameDriver(game, reward=reward, illegal_action=illegal_action)
+        total = float(sum(weights))
+        self.weights = np.array([w / total for w in weights], dtype=np.float64) if self.policies else np.zeros(0)
+        self.game = game
+        self.num_players = num_players
+        self.learner_seats = learner_seats
+        self.env_index = env_index
+        self.reward_mode = reward
+        self.illegal_action = illegal_action
+        self.flat = flat
+        self.render_mode = render_mode
+        self.observers = [game.observer(seat) for seat in range(num_players)]
+        self.public_observer = game.observer(None)
+        observer = self.observers[0]
+        n = game.spec.num_actions
+        self.action_space = spaces.Discrete(n)
+        box = spaces.Box(low=observer.low, high=observer.high, shape=(observer.size,), dtype=np.float32)
+        if flat:
+            self.observation_space: spaces.Space = box
+        else:
+            self.observation_space = spaces.Dict(
+                {"observation": box, "action_mask": spaces.Box(0, 1, shape=(n,), dtype=np.int8)}
+            )
+        self._episode = 0
+        """Episodes started since the last seeded reset (what "rotate" counts)."""
+        self.learner_seat: int | None = None
+        """The learner's seat this episode (None under "all", where it plays every seat)."""
+        self.opponents: list[int | None] = [None] * num_players
+        """Pool index of each seat's policy this episode (None for learner seats)."""
+        self._seat = 0
+        """The learner seat that acts now (or acted last, at the end)."""
+
+    @property
+    def state(self) -> State | None:
+        """The rules-core state being played (None before the first reset)."""
+        return self._driver.state
+
+    # ------------------------------------------------------------------ helpers
+    def _is_learner(self, seat: int) -> bool:
+        return self.learner_seats == "all" or seat == self.learner_seat
+
+    def _observation(self, seat: int) -> Any:
+        tensor = self.observers[seat].tensor(self._driver.live_state())
+        if self.flat:
+            return tensor
+        return {"observation": tensor, "action_mask": self._driver.mask}
+
+    def _pick_seats(self, rng: np.random.Generator) -> None:
+        """The learner's seat and each other seat's pool index, from the env's generator."""
+        n = self.num_players
+        if self.learner_seats == "all":
+            self.learner_seat = None
+        elif self.learner_seats == "rotate":
+            self.learner_seat = (self.env_index + self._episode) % n
+        elif self.learner_seats == "random":
+            self.learner_seat = int(rng.integers(n))
+        else:
+            self.learner_seat = int(self.learner_seats)
+        picks = rng.choice(len(self.policies), size=n, p=self.weights) if self.policies else np.zeros(n, dtype=int)
+        self.opponents = [None if self._is_learner(seat) else int(picks[seat]) for seat in range(n)]
+        seeds = rng.integers(2**31, size=len(self.policies))  # a fixed number of draws: one per pool policy
+        for index in sorted({i for i in self.opponents if i is not None}):
+            reset = getattr(self.policies[index], "reset", None)
+            if callable(reset):
+                reset(seed=int(seeds[index]))
+
+    def _play_opponents(self) -> None:
+        """Play every opponent decision (chance is sampled by the driver) until a learner seat acts or the end."""
+        driver = self._driver
+        while not driver.over:
+            seat = driver.current_player()
+            if self._is_learner(seat):
+                self._seat = seat
+                return
+            policy = self.policies[self.opponents[seat] or 0]
+            observation = self._observation(seat)
+            state = driver.live_state()
+            if isinstance(policy, SupportsAct):
+                action = int(policy.act(observation, driver.mask, state=state))
+            else:
+                action = int(policy(observation, driver.mask, state, seat))
+            if not (0 <= action < driver.num_actions and driver.mask[action]):
+                raise driver.illegal_action_error(action)
+            driver.step(action)
+
+    def _info(self) -> dict[str, Any]:
+        driver = self._driver
+        info: dict[str, Any] = {"seat": self._seat, "action_mask": driver.mask}
+        if driver.over:
+            info.update(driver.episode_info(self._seat))
+            info["seat_rewards"] = driver.rewards()
+        return info
+
+    # ------------------------------------------------------------------ Gymnasium API
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[Any, dict[str, Any]]:
+        """New episode: pick seats and opponents, play to the learner's turn; `options={"state": dict}` starts there."""
+        super().reset(seed=seed)
+        if seed is not None:
+            self._episode = 0
+        driver = self._driver
+        driver.rng = self.np_random  # one seeded generator: seats, opponents, policy seeds and chance
+        self._pick_seats(self.np_random)
+        self._episode += 1
+        driver.reset(self.game.state_from_dict(options["state"]) if options and "state" in options else None)
+        self._seat = self.learner_seat if self.learner_seat is not None else max(driver.current_player(), 0)
+        self._play_opponents()
+        if driver.over:
+            raise RuntimeError(f"{self.game.spec.name} ended before the learner's seat {self.learner_seat} acted")
+        info = self._info()
+        info["opponents"] = list(self.opponents)
+        return self._observation(self._seat), info
+
+    def step(self, action: Any) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        """Apply the learner's decision, then the opponents' and chance until the learner acts again or the end."""
+        driver = self._driver
+        action = int(action)
+        if not driver.step(action):  # illegal under "penalize" ("raise" raised): the episode ends
+            info = self._info()
+            info["illegal_action"] = action
+            return self._observation(self._seat), ILLEGAL_ACTION_PENALTY, True, False, info
+        self._play_opponents()
+        terminated = driver.over
+        reward = driver.rewards()[self._seat] if terminated else 0.0
+        return self._observation(self._seat), reward, terminated, False, self._info()
+
+    def action_masks(self) -> np.ndarray:
+        """Boolean mask of the learner's legal actions (MaskablePPO reads it from the env)."""
+        return self._driver.mask.astype(bool)
+
+    def render(self) -> Any:
+        """'ansi': the public view's text (no hidden information)."""
+        if self.state is None or self.render_mode != "ansi":
+            return None
+        return self.public_observer.text(self.state)
