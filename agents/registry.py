@@ -10,7 +10,7 @@ Spec strings (command line of evaluate.py, agents.play, benchmarks, `pretrain.te
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -66,6 +66,30 @@ def make_agent(spec: str, env: gym.Env, options: Mapping[str, Any] | None = None
             "or the path of a saved model (.zip) or a train.py run directory"
         )
     return factory(env, argument or None, options.get(name, {}))
+
+
+SNAPSHOT_SPEC = "snapshot"
+"""The opponent spec of a frozen copy of the learner: made by the training loop, which holds the learner."""
+
+
+def make_opponent_policies(
+    specs: Sequence[str], game: Any, flat: bool = False, options: Mapping[str, Any] | None = None
+) -> list[Agent]:
+    """Opponent policies for `envs.adapters.opponents.OpponentEnv` from the spec strings evaluate.py accepts.
+
+    They are built against the opponent env's own observation space (so a saved model of this game loads), and act
+    for whichever seat the state says is to act. `snapshot` is refused here: the training loop makes those.
+    """
+    from envs.adapters.opponents import OpponentEnv
+
+    probe = OpponentEnv(game, learner_seats="all", flat=flat)
+    policies = []
+    for spec in specs:
+        if spec.partition(":")[0] == SNAPSHOT_SPEC:
+            raise AgentSpecError("'snapshot' opponents are frozen copies of the learner: the training loop makes them")
+        policies.append(make_agent(spec, probe, options))
+    probe.close()
+    return policies
 
 
 def make_heuristic_agent(game: Any) -> Agent:

@@ -219,3 +219,24 @@ def test_bad_arguments_are_refused() -> None:
             OpponentEnv(game, [RandomPolicy()], **kwargs)
     with pytest.raises(ValueError):
         OpponentEnv(game, [])
+
+
+def test_opponents_from_spec_strings_play_the_toy() -> None:
+    """Opponents are given by the same spec strings as evaluate.py (random, mcts:N, ...), resolved by `agents`;
+    'snapshot' is refused there (the training loop makes those) and an unknown spec names the known ones."""
+    from agents.registry import AgentSpecError, make_opponent_policies
+
+    game = CardDuelGame(num_players=3)
+    policies = make_opponent_policies(["random", "mcts:8"], game)
+    env = OpponentEnv(game, policies, learner_seats="rotate")
+    observation, info = env.reset(seed=3)
+    rng = np.random.default_rng(3)
+    done = False
+    while not done:
+        legal = np.flatnonzero(observation["action_mask"])
+        observation, reward, done, truncated, info = env.step(int(rng.choice(legal)))
+    assert len(info["seat_rewards"]) == 3 and reward == info["seat_rewards"][info["seat"]]
+    with pytest.raises(AgentSpecError, match="snapshot"):
+        make_opponent_policies(["snapshot"], game)
+    with pytest.raises(AgentSpecError, match="unknown agent 'wizard'"):
+        make_opponent_policies(["wizard"], game)
