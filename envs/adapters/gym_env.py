@@ -16,6 +16,7 @@ import numpy as np
 from gymnasium import spaces
 
 from envs.adapters.driver import ILLEGAL_ACTION_MODES, ILLEGAL_ACTION_PENALTY, GameDriver
+from envs.adapters.spaces import observation_space
 from envs.core.game import Game, State
 
 __all__ = ["ILLEGAL_ACTION_MODES", "ILLEGAL_ACTION_PENALTY", "TabletopEnv"]
@@ -49,13 +50,7 @@ class TabletopEnv(gym.Env):
         self.observer = game.observer(0)
         n = game.spec.num_actions
         self.action_space = spaces.Discrete(n)
-        box = spaces.Box(low=self.observer.low, high=self.observer.high, shape=(self.observer.size,), dtype=np.float32)
-        if flat:
-            self.observation_space: spaces.Space = box
-        else:
-            self.observation_space = spaces.Dict(
-                {"observation": box, "action_mask": spaces.Box(0, 1, shape=(n,), dtype=np.int8)}
-            )
+        self.observation_space: spaces.Space = observation_space(self.observer, n, flat)
 
     @property
     def state(self) -> State | None:

@@ -46,6 +46,7 @@ import numpy as np
 from gymnasium import spaces
 
 from envs.adapters.driver import ILLEGAL_ACTION_PENALTY, GameDriver
+from envs.adapters.spaces import observation_space
 from envs.core.game import Game, State
 
 __all__ = ["LEARNER_SEAT_MODES", "OpponentEnv", "Policy", "PolicyFn", "SupportsAct"]
@@ -120,13 +121,7 @@ class OpponentEnv(gym.Env):
         observer = self.observers[0]
         n = game.spec.num_actions
         self.action_space = spaces.Discrete(n)
-        box = spaces.Box(low=observer.low, high=observer.high, shape=(observer.size,), dtype=np.float32)
-        if flat:
-            self.observation_space: spaces.Space = box
-        else:
-            self.observation_space = spaces.Dict(
-                {"observation": box, "action_mask": spaces.Box(0, 1, shape=(n,), dtype=np.int8)}
-            )
+        self.observation_space: spaces.Space = observation_space(observer, n, flat)
         self._episode = 0
         """Episodes started since the last seeded reset (what "rotate" counts)."""
         self.learner_seat: int | None = None

@@ -40,6 +40,7 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from envs.adapters.driver import ILLEGAL_ACTION_PENALTY, GameDriver
+from envs.adapters.spaces import observation_space
 from envs.core.game import TERMINAL, Game, State
 
 AGENT_PREFIX = "player_"
@@ -82,14 +83,7 @@ class TabletopAECEnv(AECEnv):
         self._public = game.observer(None)
         num_actions = game.spec.num_actions
         self.observation_spaces = {
-            agent: spaces.Dict(
-                {
-                    "observation": spaces.Box(
-                        low=observer.low, high=observer.high, shape=(observer.size,), dtype=np.float32
-                    ),
-                    "action_mask": spaces.Box(0, 1, shape=(num_actions,), dtype=np.int8),
-                }
-            )
+            agent: observation_space(observer, num_actions)
             for agent, observer in zip(self.possible_agents, self._observers, strict=True)
         }
         self.action_spaces = {agent: spaces.Discrete(num_actions) for agent in self.possible_agents}
