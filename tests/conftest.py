@@ -7,6 +7,8 @@ from pathlib import Path
 
 import pytest
 
+import tests.toys  # noqa: F401 - registers the toy games, so every per-game check runs on them too
+
 GOLDEN_DIR = Path(__file__).resolve().parent / "golden"
 """Where the checked-in golden transcripts live."""
 UPDATE_OPTION = "--update-golden"

@@ -7,6 +7,10 @@ agent, the settings worth sweeping and the facts a finished episode reports.
 
 The record holds only strings and plain values, so importing a game package's `__init__` stays cheap (no rules,
 no gymnasium) and `envs` never imports `agents` (the heuristic is named by a "module:attribute" string).
+
+Games outside `envs/` (a researcher's own game, the toy games of the tests) register with `register_game(record)`
+in their package's `__init__`. An env id may name that package first, as `gymnasium.make` allows:
+`"tests.toys:tabletop/card_duel_v0"` imports `tests.toys` (which registers its records), then means the id.
 """
 
 from __future__ import annotations
@@ -50,11 +54,14 @@ class GameRecord:
     `name` must equal the rules core's `GameSpec.name` (agents find the record of the game behind an env by it).
     `settings` maps an env keyword argument to the values evaluation and benchmarks sweep. `outcome_facts` are the
     keys of the info dict of a finished episode besides `won` and `score` (summaries count each fact's values);
-    `headline_fact`, one of them, is the categorical fact results tables show.
+    `headline_fact`, one of them, is the categorical fact results tables show. `game` names the rules-core Game
+    class (or factory) as "module:attribute"; it is called with the game's keyword arguments (the env kwargs
+    minus the adapter's), which is how the opponent env, tournaments and replays build a multi-player game.
     """
 
     name: str
     description: str
+    game: str | None = None
     gym_envs: tuple[GymEnvRecord, ...] = ()
     pettingzoo_modules: tuple[str, ...] = ()
     heuristic: str | None = None
@@ -70,7 +77,8 @@ class GameRecord:
                 f"game record {self.name!r}: headline_fact {self.headline_fact!r} is not one of its outcome_facts "
                 f"{list(self.outcome_facts)}"
             )
-        targets = [env.entry_point for env in self.gym_envs] + ([self.heuristic] if self.heuristic else [])
+        targets = [env.entry_point for env in self.gym_envs]
+        targets += [target for target in (self.heuristic, self.game) if target is not None]
         for target in targets:
             if ":" not in target:
                 raise ValueError(f"game record {self.name!r}: {target!r} is not of the form 'module:attribute'")
@@ -128,24 +136,71 @@ def _discover() -> MappingProxyType[str, GameRecord]:
     return MappingProxyType(dict(sorted(records.items())))
 
 
-def registered_games() -> dict[str, GameRecord]:
-    """Every game record under `envs/`, by game name (sorted); discovered once per process."""
+_REGISTERED_ELSEWHERE: dict[str, GameRecord] = {}
+"""Records registered by `register_game` (games outside `envs/`), by name."""
+
+
+def register_game(record: GameRecord) -> GameRecord:
+    """Register a game that lives outside `envs/` and its Gymnasium and PettingZoo ids; returns the record.
+
+    Registering the same record again does nothing; another record under a taken name is refused.
+    """
+    taken = _discover().get(record.name) or _REGISTERED_ELSEWHERE.get(record.name)
+    if taken is not None and taken != record:
+        raise ValueError(f"the game name {record.name!r} is already registered by another record")
+    _REGISTERED_ELSEWHERE[record.name] = record
+    envs_package = importlib.import_module(GAMES_PACKAGE)
+    envs_package.register_gym_envs(record)
+    envs_package.register_pettingzoo_envs(record)
+    return record
+
+
+def discovered_games() -> dict[str, GameRecord]:
+    """The game records of the packages under `envs/`, by game name (sorted); discovered once per process."""
     return dict(_discover())
+
+
+def registered_games() -> dict[str, GameRecord]:
+    """Every game record: those under `envs/` and those registered with `register_game`, by name (sorted)."""
+    return dict(sorted({**_discover(), **_REGISTERED_ELSEWHERE}.items()))
+
+
+def resolve_env_id(env_id: str) -> str:
+    """The id part of "package:id" after importing the package (which registers its games); other ids as given."""
+    module_name, separator, rest = env_id.partition(":")
+    if not separator:
+        return env_id
+    if not module_name or not rest:
+        raise UnknownGameError(f"{env_id!r} is not of the form 'package:id'")
+    try:
+        importlib.import_module(module_name)
+    except ImportError as error:
+        raise UnknownGameError(f"cannot import {module_name!r}, named by the env id {env_id!r}: {error}") from None
+    return rest
 
 
 def game_record(name: str) -> GameRecord:
     """The record of the game called `name`; UnknownGameError lists the known games otherwise."""
-    records = _discover()
+    records = registered_games()
     record = records.get(name)
     if record is None:
         raise UnknownGameError(f"unknown game {name!r}; known games: {', '.join(records) or '(none)'}")
     return record
 
 
+def make_game(record: GameRecord, game_kwargs: Mapping[str, Any]) -> Any:
+    """The rules-core Game of `record` built with `game_kwargs` (TypeError/ValueError from the game propagate)."""
+    if record.game is None:
+        raise UnknownGameError(f"game record {record.name!r} names no rules-core game class (its `game` field)")
+    return load_attribute(record.game)(**game_kwargs)
+
+
 def game_record_of_env_id(env_id: str) -> GameRecord:
-    """The record of the game that declares Gymnasium id or PettingZoo module id `env_id`."""
-    for record in _discover().values():
+    """The record of the game that declares Gymnasium id or PettingZoo module id `env_id` ("package:id" too)."""
+    env_id = resolve_env_id(env_id)
+    records = registered_games().values()
+    for record in records:
         if env_id in record.gym_env_ids or env_id in record.pettingzoo_ids:
             return record
-    known = [env for record in _discover().values() for env in (*record.gym_env_ids, *record.pettingzoo_ids)]
+    known = [env for record in records for env in (*record.gym_env_ids, *record.pettingzoo_ids)]
     raise UnknownGameError(f"no game declares the env id {env_id!r}; declared ids: {', '.join(known) or '(none)'}")

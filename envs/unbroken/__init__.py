@@ -10,6 +10,7 @@ from envs.core.registration import GameRecord, GymEnvRecord
 GAME = GameRecord(
     name="unbroken",
     description="Unbroken: a solo survival card game; fight four levels of monsters with effort and weapons.",
+    game="envs.unbroken.game:UnbrokenGame",
     gym_envs=(
         GymEnvRecord(id="tabletop/Unbroken-v0", entry_point="envs.unbroken.env:make_env", max_episode_steps=1500),
     ),

@@ -16,9 +16,12 @@ from envs.core.registration import (
     GameRecord,
     GymEnvRecord,
     UnknownGameError,
+    discovered_games,
     game_record,
     game_record_of_env_id,
     load_attribute,
+    make_game,
+    register_game,
     registered_games,
 )
 
@@ -28,7 +31,7 @@ GYM_ENVS = [(record, env) for record in RECORDS for env in record.gym_envs]
 
 
 def test_discovery_finds_every_game_package_and_only_those() -> None:
-    games = registered_games()
+    games = discovered_games()
     assert "unbroken" in games
     assert games["unbroken"].primary_env_id == "tabletop/Unbroken-v0"
     # core/ and adapters/ are packages without a GAME record.
@@ -137,3 +140,39 @@ def test_pettingzoo_modules_register_in_pettingzoo_registry() -> None:
     finally:
         pettingzoo.aec_registry.pop("tabletop/tictactoe", None)
     assert not envs.register_pettingzoo_envs(GameRecord("solo", "solo", gym_envs=(GymEnvRecord("t/S-v0", "s:f"),)))
+
+
+def test_games_outside_envs_register_through_the_same_record() -> None:
+    """The toys register with register_game: listed with the discovered games, ids in PettingZoo's registry."""
+    from tests.toys import CARD_DUEL
+
+    assert registered_games()["card_duel"] is CARD_DUEL
+    assert "card_duel" not in discovered_games()
+    assert game_record_of_env_id("tabletop/card_duel_v0") is CARD_DUEL
+    assert register_game(CARD_DUEL) is CARD_DUEL  # registering again is harmless
+    with pytest.raises(ValueError, match="already registered by another record"):
+        register_game(GameRecord("card_duel", "an impostor", pettingzoo_modules=("tests.toys.card_duel_v0",)))
+    game = make_game(CARD_DUEL, {"num_players": 3})
+    assert game.spec.name == CARD_DUEL.name and game.spec.num_players == 3
+
+
+def test_an_env_id_may_name_the_package_that_registers_it() -> None:
+    """As gymnasium.make("module:id"): the package is imported first; an unknown package is a clear error."""
+    code = (
+        "from envs.core.registration import game_record_of_env_id as find; "
+        "print(find('tests.toys:tabletop/card_duel_coop_v0').name)"
+    )
+    result = subprocess.run([sys.executable, "-c", code], cwd=REPO_ROOT, capture_output=True, text=True, check=True)
+    assert result.stdout.strip() == "card_duel_coop"
+    with pytest.raises(UnknownGameError, match="cannot import 'no_such_package'"):
+        game_record_of_env_id("no_such_package:tabletop/x_v0")
+
+
+@pytest.mark.parametrize("record", RECORDS, ids=[record.name for record in RECORDS])
+def test_record_game_class_builds_the_named_game(record: GameRecord) -> None:
+    """`game` builds the rules core whose spec carries the record's name, with each setting value."""
+    assert record.game is not None
+    assert make_game(record, {}).spec.name == record.name
+    for key, values in record.settings.items():
+        for value in values:
+            assert make_game(record, {key: value}).spec.name == record.name

@@ -322,3 +322,10 @@ class CardDuelObserver(Observer):
         lines.append(f"points: {list(state.points)}  team points: {state.team_points}")
         lines.append(f"to act: {state.to_play}  leader: {state.leader}  blamed: {state.blamed}")
         return "\n".join(lines)
+
+
+class CardDuelCoopGame(CardDuelGame):
+    """Card Duel's cooperative variant (`CardDuelGame(cooperative=True)`), a class of its own for registration."""
+
+    def __init__(self, num_players: int = 2) -> None:
+        super().__init__(num_players=num_players, cooperative=True)
