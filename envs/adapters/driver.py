@@ -53,6 +53,9 @@ class GameDriver:
         self.offender: int | None = None
         """The seat whose illegal action ended the game under "penalize", else None."""
         self.illegal_action_taken: int | None = None
+        self.history: list[tuple[int, int]] = []
+        """Every (player, action) applied since reset, in order: decisions by seat, chance outcomes as (CHANCE, o).
+        With the start state it replays the game exactly (a rules-core replay record, envs/replay.py)."""
 
     # ------------------------------------------------------------------ setup
     def seed(self, seed: int | None) -> None:
@@ -66,6 +69,7 @@ class GameDriver:
         self.decisions = 0
         self.offender = None
         self.illegal_action_taken = None
+        self.history = []
         self.advance()
         self.refresh_mask()
 
@@ -80,8 +84,11 @@ class GameDriver:
         """Sample chance nodes from the driver's generator until a seat must decide or the game ends."""
         state = self.live_state()
         rng = self.rng
+        history = self.history
         while state.current_player() == CHANCE:
-            state.apply_unchecked(state.sample_chance(rng))
+            outcome = state.sample_chance(rng)
+            state.apply_unchecked(outcome)
+            history.append((CHANCE, outcome))
 
     def refresh_mask(self) -> None:
         """A fresh mask array (the previous observation keeps its own) from the legal actions of the seat to act."""
@@ -115,6 +122,7 @@ class GameDriver:
             self.mask = np.zeros(self.num_actions, dtype=np.int8)  # the episode is over: nothing is legal
             self.legal = []
             return False
+        self.history.append((state.current_player(), action))
         state.apply_unchecked(action)
         self.decisions += 1
         self.advance()
