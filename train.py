@@ -63,7 +63,7 @@ def check_pretrain_teacher(config: ExperimentConfig, source: str) -> None:
     from agents.registry import AgentSpecError
 
     try:
-        check_teacher(config.env.id, config.env.kwargs, config.pretrain.teacher)
+        check_teacher(config.env.id, config.env.kwargs, config.pretrain.teacher, config.opponents)
     except AgentSpecError as error:
         raise ConfigError(source, "pretrain.teacher", str(error)) from None
 

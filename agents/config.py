@@ -449,32 +449,79 @@ class TrainConfig(ConfigModel):
     torch_threads: PositiveInteger = 1
 
 
-OpponentKind = Literal["random", "heuristic", "snapshot", "model"]
+SNAPSHOT_AGENT = "snapshot"
+"""The opponent spec of a frozen copy of the learner (made by the training loop; see SnapshotConfig)."""
 
 
 class OpponentConfig(ConfigModel):
-    """One opponent in the pool: a built-in agent, a snapshot of the learner, or a saved model file."""
+    """One entry of the opponent pool: an agent spec, as evaluate.py's --agent takes, and its weight."""
 
-    kind: OpponentKind
-    path: str | None = None
+    agent: str
+    """random, heuristic, mcts:N, a saved model (.zip) or train.py run directory, or `snapshot` (the learner's
+    frozen copies, see opponents.snapshots)."""
     weight: float = Field(1.0, gt=0)
+    """Each opponent seat draws its pool entry with probability proportional to the weights, every episode."""
 
-    @model_validator(mode="after")
-    def _path_matches_kind(self) -> OpponentConfig:
-        if self.kind == "model" and not self.path:
-            raise rule_violation(
-                ("path",), "an opponent of kind 'model' needs the path of a saved model (.zip)", self.path
-            )
-        if self.kind in ("random", "heuristic") and self.path is not None:
-            raise rule_violation(("path",), f"an opponent of kind {self.kind!r} takes no path", self.path)
-        return self
+    @field_validator("agent")
+    @classmethod
+    def _agent_is_named(cls, agent: str) -> str:
+        if not agent.strip():
+            raise ValueError("name an agent (random, heuristic, mcts:N, snapshot) or the path of a saved model")
+        return agent
+
+
+class SnapshotConfig(ConfigModel):
+    """When the learner is frozen into the pool as a `snapshot` opponent, and how many snapshots are kept."""
+
+    interval: PositiveInteger = 20_000
+    """Env steps between two snapshot checks (the learner is also frozen once before training starts)."""
+    win_rate_to_freeze: UnitInterval | None = None
+    """null: freeze at every check. A number: freeze only if the learner won at least this share of its training
+    games since the previous check (games against the whole pool, ties counted as half)."""
+    min_games: PositiveInteger = 20
+    """Fewest training games since the previous check for win_rate_to_freeze to be judged."""
+    max_kept: PositiveInteger = 5
+    """Snapshot opponents keep the latest max_kept snapshots (older files stay in the run directory)."""
+    latest_share: UnitInterval = 0.5
+    """A snapshot opponent plays the latest snapshot with this probability, else one of the kept ones uniformly."""
+
+
+LEARNER_SEAT_WORDS = ("rotate", "random", "all")
+
+
+def _learner_seats(value: Any) -> Any:
+    ok = value in LEARNER_SEAT_WORDS if isinstance(value, str) else type(value) is int and value >= 0
+    if not ok:
+        raise PydanticCustomError("learner_seats", f"expected rotate, random, all or a seat number >= 0, got {value!r}")
+    return value
+
+
+LearnerSeats = Annotated[str | int, BeforeValidator(_learner_seats)]
+"""`rotate`, `random`, `all` or a seat number (see envs/adapters/opponents.py)."""
 
 
 class OpponentsConfig(ConfigModel):
-    """Opponents of multi-player games: a weighted pool and how the learner's seat changes between episodes."""
+    """Opponents of multi-player games: a weighted pool of agents (self-play snapshots included) and the seats."""
 
     pool: list[OpponentConfig] = []
-    seat_rotation: Literal["fixed", "round_robin", "random"] = "round_robin"
+    learner_seats: LearnerSeats = "rotate"
+    """rotate: the learner's seat advances every episode, offset per vectorised env so n_envs envs cover every
+    seat; random: a uniform seat per episode; all: the learner plays every seat (co-op games); N: always seat N."""
+    eval_agents: list[str] = []
+    """Opponents of the periodic evaluation during training (empty: the pool's agents other than `snapshot`, or
+    random if there are none)."""
+    snapshots: SnapshotConfig = Field(default_factory=SnapshotConfig)
+
+    @property
+    def uses_snapshots(self) -> bool:
+        """Whether the pool holds the learner's snapshots (self-play)."""
+        return any(entry.agent == SNAPSHOT_AGENT for entry in self.pool)
+
+    def evaluation_opponents(self) -> OpponentsConfig:
+        """The opponents of the evaluation during training: eval_agents (default: the fixed pool, else random)."""
+        agents = self.eval_agents or [entry.agent for entry in self.pool if entry.agent != SNAPSHOT_AGENT] or ["random"]
+        seats = self.learner_seats if self.learner_seats != "random" else "rotate"
+        return OpponentsConfig(pool=[OpponentConfig(agent=agent) for agent in agents], learner_seats=seats)
 
 
 class LoggingConfig(ConfigModel):

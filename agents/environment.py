@@ -2,14 +2,22 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import gymnasium as gym
 import numpy as np
 
-from agents.config import ConfigError, EnvConfig, OpponentsConfig
-from envs.core.registration import registered_games
+from agents.config import SNAPSHOT_AGENT, ConfigError, EnvConfig, OpponentsConfig
+from envs.core.registration import (
+    UnknownGameError,
+    game_record_of_env_id,
+    make_game,
+    registered_games,
+    resolve_env_id,
+)
 
 
 def tabletop_env_ids() -> list[str]:
@@ -19,13 +27,76 @@ def tabletop_env_ids() -> list[str]:
     return sorted(env_id for record in registered_games().values() for env_id in record.gym_env_ids)
 
 
-def make_env(env_id: str, kwargs: dict[str, Any], render_mode: str | None = None) -> gym.Env:
-    """gymnasium.make for a tabletop id (importing envs first, so it also works in fresh subprocesses)."""
+def multi_player_env_ids() -> list[str]:
+    """Every PettingZoo id of the registered games: what a config names to train on a multi-player game."""
     import envs  # noqa: F401 - registers the ids
 
+    return sorted(env_id for record in registered_games().values() for env_id in record.pettingzoo_ids)
+
+
+def make_env(
+    env_id: str,
+    kwargs: Mapping[str, Any],
+    render_mode: str | None = None,
+    opponents: OpponentsConfig | None = None,
+    env_index: int = 0,
+    snapshot_dir: Path | None = None,
+    snapshot_stand_in: str = "random",
+) -> gym.Env:
+    """The single-agent env a learner trains on: gymnasium.make for a Gymnasium id, an OpponentEnv for a
+    multi-player game's PettingZoo id (its opponents from `opponents`).
+
+    Ids may name the package that registers them ("package:id"); envs is imported first, so this also works in
+    fresh subprocesses. `snapshot` opponents play the snapshots in `snapshot_dir` (agents.selfplay); without a
+    directory (probing, imitation) the `snapshot_stand_in` agent takes their place.
+    """
+    import envs  # noqa: F401 - registers the ids
+
+    resolved = resolve_env_id(env_id)
+    if resolved in gym.registry:
+        if render_mode is not None:
+            return gym.make(resolved, render_mode=render_mode, **kwargs)
+        return gym.make(resolved, **kwargs)
+    return make_opponent_env(
+        resolved, kwargs, opponents or OpponentsConfig(), env_index, snapshot_dir, snapshot_stand_in, render_mode
+    )
+
+
+def make_opponent_env(
+    env_id: str,
+    kwargs: Mapping[str, Any],
+    opponents: OpponentsConfig,
+    env_index: int = 0,
+    snapshot_dir: Path | None = None,
+    snapshot_stand_in: str = "random",
+    render_mode: str | None = None,
+) -> gym.Env:
+    """An OpponentEnv over the multi-player game of `env_id`: game kwargs to the game, the rest to the adapter."""
+    from agents.registry import make_opponent_policies
+    from agents.selfplay import SnapshotPool
+    from envs.adapters.opponents import OPPONENT_ENV_KWARGS, OpponentEnv
+
+    record = game_record_of_env_id(env_id)
+    adapter = {key: value for key, value in kwargs.items() if key in OPPONENT_ENV_KWARGS}
     if render_mode is not None:
-        return gym.make(env_id, render_mode=render_mode, **kwargs)
-    return gym.make(env_id, **kwargs)
+        adapter["render_mode"] = render_mode
+    game = make_game(record, {key: value for key, value in kwargs.items() if key not in OPPONENT_ENV_KWARGS})
+    flat = bool(adapter.get("flat", False))
+    policies: list[Any] = []
+    for entry in opponents.pool:
+        if entry.agent == SNAPSHOT_AGENT and snapshot_dir is not None:
+            policies.append(SnapshotPool(snapshot_dir, opponents.snapshots.max_kept, opponents.snapshots.latest_share))
+        else:
+            spec = snapshot_stand_in if entry.agent == SNAPSHOT_AGENT else entry.agent
+            policies.extend(make_opponent_policies([spec], game, flat=flat))
+    return OpponentEnv(
+        game,
+        policies,
+        weights=[entry.weight for entry in opponents.pool],
+        learner_seats=opponents.learner_seats,
+        env_index=env_index,
+        **adapter,
+    )
 
 
 @dataclass(frozen=True)
@@ -40,11 +111,24 @@ class EnvFacts:
 
 def probe_env(env_config: EnvConfig, source: str, opponents: OpponentsConfig | None = None) -> EnvFacts:
     """Build the configured env once and check id, kwargs and opponents; raises ConfigError naming the key."""
-    known = tabletop_env_ids()
-    if env_config.id not in gym.registry:
-        raise ConfigError(source, "env.id", f"unknown env id {env_config.id!r} (registered: {', '.join(known)})")
+    from agents.registry import AgentSpecError
+
     try:
-        env = make_env(env_config.id, env_config.kwargs)
+        resolved = resolve_env_id(env_config.id)
+        multi_player = resolved not in gym.registry
+        if multi_player:
+            game_record_of_env_id(resolved)
+    except UnknownGameError as error:
+        known = ", ".join(tabletop_env_ids() + multi_player_env_ids())
+        raise ConfigError(
+            source, "env.id", f"unknown env id {env_config.id!r}: {error} (registered: {known})"
+        ) from None
+    if multi_player:
+        _check_opponents(env_config, source, opponents or OpponentsConfig())
+    try:
+        env = make_env(env_config.id, env_config.kwargs, opponents=opponents)
+    except AgentSpecError as error:
+        raise ConfigError(source, "opponents.pool", str(error)) from error
     except (TypeError, ValueError, KeyError) as error:
         raise ConfigError(source, "env.kwargs", f"{env_config.id} rejects these kwargs: {error}") from error
     try:
@@ -64,6 +148,36 @@ def probe_env(env_config: EnvConfig, source: str, opponents: OpponentsConfig | N
             "so leave opponents.pool empty",
         )
     return facts
+
+
+def _check_opponents(env_config: EnvConfig, source: str, opponents: OpponentsConfig) -> None:
+    """A multi-player game needs opponents unless the learner plays every seat; its seat must exist."""
+    if opponents.learner_seats != "all" and not opponents.pool:
+        raise ConfigError(
+            source,
+            "opponents.pool",
+            f"{env_config.id} is a multi-player game: list its opponents (e.g. [{{agent: random}}], or "
+            "[{agent: snapshot}] for self-play), or set opponents.learner_seats: all",
+        )
+    if isinstance(opponents.learner_seats, int):
+        record = game_record_of_env_id(env_config.id)
+        try:
+            game = make_game(record, {k: v for k, v in env_config.kwargs.items() if k not in _adapter_kwargs()})
+        except (TypeError, ValueError):
+            return  # the kwargs error is reported by the probe itself
+        if opponents.learner_seats >= game.spec.num_players:
+            raise ConfigError(
+                source,
+                "opponents.learner_seats",
+                f"seat {opponents.learner_seats} does not exist: "
+                f"{record.name} has seats 0..{game.spec.num_players - 1}",
+            )
+
+
+def _adapter_kwargs() -> tuple[str, ...]:
+    from envs.adapters.opponents import OPPONENT_ENV_KWARGS
+
+    return OPPONENT_ENV_KWARGS
 
 
 class EpisodeOutcomeWrapper(gym.Wrapper):

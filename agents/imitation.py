@@ -23,6 +23,7 @@ from typing import Any
 import numpy as np
 
 from agents.base import Agent, action_mask_of
+from agents.config import OpponentsConfig
 from agents.environment import make_env
 from agents.registry import make_agent
 
@@ -84,9 +85,14 @@ def _collect_chunk(
     gamma: float,
     student_path: str | None,
     student_share: float,
+    opponents: OpponentsConfig | None = None,
 ) -> Demonstrations:
-    """Play whole episodes from `seed` on until `steps` decisions are recorded (a worker's share of the job)."""
-    env = make_env(env_id, env_kwargs)
+    """Play whole episodes from `seed` on until `steps` decisions are recorded (a worker's share of the job).
+
+    In a multi-player game the teacher plays the learner's seats against `opponents`; `snapshot` opponents, which
+    do not exist before training, are played by the teacher too.
+    """
+    env = make_env(env_id, env_kwargs, opponents=opponents, snapshot_stand_in=teacher_spec)
     teacher = make_agent(teacher_spec, env)
     student: Agent | None = make_agent(student_path, env) if student_path else None
     chooser = np.random.default_rng(seed)
@@ -150,6 +156,7 @@ def collect_demonstrations(
     workers: int = 1,
     student_path: str | None = None,
     student_share: float = 0.0,
+    opponents: OpponentsConfig | None = None,
 ) -> Demonstrations:
     """Record at least `steps` teacher-labelled decisions; with a student, it acts with probability student_share."""
     workers = max(1, min(workers, steps))
@@ -164,6 +171,7 @@ def collect_demonstrations(
             gamma,
             student_path,
             student_share,
+            opponents,
         )
         for w in range(workers)
     ]
@@ -175,9 +183,11 @@ def collect_demonstrations(
     return Demonstrations.concatenate(parts)
 
 
-def check_teacher(env_id: str, env_kwargs: Mapping[str, Any], teacher_spec: str) -> None:
+def check_teacher(
+    env_id: str, env_kwargs: Mapping[str, Any], teacher_spec: str, opponents: OpponentsConfig | None = None
+) -> None:
     """Build the teacher once on the env, so a bad spec fails before any training (raises AgentSpecError)."""
-    env = make_env(env_id, dict(env_kwargs))
+    env = make_env(env_id, dict(env_kwargs), opponents=opponents)
     try:
         make_agent(teacher_spec, env)
     finally:

@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 import os
 import platform
+import re
 import sys
 from datetime import datetime
 from importlib import metadata
@@ -40,6 +41,9 @@ PRETRAINED_MODEL_NAME = "pretrained_model.zip"
 """The policy after behaviour cloning / DAgger, before PPO (kept so a resumed run does not pretrain again)."""
 PRETRAIN_SCRATCH_DIR_NAME = "pretrain_scratch"
 """Temporary folder of the DAgger students (removed when pretraining ends)."""
+SNAPSHOT_DIR_NAME = "snapshots"
+"""Frozen copies of the learner that self-play opponents play (`snapshot_<timesteps>.zip`)."""
+_SNAPSHOT_FILE = re.compile(r"snapshot_(\d+)\.zip")
 VERSIONED_PACKAGES = ("gymnasium", "pettingzoo", "numpy", "torch", "stable_baselines3", "sb3_contrib")
 """Packages whose versions run_info.json records."""
 
@@ -124,3 +128,18 @@ def run_dir_of_model(model_path: Path) -> Path | None:
     parent = model_path.parent
     run_dir = parent.parent if parent.name == CHECKPOINT_DIR_NAME else parent
     return run_dir if (run_dir / CONFIG_FILE_NAME).is_file() else None
+
+
+def snapshot_file_name(timesteps: int) -> str:
+    """The file name of the learner's snapshot taken after `timesteps` env steps (zero-padded: sorts by name)."""
+    return f"snapshot_{timesteps:010d}.zip"
+
+
+def snapshot_paths(directory: Path) -> list[Path]:
+    """The snapshot files of a snapshot folder, oldest first; other files are ignored."""
+    found = [
+        (int(match.group(1)), path)
+        for path in directory.glob("snapshot_*.zip")
+        if (match := _SNAPSHOT_FILE.fullmatch(path.name))
+    ]
+    return [path for _, path in sorted(found)]

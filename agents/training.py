@@ -17,7 +17,7 @@ from typing import Any
 import gymnasium as gym
 import numpy as np
 
-from agents.config import ExperimentConfig, MaskablePPOHyperparameters, dump_yaml
+from agents.config import ExperimentConfig, MaskablePPOHyperparameters, OpponentsConfig, dump_yaml
 from agents.environment import EnvFacts, EpisodeOutcomeWrapper, make_env
 from agents.run_dir import (
     BEST_MODEL_NAME,
@@ -26,11 +26,13 @@ from agents.run_dir import (
     FINAL_MODEL_NAME,
     PRETRAIN_SCRATCH_DIR_NAME,
     PRETRAINED_MODEL_NAME,
+    SNAPSHOT_DIR_NAME,
     TENSORBOARD_DIR_NAME,
     checkpoint_timesteps,
     create_run_dir,
     latest_checkpoint,
     save_model_atomically,
+    snapshot_paths,
     write_run_files,
 )
 
@@ -54,19 +56,39 @@ def write_experiment_files(run_dir: Path, config: ExperimentConfig, argv: list[s
     write_run_files(run_dir, dump_yaml(config), argv)
 
 
-def _make_monitored_env(env_id: str, kwargs: dict[str, Any]) -> gym.Env:
+def _make_monitored_env(
+    env_id: str,
+    kwargs: dict[str, Any],
+    opponents: OpponentsConfig | None = None,
+    env_index: int = 0,
+    snapshot_dir: Path | None = None,
+) -> gym.Env:
     """Env factory for vec envs: module-level so SubprocVecEnv can pickle it."""
     from stable_baselines3.common.monitor import Monitor
 
-    return Monitor(EpisodeOutcomeWrapper(make_env(env_id, kwargs)))
+    env = make_env(env_id, kwargs, opponents=opponents, env_index=env_index, snapshot_dir=snapshot_dir)
+    return Monitor(EpisodeOutcomeWrapper(env))
 
 
-def make_vec_env(config: ExperimentConfig, n_envs: int, vec_env: str, seed: int) -> Any:
-    """A DummyVecEnv or SubprocVecEnv of monitored envs, seeded seed, seed+1, ... (masks via env_method)."""
+def make_vec_env(
+    config: ExperimentConfig,
+    n_envs: int,
+    vec_env: str,
+    seed: int,
+    opponents: OpponentsConfig | None = None,
+    snapshot_dir: Path | None = None,
+) -> Any:
+    """A DummyVecEnv or SubprocVecEnv of monitored envs, seeded seed, seed+1, ... (masks via env_method).
+
+    For a multi-player game each env is an OpponentEnv against `opponents` (default: the config's), env i with
+    `env_index=i` so that rotating seats cover every seat across the envs.
+    """
     from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
 
+    opponents = config.opponents if opponents is None else opponents
     factories: list[Callable[[], gym.Env]] = [
-        functools.partial(_make_monitored_env, config.env.id, dict(config.env.kwargs)) for _ in range(n_envs)
+        functools.partial(_make_monitored_env, config.env.id, dict(config.env.kwargs), opponents, index, snapshot_dir)
+        for index in range(n_envs)
     ]
     vectorized = SubprocVecEnv(factories) if vec_env == "subproc" else DummyVecEnv(factories)
     vectorized.seed(seed)
@@ -95,10 +117,21 @@ def _callbacks(config: ExperimentConfig, run_dir: Path, resumed: bool) -> list[A
     from agents.callbacks import AtomicCheckpointCallback, EpisodeStatsCallback, SaveBestModelCallback
 
     callbacks: list[Any] = [EpisodeStatsCallback()]
+    if config.opponents.uses_snapshots:
+        from agents.selfplay import SnapshotCallback
+
+        snapshots = config.opponents.snapshots
+        callbacks.append(
+            SnapshotCallback(
+                run_dir / SNAPSHOT_DIR_NAME, snapshots.interval, snapshots.win_rate_to_freeze, snapshots.min_games
+            )
+        )
     if config.train.checkpoint_interval > 0:
         callbacks.append(AtomicCheckpointCallback(run_dir / CHECKPOINT_DIR_NAME, config.train.checkpoint_interval))
     if config.train.eval_interval > 0:
-        eval_env = make_vec_env(config, 1, "dummy", config.train.seed + EVAL_SEED_OFFSET)
+        eval_env = make_vec_env(
+            config, 1, "dummy", config.train.seed + EVAL_SEED_OFFSET, config.opponents.evaluation_opponents()
+        )
         evaluation = MaskableEvalCallback(
             eval_env,
             n_eval_episodes=config.train.eval_episodes,
@@ -152,7 +185,10 @@ def train(config: ExperimentConfig, run_dir: Path, progress_bar: bool = True) ->
     train_config = config.train
     hyperparameters = maskable_ppo_hyperparameters(config)
     torch.set_num_threads(train_config.torch_threads)
-    vec_env = make_vec_env(config, train_config.n_envs, train_config.vec_env, train_config.seed)
+    snapshot_dir = run_dir / SNAPSHOT_DIR_NAME
+    vec_env = make_vec_env(
+        config, train_config.n_envs, train_config.vec_env, train_config.seed, snapshot_dir=snapshot_dir
+    )
     checkpoint = latest_checkpoint(run_dir)
     try:
         if checkpoint is None:
@@ -170,6 +206,10 @@ def train(config: ExperimentConfig, run_dir: Path, progress_bar: bool = True) ->
         model.set_logger(_metrics_logger(config, run_dir))
         if checkpoint is None and config.pretrain.steps > 0:
             pretrain(model, config, run_dir)
+        if config.opponents.uses_snapshots and not snapshot_paths(snapshot_dir):
+            from agents.selfplay import freeze_learner
+
+            freeze_learner(model, snapshot_dir, model.num_timesteps, vec_env)  # the pool is never empty
         remaining = train_config.total_timesteps - model.num_timesteps
         if remaining > 0:
             model.learn(
@@ -219,7 +259,10 @@ def pretrain(model: Any, config: ExperimentConfig, run_dir: Path) -> None:
         )
 
     start = time.monotonic()
-    data = collect_demonstrations(env_id, env_kwargs, settings.teacher, settings.steps, seed, gamma, settings.workers)
+    opponents = config.opponents
+    data = collect_demonstrations(
+        env_id, env_kwargs, settings.teacher, settings.steps, seed, gamma, settings.workers, opponents=opponents
+    )
     report = fit(data, settings.epochs, seed)
     logger.info(
         "pretraining: %d decisions of %s (%d episodes, %.1f%% won); agreement held out %.1f%% (%s)",
@@ -246,6 +289,7 @@ def pretrain(model: Any, config: ExperimentConfig, run_dir: Path) -> None:
                 settings.workers,
                 student_path=student,
                 student_share=settings.student_share,
+                opponents=opponents,
             )
             data = Demonstrations.concatenate([data, more])
             report = fit(data, settings.dagger_epochs, round_seed)

@@ -49,8 +49,10 @@ from envs.adapters.driver import ILLEGAL_ACTION_PENALTY, GameDriver
 from envs.adapters.spaces import observation_space
 from envs.core.game import Game, State
 
-__all__ = ["LEARNER_SEAT_MODES", "OpponentEnv", "Policy", "PolicyFn", "SupportsAct"]
+__all__ = ["LEARNER_SEAT_MODES", "OPPONENT_ENV_KWARGS", "OpponentEnv", "Policy", "PolicyFn", "SupportsAct"]
 
+OPPONENT_ENV_KWARGS = ("reward", "illegal_action", "flat", "render_mode")
+"""Keyword arguments OpponentEnv keeps for itself; a config's other env kwargs go to the game."""
 LEARNER_SEAT_MODES = ("rotate", "random", "all")
 """String values of `learner_seats` (an int names a fixed seat)."""
 
@@ -223,6 +225,17 @@ class OpponentEnv(gym.Env):
         terminated = driver.over
         reward = driver.rewards()[self._seat] if terminated else 0.0
         return self._observation(self._seat), reward, terminated, False, self._info()
+
+    def broadcast(self, method: str, *args: Any) -> int:
+        """Call `method(*args)` on every pool policy that has it (e.g. a snapshot pool's `add_snapshot` from the
+        training loop, through a vec env's `env_method`); returns how many policies were called."""
+        called = 0
+        for policy in self.policies:
+            function = getattr(policy, method, None)
+            if callable(function):
+                function(*args)
+                called += 1
+        return called
 
     def action_masks(self) -> np.ndarray:
         """Boolean mask of the learner's legal actions (MaskablePPO reads it from the env)."""

@@ -131,10 +131,17 @@ def test_yaml_reads_exponent_floats() -> None:
         ({"env": {"id": "x"}}, "algo", "missing required key"),
         ({"algo": {"name": "maskable_ppo"}, "env": {"kwargs": {}}}, "env.id", "missing required key"),
         ({**MINIMAL, "train": [1, 2]}, "train", "expected a mapping"),
-        (with_section("opponents", {"pool": [{"kind": "robot"}]}), "opponents.pool[0].kind", "one of"),
-        (with_section("opponents", {"pool": [{"kind": "model"}]}), "opponents.pool[0].path", "needs the path"),
-        (with_section("opponents", {"pool": [{"kind": "random", "weight": -1}]}), "opponents.pool[0].weight", "> 0"),
-        (with_section("opponents", {"seat_rotation": "sometimes"}), "opponents.seat_rotation", "one of"),
+        (with_section("opponents", {"pool": [{"kind": "random"}]}), "opponents.pool[0].kind", "unknown key"),
+        (with_section("opponents", {"pool": [{"agent": " "}]}), "opponents.pool[0].agent", "name an agent"),
+        (with_section("opponents", {"pool": [{"agent": "random", "weight": -1}]}), "opponents.pool[0].weight", "> 0"),
+        (with_section("opponents", {"learner_seats": "sometimes"}), "opponents.learner_seats", "expected rotate"),
+        (with_section("opponents", {"learner_seats": -1}), "opponents.learner_seats", "seat number >= 0, got -1"),
+        (with_section("opponents", {"snapshots": {"max_kept": 0}}), "opponents.snapshots.max_kept", "> 0"),
+        (
+            with_section("opponents", {"snapshots": {"win_rate_to_freeze": 1.5}}),
+            "opponents.snapshots.win_rate_to_freeze",
+            "within [0, 1]",
+        ),
     ],
 )
 def test_invalid_configs_name_the_file_and_the_key(data: dict, key: str, fragment: str) -> None:
@@ -146,11 +153,16 @@ def test_invalid_configs_name_the_file_and_the_key(data: dict, key: str, fragmen
 
 
 def test_opponents_are_stored_when_valid() -> None:
-    pool = [{"kind": "random", "weight": 2}, {"kind": "model", "path": "runs/x/final_model.zip"}]
-    config = build(with_section("opponents", {"pool": pool, "seat_rotation": "random"}))
-    assert [o.kind for o in config.opponents.pool] == ["random", "model"]
+    pool = [{"agent": "random", "weight": 2}, {"agent": "runs/x/final_model.zip"}, {"agent": "snapshot"}]
+    config = build(with_section("opponents", {"pool": pool, "learner_seats": 1, "snapshots": {"interval": 500}}))
+    assert [o.agent for o in config.opponents.pool] == ["random", "runs/x/final_model.zip", "snapshot"]
     assert config.opponents.pool[0].weight == 2.0
-    assert config.opponents.seat_rotation == "random"
+    assert config.opponents.learner_seats == 1
+    assert config.opponents.uses_snapshots and config.opponents.snapshots.interval == 500
+    # The evaluation during training meets the fixed part of the pool, never the learner's own snapshots.
+    evaluation = config.opponents.evaluation_opponents()
+    assert [o.agent for o in evaluation.pool] == ["random", "runs/x/final_model.zip"]
+    assert evaluation.learner_seats == 1
 
 
 def test_bad_override_is_blamed_on_the_command_line(tmp_path: Path) -> None:
@@ -239,7 +251,14 @@ pretrain:
   workers: 2
 opponents:
   pool: []
-  seat_rotation: round_robin
+  learner_seats: rotate
+  eval_agents: []
+  snapshots:
+    interval: 20000
+    win_rate_to_freeze: null
+    min_games: 20
+    max_kept: 5
+    latest_share: 0.5
 logging:
   run_root: runs
   tensorboard: true

@@ -131,7 +131,7 @@ def bad_config_cases(tmp_path: Path) -> dict[str, tuple[list[str], str]]:
     wrong_type = variant("wrong_type", {"train": {"n_envs": "two"}})
     unknown_env = variant("unknown_env", {"env": {"id": "tabletop/Nope-v0"}})
     bad_kwarg = variant("bad_kwarg", {"env": {"kwargs": {"difficulty": "impossible"}}})
-    opponents = variant("opponents", {"opponents": {"pool": [{"kind": "random"}]}})
+    opponents = variant("opponents", {"opponents": {"pool": [{"agent": "random"}]}})
     teacher = variant("teacher", {"pretrain": {"steps": 100, "teacher": "alphazero"}})
     share = variant("share", {"pretrain": {"steps": 100, "student_share": 2.0}})
     missing = str(tmp_path / "missing.yaml")
