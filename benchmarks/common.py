@@ -15,9 +15,9 @@ RESULTS_DIR = Path(__file__).resolve().parent / "results"
 """Where benchmarks write their reports by default (`<game>_<benchmark>.json` and `.md`)."""
 
 
-def add_game_argument(parser: argparse.ArgumentParser) -> None:
-    """--game NAME: the registered game to benchmark."""
-    parser.add_argument("--game", required=True, help=f"registered game ({', '.join(registered_games())})")
+def add_game_argument(parser: argparse.ArgumentParser, required: bool = True) -> None:
+    """--game NAME: the registered game to benchmark (`required=False`: the benchmark has other subjects)."""
+    parser.add_argument("--game", required=required, help=f"registered game ({', '.join(registered_games())})")
 
 
 def add_sweep_argument(parser: argparse.ArgumentParser, default_help: str) -> None:
@@ -31,13 +31,15 @@ def add_sweep_argument(parser: argparse.ArgumentParser, default_help: str) -> No
     )
 
 
-def record_from_args(parser: argparse.ArgumentParser, args: argparse.Namespace) -> GameRecord:
-    """The record of --game; an unknown game or one without a Gymnasium env stops with the parser's error."""
+def record_from_args(
+    parser: argparse.ArgumentParser, args: argparse.Namespace, require_gym_env: bool = True
+) -> GameRecord:
+    """The record of --game; an unknown game, or one without a Gymnasium env if `require_gym_env`, is a parser error."""
     try:
         record = game_record(args.game)
     except UnknownGameError as error:
         parser.error(str(error))
-    if record.primary_env_id is None:
+    if require_gym_env and record.primary_env_id is None:
         parser.error(f"{record.name} has no Gymnasium env to benchmark")
     return record
 
