@@ -187,7 +187,7 @@ def test_imitation_teacher_plays_the_learners_seats(tmp_path: Path) -> None:
 
 
 def test_self_play_trains_from_the_yaml_config_alone(tmp_path: Path) -> None:
-    """train.py on the toy self-play config (tiny budget): snapshots frozen into the pool, evaluation and model saved."""
+    """train.py on the toy self-play config (tiny budget): snapshots frozen into the pool, evaluations, a model."""
     config = yaml.safe_load(SELFPLAY_CONFIG.read_text())
     config["algo"].update(TINY_ALGO)
     config["train"].update(total_timesteps=768, checkpoint_interval=256, eval_interval=256, eval_episodes=4)
