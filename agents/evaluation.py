@@ -30,7 +30,10 @@ from agents.config import ConfigError, parse_yaml
 from agents.environment import make_env
 from agents.registry import is_model_path, make_agent
 from agents.run_dir import TENSORBOARD_DIR_NAME, run_dir_of_model
+from envs.adapters.driver import split_env_kwargs
+from envs.adapters.gym_env import TabletopEnv
 from envs.core.registration import UnknownGameError, game_record_of_env_id
+from envs.core.replays import ReplayRecord, ReplayResult, plain_json, result_of
 
 WILSON_Z_95 = 1.959963984540054
 """Standard normal quantile of a two-sided 95% interval."""
@@ -38,11 +41,13 @@ NO_VALUE = "(none)"
 """Distribution key of episodes whose outcome fact is empty or absent (a fact only some endings report)."""
 CHUNKS_PER_WORKER = 2
 """Episodes are handed to workers in this many chunks per worker (balance vs. per-chunk agent loading)."""
+RECORDING_FIELDS = ("events", "replay_result")
+"""EpisodeResult fields kept for replay records only (results.json leaves them out)."""
 
 
 @dataclass
 class EpisodeResult:
-    """The outcome of one evaluation episode: won, score, the game's outcome facts (actions only when recording)."""
+    """The outcome of one evaluation episode: won, score, the game's outcome facts (events only when recording)."""
 
     episode: int
     seed: int
@@ -51,7 +56,10 @@ class EpisodeResult:
     facts: dict[str, Any]
     length: int
     episode_return: float
-    actions: list[int] | None = None
+    events: list[tuple[int, int]] | None = None
+    """Every decision and chance outcome, as the env's `history` (only when recording)."""
+    replay_result: ReplayResult | None = None
+    """The rules-core result a replay record checks (only when recording)."""
 
 
 @dataclass(frozen=True)
@@ -175,29 +183,38 @@ def _plain_number(value: float) -> int | float:
 def play_episode(
     env: gym.Env, agent: Agent, episode: int, seed: int, record: bool = False, facts: Sequence[str] = ()
 ) -> EpisodeResult:
-    """Play one episode (env.reset(seed=seed), agent.reset(seed), masks applied), keeping `facts` of the final info."""
+    """Play one episode (env.reset(seed=seed), agent.reset(seed), masks applied), keeping `facts` of the final info.
+
+    With `record`, the episode also keeps the env's history and rules-core result, for its replay record.
+    """
     observation, info = env.reset(seed=seed)
     agent.reset(seed)
-    actions: list[int] = []
+    length = 0
     episode_return = 0.0
     while True:
         mask = action_mask_of(env, observation)
         action = agent.act(observation, mask, state=getattr(env.unwrapped, "state", None))
-        actions.append(int(action))
+        length += 1
         observation, reward, terminated, truncated, info = env.step(action)
         episode_return += float(reward)
         if terminated or truncated:
             break
-    return EpisodeResult(
+    result = EpisodeResult(
         episode=episode,
         seed=seed,
         won=bool(info.get("won", False)),
         score=float(info.get("score", math.nan)),
         facts={fact: _plain_value(info.get(fact)) for fact in facts},
-        length=len(actions),
+        length=length,
         episode_return=episode_return,
-        actions=actions if record else None,
     )
+    if record:
+        played = env.unwrapped
+        if not isinstance(played, TabletopEnv) or played.state is None:
+            raise TypeError(f"recording needs a tabletop env, got {played!r}")
+        result.events = list(played.history)
+        result.replay_result = result_of(played.state)
+    return result
 
 
 @dataclass(frozen=True)
@@ -295,7 +312,7 @@ def results_document(results: Sequence[GroupResult], meta: Mapping[str, Any]) ->
                 "env_kwargs": result.group.env_kwargs,
                 "summary": result.summary,
                 "episodes": [
-                    {key: value for key, value in asdict(episode).items() if key != "actions"}
+                    {key: value for key, value in asdict(episode).items() if key not in RECORDING_FIELDS}
                     for episode in result.episodes
                 ],
             }
@@ -310,21 +327,20 @@ def slug(text: str) -> str:
 
 
 def recording_document(group: EvaluationGroup, episode: EpisodeResult) -> dict[str, Any]:
-    """What `python -m envs.replay` needs to replay an episode exactly, plus its recorded outcome."""
-    return {
-        "env_id": group.env_id,
-        "kwargs": group.env_kwargs,
-        "seed": episode.seed,
-        "agent": group.agent,
-        "actions": episode.actions,
-        "result": {
-            "won": episode.won,
-            "score": episode.score,
-            "facts": episode.facts,
-            "length": episode.length,
-            "return": episode.episode_return,
-        },
-    }
+    """The JSON document of an episode's rules-core replay record (envs/core/replays.py; `python -m envs.replay`)."""
+    if episode.events is None:
+        raise ValueError(f"episode {episode.episode} was not recorded (run_evaluation(..., record=True))")
+    _, game_kwargs = split_env_kwargs(group.env_kwargs)
+    record = ReplayRecord(
+        env_id=group.env_id,
+        game=game_record_of_env_id(group.env_id).name,
+        game_kwargs=plain_json(game_kwargs),
+        seed=episode.seed,
+        players=[group.agent],
+        events=episode.events,
+        result=episode.replay_result,
+    )
+    return record.model_dump(mode="json")
 
 
 def agent_label(spec: str) -> str:

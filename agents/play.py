@@ -1,37 +1,77 @@
-"""Play a tabletop game in the terminal: `python -m agents.play GAME [--seed S] [--env-kwarg KEY=VALUE]`.
+"""Play a tabletop game in the terminal: `python -m agents.play GAME [--seat K] [--opponent SPEC ...] [--seed S]`.
 
-The state is shown with the env's ansi render; the legal actions are listed by label and chosen by number.
-Commands at the prompt: a number plays that action, `h` asks the hint agent (if given) for a suggestion, `q` quits.
-`--opponent AGENT` sets the opponents of a multi-player game (solo games have none).
+GAME is a game's record name (any case) or an env id; "package:id" imports the package first (which registers games
+that live outside envs/, e.g. `tests.toys:tabletop/card_duel_v0`). `--env-kwarg KEY=VALUE` sets a keyword of the
+game (`num_players=3`) or of the adapter (`reward=score`).
+
+A solo game (a Gymnasium id, or the name of a game that has one) is played through its Gymnasium env, shown with the
+env's ansi render. A multi-player game (a PettingZoo id such as `tabletop/card_duel_v0`, or the name of a game that
+has only PettingZoo modules) is played through the opponent env (envs/adapters/opponents.py): you play seat K
+(`--seat`, default 0) and agents play the others (`--opponent SPEC`, the specs evaluate.py takes: random, heuristic,
+mcts:N, a model path; one spec for every other seat, or one per other seat in seat order; default random). You see
+your seat's own view and, after each of your moves, what happened until your next turn: every agent's decision and
+every chance outcome, by label (chance labels are the game's: a game whose deals name the cards shows them). At the
+end every seat's result and rank (by score, ties sharing the better rank).
+
+At the prompt a number plays that action, `h` asks the hint agent (`--hint SPEC`) for a suggestion, `q` quits.
+`--record FILE` writes the game's replay record (envs/core/replays.py) when the game ends or you quit; replay it
+with `python -m envs.replay FILE`. Ctrl-C ends with "interrupted" and exit status 130; a bad game, seat or agent
+spec with one error line and exit status 2.
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
+
+import gymnasium as gym
+import numpy as np
 
 from agents.base import Agent, action_mask_of, game_of
 from agents.config import ConfigError, parse_yaml
 from agents.environment import make_env
-from agents.registry import AgentSpecError, make_agent
-from envs.core.registration import UnknownGameError, game_record, game_record_of_env_id
+from agents.registry import AgentSpecError, make_agent, make_opponent_policies
+from envs.adapters.driver import split_env_kwargs
+from envs.adapters.gym_env import TabletopEnv
+from envs.adapters.opponents import OpponentEnv
+from envs.core.game import CHANCE, Game, State
+from envs.core.outcomes import ranks
+from envs.core.registration import (
+    UnknownGameError,
+    game_record,
+    game_record_of_env_id,
+    make_game,
+    resolve_env_id,
+)
+from envs.core.replays import apply_event, build_record, write_record
+
+HUMAN = "human"
+"""The label of the person's seat in results and replay records."""
+DEFAULT_OPPONENT = "random"
+"""The agent at every other seat when no --opponent is given."""
+USAGE_EXIT_CODE = 2
+"""Exit status of a bad command line (unknown game, seat out of range, bad agent spec)."""
+INTERRUPTED_EXIT_CODE = 130
+"""Exit status after Ctrl-C (128 + SIGINT), as shells report it."""
 
 
 def find_env_id(game: str) -> str:
-    """The primary Gymnasium id of a game's record (by its name, any case), or a registered id given as is."""
-    from agents.environment import tabletop_env_ids
-
-    if game in tabletop_env_ids():
+    """The env id to play: an env id as given ("package:id" too), else the game's (by record name, any case)
+    primary Gymnasium id, or its first PettingZoo id when it has no Gymnasium env. UnknownGameError otherwise."""
+    if "/" in game:
+        game_record_of_env_id(game)  # imports a "package:" prefix; UnknownGameError lists the declared ids
         return game
-    try:
-        record = game_record(game.lower())
-    except UnknownGameError as error:
-        raise SystemExit(f"error: {error}") from None
-    if record.primary_env_id is None:
-        raise SystemExit(f"error: {record.name} has no Gymnasium env; terminal play supports solo games so far")
-    return record.primary_env_id
+    record = game_record(game.lower())
+    return record.primary_env_id or record.pettingzoo_ids[0]
+
+
+def is_multiplayer(env_id: str) -> bool:
+    """Whether `env_id` is a PettingZoo id (a multi-player game, played against agents) rather than a Gymnasium id."""
+    return resolve_env_id(env_id) in game_record_of_env_id(env_id).pettingzoo_ids
 
 
 def outcome_line(env_id: str, info: dict[str, Any]) -> str:
@@ -51,7 +91,7 @@ def parse_env_kwargs(pairs: list[str]) -> dict[str, Any]:
     for pair in pairs:
         key, separator, value = pair.partition("=")
         if not separator or not key:
-            raise SystemExit(f"error: --env-kwarg expects key=value, got {pair!r}")
+            raise ConfigError(f"--env-kwarg {pair}", "", "expected key=value")
         kwargs[key] = parse_yaml(value, f"--env-kwarg {pair}")
     return kwargs
 
@@ -85,6 +125,167 @@ def choose_action(
         write(f"please type a number from 1 to {len(legal)}")
 
 
+# ------------------------------------------------------------------------------------------------ seating
+class SeatedAgents:
+    """An opponent-env policy that seats one agent per seat: each decision goes to the agent of the seat to act."""
+
+    def __init__(self, agents: Mapping[int, Agent]) -> None:
+        self.agents = dict(agents)
+
+    def reset(self, seed: int | None = None) -> None:
+        """Reseed every agent (seat k's from seed + k); the opponent env calls this at each reset."""
+        for seat, agent in self.agents.items():
+            agent.reset(None if seed is None else seed + seat)
+
+    def __call__(self, observation: Any, action_mask: np.ndarray, state: State, seat: int) -> int:
+        """The decision of the agent at `seat` (it reads the live state, as the opponent env hands it)."""
+        return int(self.agents[seat].act(observation, action_mask, state=state))
+
+
+@dataclass(frozen=True)
+class Table:
+    """A multi-player game set up to play: the opponent env with the person's seat, and every seat's label."""
+
+    env_id: str
+    game_kwargs: dict[str, Any]
+    env: OpponentEnv
+    seat: int
+    labels: tuple[str, ...]
+    """Who plays each seat: HUMAN, or the agent's spec."""
+
+    @property
+    def game(self) -> Game:
+        """The rules-core game."""
+        return self.env.game
+
+
+def opponent_specs(specs: Sequence[str], seat: int, num_players: int) -> dict[int, str]:
+    """The agent spec of every seat but `seat`: one spec for all of them, or one per seat in seat order."""
+    others = [other for other in range(num_players) if other != seat]
+    given = list(specs) or [DEFAULT_OPPONENT]
+    if len(given) == 1:
+        given *= len(others)
+    if len(given) != len(others):
+        raise AgentSpecError(
+            f"--opponent: give one spec for every other seat, or one per other seat (seats {others}), not {len(specs)}"
+        )
+    return dict(zip(others, given, strict=True))
+
+
+def seat_table(env_id: str, env_kwargs: Mapping[str, Any], seat: int, specs: Sequence[str]) -> Table:
+    """Build the game, an agent for every other seat and the opponent env; ValueError names a bad seat or kwarg,
+    AgentSpecError a bad spec."""
+    adapter_kwargs, game_kwargs = split_env_kwargs(env_kwargs)
+    game = make_game(game_record_of_env_id(env_id), game_kwargs)
+    num_players = game.spec.num_players
+    if not 0 <= seat < num_players:
+        raise ValueError(f"--seat {seat}: {game.spec.name} with {num_players} players has seats 0..{num_players - 1}")
+    seated = opponent_specs(specs, seat, num_players)
+    flat = bool(adapter_kwargs.get("flat", False))
+    agents = make_opponent_policies(list(seated.values()), game, flat=flat)
+    policy = SeatedAgents(dict(zip(seated, agents, strict=True)))
+    env = OpponentEnv(game, [policy], learner_seats=seat, **adapter_kwargs)
+    labels = tuple(HUMAN if other == seat else seated[other] for other in range(num_players))
+    return Table(env_id, game_kwargs, env, seat, labels)
+
+
+# ------------------------------------------------------------------------------------------------ playing
+class Narrator:
+    """Writes what happened since the person's last move: other seats' decisions and chance outcomes, by label.
+
+    It replays the env's history on a state of its own (labels need the state before each event).
+    """
+
+    def __init__(self, env: OpponentEnv, labels: Sequence[str], write: Callable[[str], None]) -> None:
+        self.env = env
+        self.labels = list(labels)
+        self.write = write
+        self.state: State | None = None
+        self.seen = 0
+
+    def __call__(self) -> None:
+        """Write every event of the env's history not written yet (the person's own moves are echoed already)."""
+        env, game = self.env, self.env.game
+        if self.state is None:
+            start = env.start_state
+            self.state = game.new_initial_state() if start is None else game.state_from_dict(start)
+        history = env.history
+        for step in range(self.seen, len(history)):
+            player, action = history[step]
+            label = apply_event(self.state, step + 1, player, action)
+            if player == CHANCE:
+                self.write(f"  chance: {label}")
+            elif player != env.learner_seat:
+                self.write(f"  seat {player} ({self.labels[player]}): {label}")
+        self.seen = len(history)
+
+
+def _play_turns(
+    env: gym.Env,
+    seed: int | None,
+    hint_agent: Agent | None,
+    read_line: Callable[[str], str],
+    write: Callable[[str], None],
+    show: Callable[[], None],
+    narrate: Callable[[], None],
+) -> dict[str, Any] | None:
+    """The person's turns from reset to the end (the final info) or until they quit (None).
+
+    `show` writes the view before each choice; `narrate` what happened since the reset or the last move.
+    """
+    game = game_of(env)
+    observation, info = env.reset(seed=seed)
+    if hint_agent is not None:
+        hint_agent.reset(seed)
+    narrate()
+    while True:
+        show()
+        mask = action_mask_of(env, observation)
+        legal = [int(a) for a in mask.nonzero()[0]]
+        labels = [game.action_label(a) for a in legal]
+        state = getattr(env.unwrapped, "state", None)
+
+        def hint(mask: Any = mask, state: Any = state, observation: Any = observation) -> int:
+            assert hint_agent is not None
+            return hint_agent.act(observation, mask, state=state)
+
+        action = choose_action(legal, labels, read_line, write, hint if hint_agent else None)
+        if action is None:
+            write("quit")
+            return None
+        write(f"> {game.action_label(action)}")
+        observation, _, terminated, truncated, info = env.step(action)
+        narrate()
+        if terminated or truncated:
+            return dict(info)
+
+
+def save_record(
+    env: TabletopEnv | OpponentEnv,
+    path: Path,
+    env_id: str,
+    game_kwargs: Mapping[str, Any],
+    seed: int | None,
+    labels: Sequence[str],
+    write: Callable[[str], None],
+) -> None:
+    """Write the replay record of the game `env` played (finished or not) to `path`."""
+    if env.state is None:
+        raise RuntimeError("the env was never reset: there is no game to record")
+    record = build_record(
+        env.game,
+        env.history,
+        env.state,
+        env_id=env_id,
+        game_kwargs=game_kwargs,
+        seed=seed,
+        start_state=env.start_state,
+        players=labels,
+    )
+    write_record(record, path)
+    write(f"record: {path} (replay: python -m envs.replay {path})")
+
+
 def play(
     env_id: str,
     env_kwargs: dict[str, Any],
@@ -92,64 +293,119 @@ def play(
     hint_agent: Agent | None = None,
     read_line: Callable[[str], str] = input,
     write: Callable[[str], None] = print,
+    record_path: Path | None = None,
 ) -> dict[str, Any] | None:
-    """One interactive episode; returns the final info, or None when the player quit."""
+    """One interactive episode of a solo game; returns the final info, or None when the player quit."""
     env = make_env(env_id, env_kwargs, render_mode="ansi")
     try:
-        game = game_of(env)
-        observation, info = env.reset(seed=seed)
-        if hint_agent is not None:
-            hint_agent.reset(seed)
-        while True:
+        info = _play_turns(env, seed, hint_agent, read_line, write, lambda: write(str(env.render())), lambda: None)
+        if info is not None:
             write(str(env.render()))
-            mask = action_mask_of(env, observation)
-            legal = [int(a) for a in mask.nonzero()[0]]
-            labels = [game.action_label(a) for a in legal]
-            state = getattr(env.unwrapped, "state", None)
-
-            def hint(mask: Any = mask, state: Any = state, observation: Any = observation) -> int:
-                assert hint_agent is not None
-                return hint_agent.act(observation, mask, state=state)
-
-            action = choose_action(legal, labels, read_line, write, hint if hint_agent else None)
-            if action is None:
-                write("quit")
-                return None
-            write(f"> {game.action_label(action)}")
-            observation, _, terminated, truncated, info = env.step(action)
-            if terminated or truncated:
-                write(str(env.render()))
-                write(outcome_line(env_id, info))
-                return dict(info)
+            write(outcome_line(env_id, info))
+        if record_path is not None:
+            played = env.unwrapped
+            if not isinstance(played, TabletopEnv):
+                raise TypeError(f"{env_id} is not a tabletop env: it cannot be recorded")
+            _, game_kwargs = split_env_kwargs(env_kwargs)
+            save_record(played, record_path, env_id, game_kwargs, seed, [HUMAN], write)
+        return info
     finally:
         env.close()
 
 
-def main(argv: list[str] | None = None) -> int:
+def result_lines(state: State, labels: Sequence[str], seat: int) -> list[str]:
+    """The end of a multi-player game: the person's result, then every seat's result, score and rank by score."""
+    if not state.is_terminal():
+        return ["the game did not end"]
+    returns, scores = state.returns(), state.score()
+    places = ranks(scores)
+    words = ["won" if value > 0 else "lost" if value < 0 else "drew" for value in returns]
+    lines = [f"game over: you (seat {seat}) {words[seat]}, rank {places[seat]} of {len(places)}"]
+    for other, label in enumerate(labels):
+        lines.append(
+            f"  seat {other} ({label}): {words[other]} (return {returns[other]:g}), score {scores[other]:g}, "
+            f"rank {places[other]}"
+        )
+    return lines
+
+
+def play_table(
+    table: Table,
+    seed: int | None,
+    hint_agent: Agent | None = None,
+    read_line: Callable[[str], str] = input,
+    write: Callable[[str], None] = print,
+    record_path: Path | None = None,
+) -> dict[str, Any] | None:
+    """One interactive game of a multi-player table (`seat_table`); returns the final info, or None on quitting."""
+    env, seat = table.env, table.seat
+    observer = table.game.observer(seat)
+    narrator = Narrator(env, table.labels, write)
+    write(
+        f"you play seat {seat} of {len(table.labels)}: "
+        + ", ".join(f"seat {s} {who}" for s, who in enumerate(table.labels))
+    )
+
+    def show() -> None:
+        if env.state is not None:
+            write(observer.text(env.state))
+
+    try:
+        info = _play_turns(env, seed, hint_agent, read_line, write, show, narrator)
+        if info is not None and env.state is not None:
+            show()
+            for line in result_lines(env.state, table.labels, seat):
+                write(line)
+        if record_path is not None:
+            save_record(env, record_path, table.env_id, table.game_kwargs, seed, table.labels, write)
+        return info
+    finally:
+        env.close()
+
+
+def main(
+    argv: list[str] | None = None, read_line: Callable[[str], str] = input, write: Callable[[str], None] = print
+) -> int:
     """Parse the command line and play one game in the terminal."""
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("game", help="game name (as its registration record names it) or Gymnasium id")
-    parser.add_argument("--opponent", action="append", default=[], help="opponent agent of multi-player games")
+    parser.add_argument("game", help="game name (as its registration record names it) or env id ('package:id' too)")
+    parser.add_argument("--seat", type=int, default=None, help="your seat in a multi-player game (default 0)")
+    parser.add_argument(
+        "--opponent",
+        action="append",
+        default=[],
+        metavar="SPEC",
+        help=f"agent of the other seats (default {DEFAULT_OPPONENT}); repeat for one per other seat in seat order",
+    )
     parser.add_argument("--hint", default=None, metavar="AGENT", help="agent asked for suggestions with h")
     parser.add_argument("--seed", type=int, default=None, help="seed of the game (random if omitted)")
-    parser.add_argument("--env-kwarg", action="append", default=[], metavar="KEY=VALUE", help="gymnasium.make kwarg")
+    parser.add_argument("--env-kwarg", action="append", default=[], metavar="KEY=VALUE", help="game or adapter kwarg")
+    parser.add_argument("--record", type=Path, default=None, metavar="FILE", help="write the game's replay record")
     args = parser.parse_args(argv)
+    table: Table | None = None
     try:
         env_id = find_env_id(args.game)
         env_kwargs = parse_env_kwargs(args.env_kwarg)
-        probe = make_env(env_id, env_kwargs)
-        num_players = game_of(probe).spec.num_players
-        if args.opponent and num_players == 1:
-            raise AgentSpecError(f"{env_id} is a solo game: it has no opponents, drop --opponent")
-        if num_players > 1:
-            # Seating opponents needs the multi-player opponent adapter (envs/adapters/opponents.py).
-            raise AgentSpecError(f"{env_id} has {num_players} players; terminal play supports solo games so far")
-        hint_agent = make_agent(args.hint, probe) if args.hint else None
-        probe.close()
-    except (AgentSpecError, ConfigError, TypeError, ValueError) as error:
+        if is_multiplayer(env_id):
+            table = seat_table(env_id, env_kwargs, 0 if args.seat is None else args.seat, args.opponent)
+            hint_agent = make_opponent_policies([args.hint], table.game, table.env.flat)[0] if args.hint else None
+        else:
+            if args.seat is not None or args.opponent:
+                raise AgentSpecError(f"{env_id} is a solo game: it has no seats to choose and no opponents")
+            probe = make_env(env_id, env_kwargs)
+            hint_agent = make_agent(args.hint, probe) if args.hint else None
+            probe.close()
+    except (AgentSpecError, ConfigError, UnknownGameError, TypeError, ValueError) as error:
         print(f"error: {error}", file=sys.stderr)
-        return 2
-    play(env_id, env_kwargs, args.seed, hint_agent)
+        return USAGE_EXIT_CODE
+    try:
+        if table is not None:
+            play_table(table, args.seed, hint_agent, read_line, write, args.record)
+        else:
+            play(env_id, env_kwargs, args.seed, hint_agent, read_line, write, args.record)
+    except KeyboardInterrupt:
+        write("\ninterrupted")
+        return INTERRUPTED_EXIT_CODE
     return 0
 
 

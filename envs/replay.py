@@ -1,138 +1,92 @@
-"""Replay a recorded episode: `python -m envs.replay FILE [--render ansi]`.
+"""Replay a rules-core replay record: `python -m envs.replay FILE [--view public|omniscient|seat K] [--render none]`.
 
-A recording (written by `evaluate.py --record`) is JSON with the env id, its kwargs, the reset seed and the list of
-actions. Chance is sampled inside the env from the generator seeded by reset(seed), so resetting with the same seed
-and stepping the same actions replays the episode exactly; the recorded result, when present, is checked: won,
-score, return and every outcome fact the recording lists.
+A record (envs/core/replays.py; written by `evaluate.py --record` and `python -m agents.play ... --record`) holds the
+game, its kwargs, its start and every decision and chance outcome in order, so the replay draws nothing: it rebuilds
+the game from its registration record, applies each event (checking that the recorded player is the one to act and
+that the action is legal) and checks that the result equals the recorded one. Each event is printed with its label;
+after each decision the chosen view's text: `public` (what a spectator sees, the default), `omniscient` (everything,
+hidden cards included) or `seat K` (that seat's own view). `--render none` prints the events without the views.
+
+Exit status 0 when the replay matches the record, 1 with one line naming the problem otherwise. Recordings of
+earlier versions (env_id, seed and actions) are refused with an "old format" error: record the episode again.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
-import math
 import sys
-from numbers import Real
 from pathlib import Path
-from typing import Any
 
-import gymnasium as gym
+from envs.core.game import CHANCE
+from envs.core.replays import VIEWS, ReplayedEvent, ReplayError, ReplayRecord, View, read_record, replay, view_text
 
-import envs  # noqa: F401 - registers the tabletop ids
-from envs.core.game import IllegalActionError
-
-
-class ReplayError(ValueError):
-    """A recording that cannot be replayed (bad file, illegal action, or a result that differs)."""
+RENDER_MODES = ("ansi", "none")
+"""`--render`: "ansi" prints the view's text after each decision, "none" only the events."""
 
 
-def load_recording(path: Path) -> dict[str, Any]:
-    """Read and check a recording file (env_id, kwargs, seed, actions)."""
-    try:
-        recording = json.loads(path.read_text(encoding="utf-8"))
-    except OSError as error:
-        raise ReplayError(f"{path}: cannot read: {error}") from error
-    except json.JSONDecodeError as error:
-        raise ReplayError(f"{path}: not valid JSON: {error}") from error
-    for key, kind in (("env_id", str), ("seed", int), ("actions", list)):
-        if not isinstance(recording.get(key), kind):
-            raise ReplayError(f"{path}: {key}: missing or not a {kind.__name__}")
-    if not isinstance(recording.get("kwargs", {}), dict):
-        raise ReplayError(f"{path}: kwargs: not a mapping")
-    return recording
+def parse_view(words: list[str]) -> View:
+    """`--view` words -> a view: ["public"], ["omniscient"] or ["seat", "K"] (ValueError otherwise)."""
+    if len(words) == 1 and words[0] in VIEWS:
+        return words[0]
+    if len(words) == 2 and words[0] == "seat" and words[1].isdigit():
+        return int(words[1])
+    raise ValueError(f"--view expects public, omniscient or seat K, got {' '.join(words)!r}")
 
 
-def replay(recording: dict[str, Any], render_mode: str | None = "ansi", echo: bool = True) -> dict[str, Any]:
-    """Reset with the recorded seed, step the recorded actions, and return the final info (won, score, ...)."""
-    env = gym.make(recording["env_id"], render_mode=render_mode, **recording.get("kwargs", {}))
-    try:
-        game = env.unwrapped.game  # type: ignore[attr-defined]
-        _, info = env.reset(seed=recording["seed"])
-        _show(env, render_mode, echo, "start")
-        actions = recording["actions"]
-        total_reward = 0.0
-        for step, action in enumerate(actions):
-            if echo:
-                print(f"--- step {step + 1}/{len(actions)}: {action} = {game.action_label(int(action))}")
-            try:
-                _, reward, terminated, truncated, info = env.step(int(action))
-            except IllegalActionError as error:
-                raise ReplayError(f"step {step + 1}: {error}") from error
-            total_reward += float(reward)
-            _show(env, render_mode, echo, None)
-            if (terminated or truncated) and step != len(actions) - 1:
-                raise ReplayError(f"the episode ended at step {step + 1} but {len(actions)} actions were recorded")
-        if actions and not (terminated or truncated):
-            raise ReplayError(f"the episode did not end after the {len(actions)} recorded actions")
-    finally:
-        env.close()
-    return {**info, "return": total_reward}
+def seat_name(record: ReplayRecord, player: int) -> str:
+    """ "chance", or "seat 2" with the seat's label from the record ("seat 2 (heuristic)")."""
+    if player == CHANCE:
+        return "chance"
+    label = record.players[player] if record.players is not None and 0 <= player < len(record.players) else None
+    return f"seat {player} ({label})" if label else f"seat {player}"
 
 
-def _show(env: gym.Env, render_mode: str | None, echo: bool, heading: str | None) -> None:
-    if not echo or render_mode is None:
+def print_event(record: ReplayRecord, event: ReplayedEvent) -> None:
+    """One event line, and the view's text after a decision."""
+    print(f"--- step {event.step}/{len(record.events)}: {seat_name(record, event.player)}: {event.label}")
+    if event.text is not None:
+        print(event.text)
+
+
+def print_result(record: ReplayRecord) -> None:
+    """The recorded (and now replayed) result, a line per seat."""
+    result = record.result
+    if result is None:
+        print("--- end (the record has no result)")
         return
-    if heading:
-        print(f"--- {heading}")
-    frame = env.render()
-    if isinstance(frame, str):
-        print(frame)
-
-
-RESULT_KEYS_NOT_COMPARED = ("length", "facts")
-"""Keys of a recorded result that are not info keys (the length is checked by replay(); facts are unpacked)."""
-SUMMARY_FIRST_KEYS = ("won", "score")
-"""Info keys the end-of-replay summary starts with."""
-INFO_KEYS_NOT_SHOWN = ("action_mask",)
-"""Keys of the final info left out of the end-of-replay summary."""
-
-
-def expected_result(recording: dict[str, Any]) -> dict[str, Any]:
-    """What the replay must reproduce: won, score, return and every recorded outcome fact."""
-    result = recording.get("result") or {}
-    expected = {key: value for key, value in result.items() if key not in RESULT_KEYS_NOT_COMPARED}
-    expected.update(result.get("facts") or {})
-    return expected
-
-
-def check_result(recording: dict[str, Any], info: dict[str, Any]) -> list[str]:
-    """Differences between the recorded result and the replayed one (empty when they agree)."""
-    differences = []
-    for key, recorded in expected_result(recording).items():
-        if key not in info:
-            differences.append(f"{key}: recorded {recorded!r}, missing from the replay")
-            continue
-        replayed = info[key]
-        numbers = [value for value in (recorded, replayed) if isinstance(value, Real) and not isinstance(value, bool)]
-        same = (
-            math.isclose(float(recorded), float(replayed), abs_tol=1e-9) if len(numbers) == 2 else recorded == replayed
-        )
-        if not same:
-            differences.append(f"{key}: recorded {recorded!r}, replayed {replayed!r}")
-    return differences
+    print(f"--- end: {'game over' if result.terminal else 'the game did not end'}")
+    for seat, value in enumerate(result.returns):
+        score = f", score {result.scores[seat]:g}" if result.scores is not None else ""
+        facts = result.facts[seat] if seat < len(result.facts) else {}
+        shown = "".join(f", {key} {fact!r}" for key, fact in facts.items() if fact not in (None, ""))
+        print(f"{seat_name(record, seat)}: return {value:g}{score}{shown}")
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Replay a recording file, print each step's render, and check the recorded result."""
+    """Replay a record file, print every event (and the chosen view), and check the recorded result."""
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("file", type=Path, help="recording JSON (evaluate.py --record)")
-    parser.add_argument("--render", choices=["ansi", "none"], default="ansi", help="print the ansi render of each step")
+    parser.add_argument("file", type=Path, help="replay record JSON (evaluate.py --record, agents.play --record)")
+    parser.add_argument("--view", nargs="+", default=["public"], metavar="VIEW", help="public, omniscient or seat K")
+    parser.add_argument("--render", choices=RENDER_MODES, default="ansi", help="none: print the events only")
     args = parser.parse_args(argv)
     try:
-        recording = load_recording(args.file)
-        render_mode = None if args.render == "none" else args.render
-        info = replay(recording, render_mode=render_mode)
-    except ReplayError as error:
+        view = parse_view(args.view)
+    except ValueError as error:
+        parser.error(str(error))
+    try:
+        record = read_record(args.file)
+        header = f"replay of {record.game} {record.game_kwargs}" + (f" ({record.env_id})" if record.env_id else "")
+        seed = f", seed {record.seed}" if record.seed is not None else ""
+        start = ", from a set position" if record.start_state is not None else ""
+        print(f"{header}{seed}{start}: {len(record.events)} events")
+        final = replay(record, None if args.render == "none" else view, lambda event: print_event(record, event))
+    except (ReplayError, TypeError, LookupError) as error:  # ValueErrors are ReplayErrors; a game's own errors too
         print(f"error: {error}", file=sys.stderr)
         return 1
-    shown = [key for key in SUMMARY_FIRST_KEYS if key in info]
-    shown += [key for key in info if key not in SUMMARY_FIRST_KEYS and key not in INFO_KEYS_NOT_SHOWN]
-    summary = {key: info[key] for key in shown}
-    print(f"--- end: {summary}")
-    differences = check_result(recording, info)
-    if differences:
-        print("error: the replay differs from the recording: " + "; ".join(differences), file=sys.stderr)
-        return 1
+    if args.render != "none" and (not record.events or record.events[-1][0] == CHANCE):
+        print(view_text(final, view))  # the final position, unless the last decision's view just showed it
+    print_result(record)
+    print("the replay matches the record" if record.result is not None else "every event replayed (no result to check)")
     return 0
 
 

@@ -15,6 +15,7 @@ Illegal actions (`illegal_action=`):
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
@@ -25,6 +26,16 @@ ILLEGAL_ACTION_MODES = ("raise", "penalize")
 """What an illegal action does: raise IllegalActionError, or end the game with a penalty for the offender."""
 ILLEGAL_ACTION_PENALTY = -1.0
 """Reward of the offender under illegal_action="penalize" (every other seat gets 0); the game then ends."""
+ENV_ADAPTER_KWARGS = ("reward", "illegal_action", "flat", "render_mode", "max_decisions")
+"""Env keyword arguments that configure an adapter (Gymnasium, PettingZoo or opponent env), not the game: every other
+one is the game's. (PettingZoo's `raw_env` takes the subset in pettingzoo_env.ADAPTER_KWARGS.)"""
+
+
+def split_env_kwargs(env_kwargs: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """An env's keyword arguments as (the adapter's, the game's): the game's are what `make_game` and replays take."""
+    adapter = {key: value for key, value in env_kwargs.items() if key in ENV_ADAPTER_KWARGS}
+    game = {key: value for key, value in env_kwargs.items() if key not in ENV_ADAPTER_KWARGS}
+    return adapter, game
 
 
 class GameDriver:
@@ -55,7 +66,9 @@ class GameDriver:
         self.illegal_action_taken: int | None = None
         self.history: list[tuple[int, int]] = []
         """Every (player, action) applied since reset, in order: decisions by seat, chance outcomes as (CHANCE, o).
-        With the start state it replays the game exactly (a rules-core replay record, envs/replay.py)."""
+        With the start state it replays the game exactly (a rules-core replay record, envs/core/replays.py)."""
+        self.start_state: dict[str, Any] | None = None
+        """`to_dict()` of the position the game was reset to, or None when it started from the game's setup."""
 
     # ------------------------------------------------------------------ setup
     def seed(self, seed: int | None) -> None:
@@ -66,6 +79,7 @@ class GameDriver:
     def reset(self, state: State | None = None) -> None:
         """Start from `state` (or the game's initial state), sample the opening chance nodes, build the mask."""
         self.state = self.game.new_initial_state() if state is None else state
+        self.start_state = None if state is None else state.to_dict()  # before the opening chance nodes change it
         self.decisions = 0
         self.offender = None
         self.illegal_action_taken = None

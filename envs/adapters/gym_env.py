@@ -57,6 +57,16 @@ class TabletopEnv(gym.Env):
         """The rules-core state being played (None before the first reset); search agents read it."""
         return self._driver.state
 
+    @property
+    def history(self) -> tuple[tuple[int, int], ...]:
+        """Every (player, action) applied since reset, chance outcomes as (CHANCE, outcome): what a replay records."""
+        return tuple(self._driver.history)
+
+    @property
+    def start_state(self) -> dict[str, Any] | None:
+        """`to_dict()` of the position the episode was reset to (`options={"state": ...}`), None after plain setup."""
+        return self._driver.start_state
+
     # -------------------------------------------------------------- core loop
     def _observation(self) -> Any:
         tensor = self.observer.tensor(self._driver.live_state())

@@ -107,6 +107,16 @@ class TabletopAECEnv(AECEnv):
         """
         return self._driver.state
 
+    @property
+    def history(self) -> tuple[tuple[int, int], ...]:
+        """Every (player, action) applied since reset, chance outcomes as (CHANCE, outcome): what a replay records."""
+        return tuple(self._driver.history)
+
+    @property
+    def start_state(self) -> dict[str, Any] | None:
+        """`to_dict()` of the position the episode was reset to (`options={"state": ...}`), None after plain setup."""
+        return self._driver.start_state
+
     # -------------------------------------------------------------- AEC loop
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """Start a new game; `options={"state": dict}` starts from a given state instead of setup."""

@@ -1,4 +1,4 @@
-"""evaluate.py end to end, determinism across worker counts, and replaying recorded episodes."""
+"""evaluate.py end to end, determinism across worker counts, and replaying recorded episodes (replay records)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,9 @@ from training_support import REPO_ROOT, TrainedRun, run_cli, write_yaml
 
 import evaluate
 from agents.evaluation import EvaluationGroup, build_groups, run_evaluation
+from envs import replay
 from envs.core.registration import game_record
+from envs.core.replays import read_record
 
 UNBROKEN = "tabletop/Unbroken-v0"
 SWEEP = {"difficulty": ["easy", "hard"], "preset": ["english", "spanish"]}
@@ -54,31 +56,49 @@ def test_evaluate_smoke_with_every_kind_of_agent(trained_run: TrainedRun, tmp_pa
     assert len(recordings) == 3 * len(agents)
 
 
-def test_replay_reproduces_a_recorded_episode(tmp_path: Path) -> None:
+def test_evaluate_record_writes_replay_records_that_replay(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    """evaluate.py --record writes one rules-core replay record per episode; envs.replay replays each exactly."""
     out = tmp_path / "out"
     assert evaluate.main(["--agent", "random", "--episodes", "2", "--seed", "5", "--out", str(out), "--record"]) == 0
-    recording_path = out / "recordings" / "random" / "episode_00001.json"
-    recording = json.loads(recording_path.read_text())
-    assert (recording["env_id"], recording["seed"]) == (UNBROKEN, 6)
-    result = run_cli("-m", "envs.replay", str(recording_path), "--render", "ansi")
-    assert result.returncode == 0, result.stderr
-    assert result.stdout.count("--- step ") == len(recording["actions"])
-    assert "--- end: {'won': " in result.stdout  # and exit status 0: the replayed result equals the recorded one
-    # A recording whose result does not match what the actions produce is reported, not silently accepted.
-    recording["result"]["score"] += 1
-    tampered = tmp_path / "tampered.json"
-    tampered.write_text(json.dumps(recording))
-    result = run_cli("-m", "envs.replay", str(tampered), "--render", "none")
-    assert result.returncode == 1
-    assert "differs from the recording" in result.stderr
-    # Every outcome fact the recording lists is checked too, whatever the game calls it.
-    recording["result"]["score"] -= 1
-    fact = next(iter(recording["result"]["facts"]))
-    recording["result"]["facts"][fact] = "something else"
-    tampered.write_text(json.dumps(recording))
-    result = run_cli("-m", "envs.replay", str(tampered), "--render", "none")
-    assert result.returncode == 1
-    assert f"{fact}: recorded 'something else'" in result.stderr
+    paths = sorted((out / "recordings" / "random").glob("episode_*.json"))
+    assert [path.name for path in paths] == ["episode_00000.json", "episode_00001.json"]
+    document = json.loads((out / "results.json").read_text())
+    for path, episode in zip(paths, document["results"][0]["episodes"], strict=True):
+        record = read_record(path)
+        assert (record.env_id, record.game, record.seed, record.players) == (
+            UNBROKEN,
+            "unbroken",
+            episode["seed"],
+            ["random"],
+        )
+        assert record.start_state is None and record.result is not None
+        assert "reward" not in record.game_kwargs and record.game_kwargs["difficulty"] == "normal"  # game kwargs only
+        decisions = [action for player, action in record.events if player == 0]
+        assert len(decisions) == episode["length"]  # every decision, and the chance outcomes between them
+        assert record.result.returns == [1.0 if episode["won"] else -1.0]
+        assert record.result.facts[0]["title"] == episode["facts"]["title"]
+        capsys.readouterr()
+        assert replay.main([str(path), "--render", "none"]) == 0
+        printed = capsys.readouterr().out
+        assert printed.count("--- step ") == len(record.events)
+        assert "the replay matches the record" in printed
+    # A record whose result does not match what its events produce is reported, not silently accepted.
+    tampered = json.loads(paths[1].read_text())
+    tampered["result"]["facts"][0]["level"] += 1
+    tampered_path = tmp_path / "tampered.json"
+    tampered_path.write_text(json.dumps(tampered))
+    assert replay.main([str(tampered_path), "--render", "none"]) == 1
+    error = capsys.readouterr().err
+    assert error.startswith("error: the replay differs from the record: facts: recorded") and error.count("\n") == 1
+
+
+def test_old_env_level_recordings_are_refused_with_a_clear_error(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    """Recordings of the earlier format (env_id, seed, actions) name themselves as such: exit 1, one line."""
+    old = tmp_path / "old.json"
+    old.write_text(json.dumps({"env_id": UNBROKEN, "kwargs": {}, "seed": 6, "agent": "random", "actions": [3, 4]}))
+    assert replay.main([str(old), "--render", "none"]) == 1
+    error = capsys.readouterr().err
+    assert error.startswith(f"error: {old}: format: old format: an env-level recording") and error.count("\n") == 1
 
 
 def test_same_seed_gives_identical_results_with_any_worker_count() -> None:
@@ -90,8 +110,8 @@ def test_same_seed_gives_identical_results_with_any_worker_count() -> None:
     assert [e.episode for e in parallel[0].episodes] == [0, 1, 2, 3, 4]
     shifted = run_evaluation(groups[:1], episodes=5, seed=101, workers=1, record=True)
     # Episode i uses seed S + i: seed 101's episode 0 is seed 100's episode 1.
-    assert shifted[0].episodes[0].actions == single[0].episodes[1].actions
-    assert [e.actions for e in shifted[0].episodes] != [e.actions for e in single[0].episodes]
+    assert shifted[0].episodes[0].events == single[0].episodes[1].events
+    assert [e.events for e in shifted[0].episodes] != [e.events for e in single[0].episodes]
 
 
 def test_sweep_evaluates_every_value(tmp_path: Path) -> None:
@@ -150,7 +170,7 @@ def test_sweep_settings_sweeps_the_games_record(tmp_path: Path) -> None:
         (["--agent", "random", "env.id=tabletop/Nope-v0"], "env.id: unknown env id"),
         (["--agent", "random", "--sweep", "difficulty=easy,impossible"], "env.kwargs: "),
         (["--agent", "random", "--sweep", "difficulty"], "expected KEY=V1,V2"),
-        (["--game", "monopoly"], "unknown game 'monopoly'; known games: unbroken"),
+        (["--game", "monopoly"], "unknown game 'monopoly'; known games: "),  # toys are registered in tests
     ],
 )
 def test_bad_evaluations_fail_fast(arguments: list[str], message: str, capsys: pytest.CaptureFixture) -> None:

@@ -1,13 +1,33 @@
-"""Terminal play (agents.play) driven by scripted input."""
+"""Terminal play (agents.play) driven by scripted input: solo games, and a seat of a multi-player game."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import re
+from collections.abc import Callable, Iterator
+from pathlib import Path
 
 import pytest
 
-from agents.play import choose_action, find_env_id, outcome_line, play
+from agents.play import (
+    HUMAN,
+    INTERRUPTED_EXIT_CODE,
+    USAGE_EXIT_CODE,
+    choose_action,
+    find_env_id,
+    main,
+    outcome_line,
+    play,
+    play_table,
+    seat_table,
+)
 from agents.random_agent import RandomAgent
+from envs import replay
+from envs.core.game import CHANCE
+from envs.core.registration import UnknownGameError
+from envs.core.replays import read_record
+
+CARD_DUEL = "tests.toys:tabletop/card_duel_v0"
+"""Card Duel's PettingZoo id, with the package that registers it."""
 
 
 def scripted(answers: list[str]) -> tuple[Callable[[str], str], list[str]]:
@@ -51,8 +71,124 @@ def test_play_runs_a_whole_game_with_labels_and_render() -> None:
 
 def test_games_are_found_by_record_name_and_report_their_outcome_facts() -> None:
     assert find_env_id("Unbroken") == "tabletop/Unbroken-v0"
-    with pytest.raises(SystemExit, match="unknown game 'chess'; known games: unbroken"):
+    assert find_env_id("card_duel") == "tabletop/card_duel_v0"  # a multi-player game: its PettingZoo id
+    assert find_env_id(CARD_DUEL) == CARD_DUEL
+    with pytest.raises(UnknownGameError, match=r"unknown game 'chess'; known games: .*\bunbroken\b"):
         find_env_id("chess")
     info = {"won": True, "score": 40, "title": "Nemesis", "level": 4, "end_reason": ""}
     assert outcome_line("tabletop/Unbroken-v0", info) == "game over: you won, score 40, title 'Nemesis', level 4"
     assert outcome_line("other/Game-v0", info) == "game over: you won, score 40"  # no record, no facts
+
+
+def always(answer: str) -> Callable[[str], str]:
+    """A read_line that answers `answer` at every prompt."""
+    return lambda _: answer
+
+
+def answers_then_first(answers: list[str]) -> Callable[[str], str]:
+    """A read_line that gives `answers` in order, then always "1" (the first listed action)."""
+    pending: Iterator[str] = iter(answers)
+    return lambda _: next(pending, "1")
+
+
+def test_a_seat_against_heuristic_opponents_plays_to_the_end(tmp_path: Path) -> None:
+    """Seat 1 of 3 against the heuristic: the person sees their own view, every opponent decision and every chance
+    outcome between their moves (Card Duel rule 2: chance draws who leads each trick), and every seat's rank."""
+    written: list[str] = []
+    table = seat_table(CARD_DUEL, {"num_players": 3}, 1, ["heuristic"])
+    record_path = tmp_path / "game.json"
+    info = play_table(table, 4, None, always("1"), written.append, record_path)
+    assert info is not None and info["seat"] == 1
+    assert written[0] == "you play seat 1 of 3: seat 0 heuristic, seat 1 human, seat 2 heuristic"
+    assert all(line.startswith("card duel (seat 1)") for line in written if line.startswith("card duel ("))
+    # What was told between the moves is exactly the recorded events of chance and of the other seats, in order.
+    record = read_record(record_path)
+    end = written.index(next(line for line in written if line.startswith("game over: you (seat 1) ")))
+    told = [line for line in written[:end] if line.startswith(("  chance: ", "  seat "))]
+    others = [(player, action) for player, action in record.events if player != 1]
+    assert len(told) == len(others)
+    for line, (player, action) in zip(told, others, strict=True):
+        if player == CHANCE:
+            assert re.fullmatch(r"  chance: (deal card \d+ \(rank \d+\) to seat \d|seat \d leads)", line)
+        else:
+            label = table.game.action_label(action)
+            assert line == f"  seat {player} (heuristic): {label}"
+    moves = [line for line in written if line.startswith("> ")]
+    assert len(moves) == sum(player == 1 for player, _ in record.events)
+    # The end: the person's result, then every seat's result, score and rank.
+    assert [line.split(":")[0] for line in written[end + 1 : end + 4]] == [
+        "  seat 0 (heuristic)",
+        "  seat 1 (human)",
+        "  seat 2 (heuristic)",
+    ]
+    assert all(re.search(r"score \d+, rank [1-3]$", line) for line in written[end + 1 : end + 4])
+    assert record.players == ["heuristic", HUMAN, "heuristic"] and record.result is not None
+    assert record.result.terminal and replay.main([str(record_path), "--render", "none"]) == 0
+
+
+def test_one_opponent_spec_per_other_seat_and_hints_read_the_live_state(capsys: pytest.CaptureFixture) -> None:
+    """`--opponent` once per other seat, in seat order; the hint agent gets `state=` the live state (the Card Duel
+    heuristic asserts it reads a CardDuelState)."""
+    written: list[str] = []
+    arguments = [CARD_DUEL, "--env-kwarg", "num_players=3", "--seat", "0", "--seed", "2", "--hint", "heuristic"]
+    arguments += ["--opponent", "random", "--opponent", "heuristic"]
+    assert main(arguments, answers_then_first(["h"]), written.append) == 0
+    assert written[0] == "you play seat 0 of 3: seat 0 human, seat 1 random, seat 2 heuristic"
+    assert any(line.startswith("hint: [") for line in written)
+    assert any(line.startswith("game over: you (seat 0) ") for line in written)
+    assert capsys.readouterr().err == ""
+
+
+@pytest.mark.parametrize(
+    ("arguments", "message"),
+    [
+        (
+            [CARD_DUEL, "--env-kwarg", "num_players=3", "--seat", "5"],
+            "--seat 5: card_duel with 3 players has seats 0..2",
+        ),
+        ([CARD_DUEL, "--seat", "-1"], "--seat -1: card_duel with 2 players has seats 0..1"),
+        ([CARD_DUEL, "--opponent", "alphazero"], "unknown agent 'alphazero'"),
+        ([CARD_DUEL, "--env-kwarg", "num_players=4", "--opponent", "random", "--opponent", "random"], "one per other"),
+        (["unbroken", "--seat", "1"], "tabletop/Unbroken-v0 is a solo game: it has no seats to choose"),
+        (["unbroken", "--opponent", "random"], "tabletop/Unbroken-v0 is a solo game"),
+        (["chess"], "unknown game 'chess'"),
+    ],
+)
+def test_bad_seats_and_opponents_are_refused_with_one_line(
+    arguments: list[str], message: str, capsys: pytest.CaptureFixture
+) -> None:
+    written: list[str] = []
+    assert main(arguments, always("1"), written.append) == USAGE_EXIT_CODE
+    error = capsys.readouterr().err
+    assert error.startswith("error: ") and message in error and error.count("\n") == 1
+    assert written == []  # refused before the game starts
+
+
+def test_ctrl_c_ends_with_one_line_and_status_130(capsys: pytest.CaptureFixture) -> None:
+    def interrupt(prompt: str) -> str:
+        raise KeyboardInterrupt
+
+    for arguments in ([CARD_DUEL, "--seat", "1"], ["unbroken"]):
+        written: list[str] = []
+        assert main(arguments, interrupt, written.append) == INTERRUPTED_EXIT_CODE
+        assert written[-1] == "\ninterrupted"
+        assert capsys.readouterr().err == ""
+
+
+def test_record_writes_a_replay_record_for_solo_and_multiplayer_games(tmp_path: Path) -> None:
+    """`--record FILE` writes the rules-core replay record that `python -m envs.replay FILE` replays (exit 0)."""
+    for name, arguments in (
+        ("solo.json", ["unbroken", "--seed", "3"]),
+        ("duel.json", ["card_duel", "--env-kwarg", "num_players=3", "--seat", "2", "--opponent", "heuristic"]),
+        ("quit.json", [CARD_DUEL, "--seed", "1"]),
+    ):
+        path = tmp_path / name
+        written: list[str] = []
+        answers = ["1", "q"] if name == "quit.json" else []
+        assert main([*arguments, "--record", str(path)], answers_then_first(answers), written.append) == 0
+        assert written[-1] == f"record: {path} (replay: python -m envs.replay {path})"
+        record = read_record(path)
+        assert record.result is not None and record.result.terminal == (name != "quit.json")  # quitting: unfinished
+        assert replay.main([str(path), "--render", "none"]) == 0
+    assert read_record(tmp_path / "solo.json").players == [HUMAN]
+    assert read_record(tmp_path / "duel.json").players == ["heuristic", "heuristic", HUMAN]
