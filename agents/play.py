@@ -212,7 +212,7 @@ class Narrator:
         history = env.history
         for step in range(self.seen, len(history)):
             player, action = history[step]
-            label = apply_event(self.state, step + 1, player, action)
+            label = apply_event(self.state, step + 1, player, action, view=env.learner_seat)
             if player == CHANCE:
                 self.write(f"  chance: {label}")
             elif player != env.learner_seat:

@@ -157,7 +157,18 @@ class State(abc.ABC):
 
     @abc.abstractmethod
     def chance_label(self, outcome: int) -> str:
-        """Human-readable label of a chance outcome at the current chance node."""
+        """Human-readable label of a chance outcome at the current chance node (the omniscient wording)."""
+
+    def chance_label_for(self, outcome: int, player: int | None) -> str:
+        """The chance outcome as seat `player` (None: a spectator) may see it, for play and replays.
+
+        The full label in a perfect-information game. A game with hidden information overrides this to redact
+        what `player` must not learn (a card dealt to another seat); this default, for games that do not, hides
+        every outcome.
+        """
+        if not self.game.spec.hidden_information:
+            return self.chance_label(outcome)
+        return "a hidden chance outcome"
 
     def is_terminal(self) -> bool:
         """Whether the game is over."""

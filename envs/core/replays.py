@@ -221,13 +221,18 @@ def who(player: int) -> str:
     return f"seat {player}"
 
 
-def event_label(state: State, player: int, action: int) -> str:
-    """The label of an event in `state`, the state before it: the action's, or the chance outcome's."""
-    return state.chance_label(action) if player == CHANCE else state.game.action_label(action)
+def event_label(state: State, player: int, action: int, view: View = "omniscient") -> str:
+    """The label of an event in `state`, the state before it: the action's, or the chance outcome's as `view` may
+    see it (a seat or "public" see only what the game shows them: `State.chance_label_for`)."""
+    if player != CHANCE:
+        return state.game.action_label(action)
+    if view is None or view == "omniscient":
+        return state.chance_label(action)
+    return state.chance_label_for(action, None if view == "public" else int(view))
 
 
-def apply_event(state: State, step: int, player: int, action: int) -> str:
-    """Apply one recorded event to `state` and return its label (taken before applying).
+def apply_event(state: State, step: int, player: int, action: int, view: View = "omniscient") -> str:
+    """Apply one recorded event to `state` and return its label as `view` may see it (taken before applying).
 
     ReplayError names the step, the player, the action and the legal ones when `player` is not the one to act or
     the action is not legal there.
@@ -244,7 +249,7 @@ def apply_event(state: State, step: int, player: int, action: int) -> str:
         shown = game.action_label(action) if 0 <= action < game.spec.num_actions else "out of range"
     if action not in {legal_action for legal_action, _ in legal}:
         raise ReplayError(f"step {step}: {who(player)}: {IllegalActionError(action, shown, legal)}")
-    label = event_label(state, player, action)
+    label = event_label(state, player, action, view)
     state.apply_unchecked(action)
     return label
 
@@ -323,7 +328,7 @@ def replay(record: ReplayRecord, view: View = None, show: Callable[[ReplayedEven
     except ValueError as error:
         raise ReplayError(f"view: {error}") from None
     for step, (player, action) in enumerate(record.events, start=1):
-        label = apply_event(state, step, player, action)
+        label = apply_event(state, step, player, action, view)
         if show is not None:
             text = view_text(state, view) if player != CHANCE else None
             show(ReplayedEvent(step, player, action, label, text))

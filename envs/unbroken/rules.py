@@ -209,6 +209,12 @@ class UnbrokenState(UnbrokenEconomy, State):  # type: ignore[misc]
             return f"level {self.setup_level} monster: d6 = {outcome} (face down)"
         return f"d6 = {outcome}"
 
+    def chance_label_for(self, outcome: int, player: int | None) -> str:
+        """What the player sees: everything but the roll that picks a face-down monster (English printing)."""
+        if self.phase == CHANCE_SETUP_MONSTER and self.game.spec.hidden_information:
+            return f"level {self.setup_level} monster dealt face down"
+        return self.chance_label(outcome)
+
     def _apply_chance(self, outcome: int) -> None:
         phase = self.phase
         if phase == CHANCE_ENCOUNTER_DRAW:

@@ -96,14 +96,19 @@ def test_a_game_started_from_a_set_position_replays_from_it() -> None:
 
 
 def test_events_show_labels_taken_before_each_event_and_the_chosen_view() -> None:
-    """Chance outcomes are labelled by the state they happen in; decisions carry the chosen view's text after them."""
+    """Chance outcomes are labelled by the state they happen in, as the chosen view may see them (Card Duel rule 1:
+    hands are private); decisions carry the chosen view's text after them."""
     _, record = played_game()
     shown = []
     replay(record, view=1, show=shown.append)
     assert [event.step for event in shown] == list(range(1, len(record.events) + 1))
-    first = shown[0]
+    first, second = shown[0], shown[1]
     assert (first.player, first.text) == (CHANCE, None)
-    assert first.label == f"deal card {first.action} (rank {first.action // 2 + 1}) to seat 0"
+    assert first.label == "a card is dealt to seat 0"  # seat 1 does not see seat 0's card
+    assert second.label == f"deal card {second.action} (rank {second.action // 2 + 1}) to seat 1"
+    omniscient: list = []
+    replay(record, view="omniscient", show=omniscient.append)
+    assert omniscient[0].label == f"deal card {first.action} (rank {first.action // 2 + 1}) to seat 0"
     lead_draw = shown[12]  # 4 cards to each of 3 seats, then who leads
     assert lead_draw.label == f"seat {lead_draw.action} leads"
     decision = next(event for event in shown if event.player != CHANCE)
@@ -188,6 +193,9 @@ def test_the_replayer_imports_the_package_named_by_the_env_id_in_a_fresh_process
     result = subprocess.run(command, cwd=REPO_ROOT, capture_output=True, text=True, timeout=60, check=False)
     assert result.returncode == 0, result.stderr
     assert "--- step 1/" in result.stdout and ": chance: deal card" in result.stdout
+    # Seat 2's view names its own cards only (Card Duel rule 1: hands are private).
+    assert re.search(r"deal card \d+ \(rank \d+\) to seat [01]", result.stdout) is None
+    assert "a card is dealt to seat 0" in result.stdout
     assert "seat 1 (heuristic): play card" in result.stdout and "card duel (seat 2)" in result.stdout
     assert result.stdout.rstrip().endswith("the replay matches the record")
     write_record(record.model_copy(update={"env_id": "tabletop/card_duel_v0"}), path)  # no package: not registered

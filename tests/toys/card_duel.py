@@ -98,6 +98,12 @@ class CardDuelState(State):
             return f"deal card {outcome} (rank {rank(outcome)}) to seat {self._next_dealt_seat()}"
         return f"seat {outcome} leads"
 
+    def chance_label_for(self, outcome: int, player: int | None) -> str:
+        """A card dealt to another seat (or to anyone, for a spectator) is not named; the leader draw is public."""
+        if self.phase == DEAL and self._next_dealt_seat() != player:
+            return f"a card is dealt to seat {self._next_dealt_seat()}"
+        return self.chance_label(outcome)
+
     def _next_dealt_seat(self) -> int:
         return sum(len(hand) for hand in self.hands) % self.num_players
 

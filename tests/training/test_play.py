@@ -93,7 +93,8 @@ def answers_then_first(answers: list[str]) -> Callable[[str], str]:
 
 def test_a_seat_against_heuristic_opponents_plays_to_the_end(tmp_path: Path) -> None:
     """Seat 1 of 3 against the heuristic: the person sees their own view, every opponent decision and every chance
-    outcome between their moves (Card Duel rule 2: chance draws who leads each trick), and every seat's rank."""
+    outcome between their moves (Card Duel rule 2: chance draws who leads each trick), and every seat's rank.
+    Rule 1, "Hands are private": the cards dealt to the other seats are never named."""
     written: list[str] = []
     table = seat_table(CARD_DUEL, {"num_players": 3}, 1, ["heuristic"])
     record_path = tmp_path / "game.json"
@@ -109,7 +110,9 @@ def test_a_seat_against_heuristic_opponents_plays_to_the_end(tmp_path: Path) -> 
     assert len(told) == len(others)
     for line, (player, action) in zip(told, others, strict=True):
         if player == CHANCE:
-            assert re.fullmatch(r"  chance: (deal card \d+ \(rank \d+\) to seat \d|seat \d leads)", line)
+            assert re.fullmatch(
+                r"  chance: (deal card \d+ \(rank \d+\) to seat 1|a card is dealt to seat [02]|seat \d leads)", line
+            )
         else:
             label = table.game.action_label(action)
             assert line == f"  seat {player} (heuristic): {label}"

@@ -10,6 +10,7 @@ import itertools
 import json
 import pickle
 
+import numpy as np
 import pytest
 
 from envs.core.game import IllegalActionError, StateFormatError
@@ -1331,3 +1332,23 @@ def test_every_shipped_combat_row_applies(english) -> None:
             state.apply_action(face)
             state.validate()
             assert state.phase in (Phase.DECIDE_PLAYER_TURN, Phase.CHANCE_MONSTER_ROLL), (monster.name, face)
+
+
+def test_play_and_replays_never_name_a_face_down_monster() -> None:
+    """English rulebook: the monsters are set up face down, so the roll that picks one is not shown to the player;
+    the Spanish printing rolls each monster when it is revealed, so its labels hide nothing."""
+    from envs.unbroken.game import UnbrokenGame
+
+    for preset, hidden in (("english", True), ("spanish", False)):
+        state = UnbrokenGame(preset=preset).new_initial_state()
+        rng = np.random.default_rng(0)
+        labels = []
+        while state.is_chance_node():
+            outcome = state.sample_chance(rng)
+            labels.append((state.chance_label(outcome), state.chance_label_for(outcome, 0)))
+            state.apply_action(outcome)
+        face_down = [(full, seen) for full, seen in labels if "face down" in full]
+        assert bool(face_down) == hidden
+        for full, seen in face_down:
+            assert "d6" in full and "d6" not in seen and seen.endswith("monster dealt face down")
+        assert all(full == seen for full, seen in labels if "face down" not in full)
