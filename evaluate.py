@@ -7,6 +7,11 @@ is a group), as does `evaluation.sweep` in the config; `--sweep-settings` sweeps
 registration record lists. Writes a rich table to the terminal and results.json, score_histograms.png (and
 win_rate_over_training.png for run directories) to the output folder; --record also writes every episode's actions
 for `python -m envs.replay`.
+
+A multi-player game (its PettingZoo id, e.g. `tests.toys:tabletop/card_duel_v0`) is evaluated as a tournament per
+swept setting (agents/tournament.py): every line-up of the agents over the seats (or `evaluation.lineups`), every
+seat rotation of each line-up on the same deals (--episodes deals per line-up, deal i seeded S+i), then ratings with
+intervals, a pairwise table, seat advantage and per-seat results (team win rates for a cooperative game).
 """
 
 from __future__ import annotations
@@ -44,7 +49,12 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     source.add_argument("--config", type=Path, default=None, help=f"eval config (default: {DEFAULT_CONFIG})")
     source.add_argument("--game", default=None, help=f"use configs/GAME/{EVAL_CONFIG_NAME}")
     parser.add_argument("--agent", action="append", default=None, help="agent spec; repeat to compare agents")
-    parser.add_argument("--episodes", type=int, default=None, help="episodes per group (agent and swept setting)")
+    parser.add_argument(
+        "--episodes",
+        type=int,
+        default=None,
+        help="episodes per group (agent and swept setting); deals per line-up in a tournament",
+    )
     parser.add_argument("--seed", type=int, default=None, help="episode i uses seed SEED + i")
     parser.add_argument("--workers", type=int, default=None, help="worker processes")
     parser.add_argument("--out", type=Path, default=None, help="output folder (default: a timestamped folder)")
@@ -115,7 +125,6 @@ def resolve_settings(args: argparse.Namespace) -> EvalConfig:
 
 def print_table(results: list[Any], sweep_keys: list[str], headline_fact: str | None) -> None:
     """The results as a rich table: one row per group, a column per swept kwarg, the headline fact's top values."""
-    from rich.console import Console
     from rich.table import Table
 
     from agents.evaluation import agent_label
@@ -144,10 +153,17 @@ def print_table(results: list[Any], sweep_keys: list[str], headline_fact: str | 
             counts = list(summary.get(f"{headline_fact}_distribution", {}).items())[:TOP_VALUES_SHOWN]
             row.append(", ".join(f"{value} {count}" for value, count in counts) or "-")
         table.add_row(*row)
+    results_console().print(table)
+
+
+def results_console() -> Any:
+    """The rich console results are printed on (wide enough for the tables when stdout is not a terminal)."""
+    from rich.console import Console
+
     console = Console()
     if not console.is_terminal:
         console = Console(width=TABLE_WIDTH_OFF_TERMINAL)  # logs and pipes: no wrapping at 80 columns
-    console.print(table)
+    return console
 
 
 def write_outputs(config: EvalConfig, results: list[Any], out_dir: Path, record: bool) -> None:
@@ -190,10 +206,18 @@ def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     from agents.environment import probe_env
     from agents.evaluation import build_groups, check_agents, headline_fact_of, run_evaluation, sweep_combinations
+    from agents.tournament import plan_tournaments
 
     try:
         config = resolve_settings(args)
         source = str(config_path(args))
+        tournaments = plan_tournaments(config, source)
+    except (ConfigError, AgentSpecError, UnknownGameError) as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    if tournaments is not None:
+        return tournament_main(args, config, tournaments)
+    try:
         settings = config.evaluation
         facts = probe_env(config.env, source)
         for combination in sweep_combinations(settings.sweep):
@@ -217,6 +241,40 @@ def main(argv: list[str] | None = None) -> int:
     )
     print_table(results, list(settings.sweep), headline_fact_of(config.env.id))
     write_outputs(config, results, out_dir, args.record)
+    print(f"done in {time.monotonic() - start:.1f}s; results: {out_dir / 'results.json'}")
+    return 0
+
+
+def tournament_main(args: argparse.Namespace, config: EvalConfig, tournaments: list[Any]) -> int:
+    """A multi-player game: build every agent, play every tournament, print the tables and write results.json."""
+    from agents.tournament import check_tournament_agents, print_tournament, run_tournaments, tournament_document
+
+    settings = config.evaluation
+    agent_options = {"mcts": to_plain(config.mcts)}
+    try:
+        check_tournament_agents(tournaments, agent_options)
+    except AgentSpecError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    if args.record:
+        print("note: --record writes replays of single-player evaluations only; no recordings for a tournament")
+    out_dir = args.out or Path(settings.out_dir) / f"{tournaments[0].game_name}__{datetime.now():%Y%m%d-%H%M%S}"
+    agents = dict.fromkeys(agent for tournament in tournaments for agent in tournament.agents)
+    sweep = f", sweeping {', '.join(settings.sweep)}" if settings.sweep else ""
+    print(
+        f"tournament of {', '.join(agents)} on {config.env.id}{sweep}: {settings.episodes} deals per line-up, each "
+        f"played from every seat rotation, seeds {settings.seed}..{settings.seed + settings.episodes - 1}, "
+        f"{settings.workers} worker(s)"
+    )
+    start = time.monotonic()
+    results = run_tournaments(tournaments, settings.episodes, settings.seed, settings.workers, agent_options)
+    console = results_console()
+    for result in results:
+        print_tournament(result, console)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    meta = {"config": to_plain(config), "created": datetime.now().isoformat(timespec="seconds")}
+    document = tournament_document(results, meta)
+    (out_dir / "results.json").write_text(json.dumps(document, indent=2) + "\n", encoding="utf-8")
     print(f"done in {time.monotonic() - start:.1f}s; results: {out_dir / 'results.json'}")
     return 0
 

@@ -610,6 +610,9 @@ class EvaluationSettings(ConfigModel):
     sweep: dict[str, Annotated[list[SweepValue], Field(min_length=1)]] = {}
     """Env keyword argument -> values; every combination of the values is evaluated as its own group (empty: the
     env kwargs alone)."""
+    lineups: Annotated[list[Annotated[list[str], Field(min_length=1)]], Field(min_length=1)] | None = None
+    """Multi-player games: the line-ups to play, one agent spec per seat (e.g. [[heuristic, random, random]]);
+    None: every multiset of `agents` over the seats with at least two different agents (agents/tournament.py)."""
 
 
 class EvalConfig(ConfigModel):

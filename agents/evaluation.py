@@ -17,11 +17,11 @@ import re
 import sys
 import textwrap
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import gymnasium as gym
 
@@ -123,8 +123,11 @@ class GroupResult:
     summary: dict[str, Any] = field(default_factory=dict)
 
 
-def wilson_interval(successes: int, trials: int, z: float = WILSON_Z_95) -> tuple[float, float]:
-    """Wilson score interval of a binomial proportion (95% by default); (0, 1) when there are no trials."""
+def wilson_interval(successes: float, trials: int, z: float = WILSON_Z_95) -> tuple[float, float]:
+    """Wilson score interval of a binomial proportion (95% by default); (0, 1) when there are no trials.
+
+    `successes` may be fractional (a shared first place or a draw counted as a part of a success).
+    """
     if trials == 0:
         return 0.0, 1.0
     proportion = successes / trials
@@ -217,6 +220,33 @@ def play_episode(
     return result
 
 
+def use_one_torch_thread() -> None:
+    """One intra-op torch thread once torch is loaded: identical floating-point results whatever the worker count
+    (and faster)."""
+    if "torch" in sys.modules:
+        sys.modules["torch"].set_num_threads(1)
+
+
+def chunk_size(episodes: int, workers: int) -> int:
+    """Episodes per chunk: all of them in one process (an agent is built once per chunk), else enough chunks to
+    balance the load (CHUNKS_PER_WORKER per worker)."""
+    return episodes if workers == 1 else max(1, math.ceil(episodes / (workers * CHUNKS_PER_WORKER)))
+
+
+ChunkT = TypeVar("ChunkT")
+OutputT = TypeVar("OutputT")
+
+
+def map_in_workers(play: Callable[[ChunkT], OutputT], chunks: Sequence[ChunkT], workers: int) -> list[OutputT]:
+    """`play` over every chunk, here (one worker) or on `workers` processes; outputs in the order of the chunks."""
+    if workers == 1:
+        return list(map(play, chunks))
+    # forkserver/spawn, not fork: the parent may hold torch threads, which fork does not copy safely.
+    method = "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
+    with ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context(method)) as pool:
+        return list(pool.map(play, chunks))
+
+
 @dataclass(frozen=True)
 class _Chunk:
     """A slice of one group's episodes, played by one worker with one agent instance."""
@@ -235,9 +265,7 @@ def _play_chunk(chunk: _Chunk) -> tuple[int, list[EpisodeResult]]:
     env = make_env(chunk.group.env_id, chunk.group.env_kwargs)
     try:
         agent = make_agent(chunk.group.agent, env, chunk.agent_options)
-        if "torch" in sys.modules:
-            # One intra-op thread: identical floating-point results whatever the worker count (and faster).
-            sys.modules["torch"].set_num_threads(1)
+        use_one_torch_thread()
         results = [
             play_episode(env, agent, episode, chunk.base_seed + episode, chunk.record, chunk.facts)
             for episode in chunk.episodes
@@ -257,29 +285,22 @@ def run_evaluation(
 ) -> list[GroupResult]:
     """Play `episodes` episodes of every group (episode i with seed seed + i) on `workers` processes."""
     agent_options = dict(agent_options or {})
-    # One process: one chunk per group (the agent is built once); several: chunks to balance the load.
-    chunk_size = episodes if workers == 1 else max(1, math.ceil(episodes / (workers * CHUNKS_PER_WORKER)))
+    size = chunk_size(episodes, workers)
     facts = {group.env_id: outcome_facts_of(group.env_id) for group in groups}
     chunks = [
         _Chunk(
             index,
             group,
-            tuple(range(start, min(start + chunk_size, episodes))),
+            tuple(range(start, min(start + size, episodes))),
             seed,
             agent_options,
             record,
             facts[group.env_id],
         )
         for index, group in enumerate(groups)
-        for start in range(0, episodes, chunk_size)
+        for start in range(0, episodes, size)
     ]
-    if workers == 1:
-        outputs = list(map(_play_chunk, chunks))
-    else:
-        # forkserver/spawn, not fork: the parent may hold torch threads, which fork does not copy safely.
-        method = "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
-        with ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context(method)) as pool:
-            outputs = list(pool.map(_play_chunk, chunks))
+    outputs = map_in_workers(_play_chunk, chunks, workers)
     collected: list[list[EpisodeResult]] = [[] for _ in groups]
     for group_index, results in outputs:
         collected[group_index].extend(results)

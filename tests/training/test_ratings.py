@@ -65,7 +65,26 @@ def test_ties_count_as_draws_and_all_tied_games_change_nothing() -> None:
     assert places_from_scores(["p", "q", "r"], [2.0, 5.0, 2.0]) == [["q"], ["p", "r"]]
 
 
-def test_an_agent_in_two_seats_of_one_game_is_refused() -> None:
-    """Ratings compare distinct agents: a self-play game must name its seats' agents apart."""
-    with pytest.raises(ValueError, match="appears twice"):
-        rate([[["a"], ["a"]]])
+def test_an_agent_in_several_seats_is_rated_by_the_likelihood_of_the_seats_order() -> None:
+    """Line-ups such as (strong, weak, weak): each seat is an entry of the Plackett-Luce order with its agent's
+    strength, so the true strengths are recovered; a game whose seats all hold one agent changes nothing."""
+    strengths = {"strong": 4.0, "weak": 1.0}
+    rng = np.random.default_rng(8)
+    results = []
+    for game in range(600):
+        line_up = ["strong", "weak", "weak"] if game % 2 else ["strong", "strong", "weak"]
+        order = []
+        while line_up:
+            weights = np.array([strengths[name] for name in line_up])
+            order.append([line_up.pop(int(rng.choice(len(line_up), p=weights / weights.sum())))])
+        results.append(order)
+    table = {rating.agent: rating for rating in rate(results, seed=9, samples=20)}
+    gap = table["strong"].rating - table["weak"].rating
+    assert gap == pytest.approx(400 * math.log10(4), rel=0.1)
+    assert table["weak"].high < table["strong"].low
+    self_play = [[["strong"], ["strong"], ["strong"]]] * 50
+    with_self_play = {r.agent: r.rating for r in rate(results + self_play, seed=9, samples=20)}
+    assert with_self_play["strong"] - with_self_play["weak"] == pytest.approx(gap)
+    assert [(r.agent, r.rating, r.low, r.high) for r in rate(self_play, samples=5)] == [
+        ("strong", ELO_CENTRE, ELO_CENTRE, ELO_CENTRE)
+    ]
