@@ -74,13 +74,14 @@ def make_opponent_env(
     """An OpponentEnv over the multi-player game of `env_id`: game kwargs to the game, the rest to the adapter."""
     from agents.registry import make_opponent_policies
     from agents.selfplay import SnapshotPool
-    from envs.adapters.opponents import OPPONENT_ENV_KWARGS, OpponentEnv
+    from envs.adapters.driver import split_env_kwargs
+    from envs.adapters.opponents import OpponentEnv
 
     record = game_record_of_env_id(env_id)
-    adapter = {key: value for key, value in kwargs.items() if key in OPPONENT_ENV_KWARGS}
+    adapter, game_kwargs = split_env_kwargs(kwargs)
     if render_mode is not None:
         adapter["render_mode"] = render_mode
-    game = make_game(record, {key: value for key, value in kwargs.items() if key not in OPPONENT_ENV_KWARGS})
+    game = make_game(record, game_kwargs)
     flat = bool(adapter.get("flat", False))
     policies: list[Any] = []
     for entry in opponents.pool:
@@ -160,9 +161,11 @@ def _check_opponents(env_config: EnvConfig, source: str, opponents: OpponentsCon
             "[{agent: snapshot}] for self-play), or set opponents.learner_seats: all",
         )
     if isinstance(opponents.learner_seats, int):
+        from envs.adapters.driver import split_env_kwargs
+
         record = game_record_of_env_id(env_config.id)
         try:
-            game = make_game(record, {k: v for k, v in env_config.kwargs.items() if k not in _adapter_kwargs()})
+            game = make_game(record, split_env_kwargs(env_config.kwargs)[1])
         except (TypeError, ValueError):
             return  # the kwargs error is reported by the probe itself
         if opponents.learner_seats >= game.spec.num_players:
@@ -172,12 +175,6 @@ def _check_opponents(env_config: EnvConfig, source: str, opponents: OpponentsCon
                 f"seat {opponents.learner_seats} does not exist: "
                 f"{record.name} has seats 0..{game.spec.num_players - 1}",
             )
-
-
-def _adapter_kwargs() -> tuple[str, ...]:
-    from envs.adapters.opponents import OPPONENT_ENV_KWARGS
-
-    return OPPONENT_ENV_KWARGS
 
 
 class EpisodeOutcomeWrapper(gym.Wrapper):

@@ -53,15 +53,12 @@ from agents.evaluation import (
 )
 from agents.ratings import BOOTSTRAP_SAMPLES, places_from_scores, rate
 from agents.registry import make_opponent_policies
+from envs.adapters.driver import split_env_kwargs
 from envs.adapters.opponents import OpponentEnv
-from envs.adapters.pettingzoo_env import ADAPTER_KWARGS
 from envs.core.game import Game
 from envs.core.outcomes import ranks
 from envs.core.registration import UnknownGameError, game_record_of_env_id, make_game, resolve_env_id
 
-GAME_ADAPTER_KWARGS = (*ADAPTER_KWARGS, "flat")
-"""Env kwargs that configure the adapter (`flat`: the observation format models were trained on); the other env
-kwargs build the rules-core game."""
 REWARD_MODE = "win"
 """Tournament results are recorded in win mode (+1 win, -1 loss, 0 shared top), whatever the env kwargs say."""
 LINEUPS_KEY = "evaluation.lineups"
@@ -135,7 +132,7 @@ class TournamentResult:
 
 def game_kwargs_of(env_kwargs: Mapping[str, Any]) -> dict[str, Any]:
     """The game's keyword arguments among the env kwargs (all but the adapter's)."""
-    return {key: value for key, value in env_kwargs.items() if key not in GAME_ADAPTER_KWARGS}
+    return split_env_kwargs(env_kwargs)[1]
 
 
 def build_game(env_id: str, env_kwargs: Mapping[str, Any]) -> Game:

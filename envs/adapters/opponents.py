@@ -49,10 +49,8 @@ from envs.adapters.driver import ILLEGAL_ACTION_PENALTY, GameDriver
 from envs.adapters.spaces import observation_space
 from envs.core.game import Game, State
 
-__all__ = ["LEARNER_SEAT_MODES", "OPPONENT_ENV_KWARGS", "OpponentEnv", "Policy", "PolicyFn", "SupportsAct"]
+__all__ = ["LEARNER_SEAT_MODES", "OpponentEnv", "Policy", "PolicyFn", "SupportsAct"]
 
-OPPONENT_ENV_KWARGS = ("reward", "illegal_action", "flat", "render_mode")
-"""Keyword arguments OpponentEnv keeps for itself; a config's other env kwargs go to the game."""
 LEARNER_SEAT_MODES = ("rotate", "random", "all")
 """String values of `learner_seats` (an int names a fixed seat)."""
 
