@@ -81,12 +81,36 @@ def game_eval_config(game: str) -> Path:
 
 
 def config_path(args: argparse.Namespace) -> Path:
-    """The eval config file of this invocation: --config, configs/<--game>/eval.yaml, or the default."""
+    """The eval config file of this invocation: --config, configs/<--game>/eval.yaml, the eval config of the game
+    of the first run directory among the agents (if it has one), or the default."""
     if args.config is not None:
         return Path(args.config)
     if args.game is not None:
         return game_eval_config(args.game)
+    run_env = first_run_env(args.agent or [])
+    if run_env is not None:
+        try:
+            path = game_eval_config(game_record_of_env_id(run_env[1].id).name)
+        except UnknownGameError:
+            return DEFAULT_CONFIG
+        return path if path.is_file() else DEFAULT_CONFIG
     return DEFAULT_CONFIG
+
+
+def first_run_env(agents: list[str]) -> tuple[Path, EnvConfig] | None:
+    """The first agent that is a train.py run (its directory or one of its models) and the env it trained on."""
+    from agents.config import read_yaml_file
+    from agents.run_dir import CONFIG_FILE_NAME, run_dir_of_model
+
+    for agent in agents:
+        path = Path(agent)
+        run_dir = path if (path / CONFIG_FILE_NAME).is_file() else None
+        if run_dir is None and path.suffix == ".zip" and path.is_file():
+            run_dir = run_dir_of_model(path)
+        if run_dir is not None:
+            env = read_yaml_file(run_dir / CONFIG_FILE_NAME).get("env") or {}
+            return run_dir, EnvConfig(id=env.get("id", ""), kwargs=env.get("kwargs") or {})
+    return None
 
 
 def sweep_overrides(flags: list[str]) -> list[str]:
@@ -101,9 +125,16 @@ def sweep_overrides(flags: list[str]) -> list[str]:
 
 
 def resolve_settings(args: argparse.Namespace) -> EvalConfig:
-    """The eval config with the command-line flags applied (flags win over the file)."""
+    """The eval config with the command-line flags applied (flags win over the file).
+
+    Without --config or --game, a run directory among the agents gives the env (id and kwargs) it trained on.
+    """
     path = config_path(args)
-    overrides = list(args.overrides)
+    overrides = []
+    run_env = first_run_env(args.agent or []) if args.config is None and args.game is None else None
+    if run_env is not None:
+        overrides += [f"env.id={json.dumps(run_env[1].id)}", f"env.kwargs={json.dumps(run_env[1].kwargs)}"]
+    overrides += list(args.overrides)
     for flag, key in (("episodes", "episodes"), ("seed", "seed"), ("workers", "workers")):
         value = getattr(args, flag)
         if value is not None:
@@ -211,6 +242,11 @@ def main(argv: list[str] | None = None) -> int:
     try:
         config = resolve_settings(args)
         source = str(config_path(args))
+        run_env = first_run_env(args.agent or []) if args.config is None and args.game is None else None
+        if run_env is not None:
+            print(
+                f"env of run {run_env[0]}: {config.env.id} {dict(config.env.kwargs)} (--config or env.X=... to change)"
+            )
         tournaments = plan_tournaments(config, source)
     except (ConfigError, AgentSpecError, UnknownGameError) as error:
         print(f"error: {error}", file=sys.stderr)

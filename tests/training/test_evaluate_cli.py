@@ -176,3 +176,26 @@ def test_sweep_settings_sweeps_the_games_record(tmp_path: Path) -> None:
 def test_bad_evaluations_fail_fast(arguments: list[str], message: str, capsys: pytest.CaptureFixture) -> None:
     assert evaluate.main(arguments) == 2
     assert message in capsys.readouterr().err
+
+
+def test_a_run_is_evaluated_on_its_own_env_settings(
+    copied_run: TrainedRun, tmp_path: Path, capsys: pytest.CaptureFixture
+) -> None:
+    """`--agent RUN` without --config plays the env the run trained on (a Hard run is not scored on Normal) and says
+    so; an override on the command line still wins."""
+    config_file = copied_run.run_dir / "config.yaml"
+    config = yaml.safe_load(config_file.read_text())
+    config["env"]["kwargs"] = {"difficulty": "hard", "preset": "spanish"}
+    config_file.write_text(yaml.safe_dump(config, sort_keys=False))
+    arguments = ["--agent", str(copied_run.run_dir), "--episodes", "2", "--out", str(tmp_path / "a")]
+    assert evaluate.main(arguments) == 0
+    printed = capsys.readouterr().out
+    assert (
+        f"env of run {copied_run.run_dir}: {copied_run.env_id} {{'difficulty': 'hard', 'preset': 'spanish'}}" in printed
+    )
+    document = json.loads((tmp_path / "a" / "results.json").read_text())
+    assert document["results"][0]["env_kwargs"] == {"difficulty": "hard", "preset": "spanish"}
+    arguments = [*arguments[:-1], str(tmp_path / "b"), "env.kwargs.difficulty=easy"]
+    assert evaluate.main(arguments) == 0
+    document = json.loads((tmp_path / "b" / "results.json").read_text())
+    assert document["results"][0]["env_kwargs"] == {"difficulty": "easy", "preset": "spanish"}

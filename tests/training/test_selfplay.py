@@ -5,6 +5,7 @@ Proven on the toy Card Duel (tests/toys), registered through its GameRecord and 
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -203,3 +204,14 @@ def test_self_play_trains_from_the_yaml_config_alone(tmp_path: Path) -> None:
     assert (run_dir / "final_model.zip").is_file()
     with np.load(run_dir / "evaluations.npz") as evaluations:
         assert len(evaluations["timesteps"]) >= 2
+    # The command train.py prints evaluates the run on its own env (the toy at 2 seats), as a tournament.
+    command = next(line for line in result.stdout.splitlines() if line.startswith("evaluate: "))
+    assert command == f"evaluate: python evaluate.py --agent {run_dir} --agent random"
+    out = tmp_path / "eval"
+    evaluation = run_cli(
+        "evaluate.py", "--agent", str(run_dir), "--agent", "random", "--episodes", "3", "--out", str(out)
+    )
+    assert evaluation.returncode == 0, evaluation.stderr
+    assert f"env of run {run_dir}: {TOY_ID} {{'num_players': 2, 'reward': 'win'}}" in evaluation.stdout
+    document = json.loads((out / "results.json").read_text())
+    assert "tournaments" in document and "2 seats" in evaluation.stdout
