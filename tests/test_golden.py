@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 import pytest
 
+from envs.core.registration import discovered_games
 from envs.core.testing import GoldenCase
 
 if TYPE_CHECKING:
@@ -22,8 +23,6 @@ if TYPE_CHECKING:
 
 TESTS = Path(__file__).resolve().parent
 ENVS = TESTS.parent / "envs"
-NOT_GAMES = frozenset({"core", "adapters"})
-"""Packages under envs/ that hold shared machinery, not a game."""
 
 
 def case_modules() -> dict[str, list[GoldenCase]]:
@@ -61,10 +60,11 @@ def test_golden_files_and_cases_match_one_to_one(golden: GoldenFiles) -> None:
 
 
 def test_every_game_declares_golden_cases() -> None:
-    """Each game package under envs/ has a non-empty GOLDEN_CASES in tests/<game>/golden_cases.py."""
-    games = sorted(
-        path.name for path in ENVS.iterdir() if (path / "__init__.py").is_file() and path.name not in NOT_GAMES
-    )
+    """Each game under envs/ has a non-empty GOLDEN_CASES in tests/<game>/golden_cases.py.
+
+    A game is a package that declares its GAME record; a package still being written declares none (it cannot be
+    played yet) and no transcripts."""
+    games = sorted(discovered_games())
     assert games, f"no game package found under {ENVS}"
     missing = [game for game in games if not CASES_BY_GAME.get(game)]
     assert not missing, f"games without golden cases (add tests/<game>/golden_cases.py with GOLDEN_CASES): {missing}"

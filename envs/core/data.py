@@ -55,6 +55,8 @@ def load_yaml(package: str, filename: str, directory: Path | None = None) -> Any
             text = Path(shown).read_text(encoding="utf-8")
         except OSError as error:
             raise DataError(shown, "file", f"cannot read: {error}") from error
+        except UnicodeDecodeError as error:  # a ValueError, not an OSError: a user's file saved in another encoding
+            raise DataError(shown, "file", f"not UTF-8 text: {error}") from error
     else:
         text = resources.files(package).joinpath("data").joinpath(filename).read_text(encoding="utf-8")
     try:

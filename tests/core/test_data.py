@@ -6,6 +6,7 @@ load; an error names the file, the card and the field"). These tests use a toy s
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Annotated, Any, Literal
 
 import pytest
@@ -20,6 +21,7 @@ from envs.core.data import (
     Record,
     UniqueNames,
     describe_location,
+    load_yaml,
     required_keys,
     validate_document,
 )
@@ -212,3 +214,12 @@ def test_keyed_record_keeps_the_documents_key_order() -> None:
     assert list(toy.mods.given().items()) == [("luck", 1), ("speed", 2)]
     toy = validate_document(Toys, document(mods={"speed": 0}), FILE).toys[1]
     assert toy.mods is not None and toy.mods.given() == {"speed": 0}
+
+
+def test_a_users_file_not_in_utf8_is_a_data_error(tmp_path: Path) -> None:
+    """A user's file in another encoding (here Latin-1) is a DataError naming the file, not a UnicodeDecodeError."""
+    (tmp_path / FILE).write_bytes("toys: [{name: Kobøld}]\n".encode("latin-1"))
+    with pytest.raises(DataError) as raised:
+        load_yaml("envs.core", FILE, tmp_path)
+    assert raised.value.file == str(tmp_path / FILE)
+    assert str(raised.value).startswith(f"{tmp_path / FILE}: file: not UTF-8 text")
