@@ -1,0 +1,1 @@
+"""Unearth: 2-4 players, dice placement, hex-ring wonders (in progress; not registered yet)."""
