@@ -6,7 +6,7 @@ placement builds. The rules, as decided (copied into the game's RULES.md):
 - **The grid.** A tableau is the fixed hex grid of radius `TABLEAU_RADIUS` (9: 271 cells, axial ``(q, r)`` with
   ``|q|, |r|, |q + r| <= 9``; `envs.core.hexgrid.HexGrid`, cells indexed in reading order). Cells beyond it do not
   exist. A fixed grid keeps one action space ("place the stone on cell k") and one observation shape. A cell holds
-  nothing, one stone of a colour (0..3: black, red, blue, yellow) or one wonder.
+  nothing, one stone of a colour (0..3 in data/stones.yaml's order: red, yellow, blue, black) or one wonder.
 - **The first stone** goes on the centre cell ``(0, 0)``: it is the only legal cell of an empty tableau. The
   rulebook sets no place for the first stone and nothing in a tableau depends on where it lies, so every first cell
   is the same position moved; one fixed cell removes the duplicate first actions (270 of them), and the centre leaves
@@ -56,6 +56,7 @@ import numpy as np
 
 from envs.core.game import StateFormatError
 from envs.core.hexgrid import NUM_SIDES, Hex, HexGrid, disc, neighbours
+from envs.unearth.cards import load_unearth_cards
 
 TABLEAU_RADIUS = 9
 """Radius of every tableau's grid (271 cells); chosen from benchmarks/unearth_tableau_edge.py (module docstring)."""
@@ -63,12 +64,13 @@ MIN_RADIUS = 2
 """Smallest grid with room for a ring around a wonder next to the centre stone."""
 CENTRE_HEX: Hex = (0, 0)
 """Where the first stone of every tableau goes."""
-NUM_COLOURS = 4
-"""Stone colours (15 stones of each in the game)."""
-COLOUR_NAMES = ("black", "red", "blue", "yellow")
-"""Name of each stone colour, by colour index."""
-COLOUR_LETTERS = ("K", "R", "B", "Y")
-"""One letter per stone colour for `Tableau.draw_ascii` (K for black: B is blue)."""
+_STONE_COLOURS = load_unearth_cards().stone_colours
+NUM_COLOURS = len(_STONE_COLOURS)
+"""Stone colours (four in the game, 15 stones of each): their order is data/stones.yaml's."""
+COLOUR_NAMES = tuple(colour.name for colour in _STONE_COLOURS)
+"""Name of each stone colour, by colour index (the content's words, read from data/stones.yaml)."""
+COLOUR_LETTERS = tuple(colour.letter for colour in _STONE_COLOURS)
+"""One letter per stone colour for `Tableau.draw_ascii`: the colour's formula letter (L for black)."""
 WONDER_LETTER = "W"
 """`Tableau.draw_ascii` label of a wonder."""
 UNCHOSEN_WONDER_LETTER = "w"
