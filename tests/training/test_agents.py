@@ -187,6 +187,6 @@ def test_heuristic_comes_from_the_games_record() -> None:
     finally:
         env.close()
     toy = TabletopEnv(ToyGame("ladder"))  # a game no registration record declares
-    with pytest.raises(AgentSpecError, match="unknown game 'toy_ladder'; known games: unbroken"):
+    with pytest.raises(AgentSpecError, match=r"unknown game 'toy_ladder'; known games: .*\bunbroken\b"):
         make_agent("heuristic", toy)
     assert isinstance(make_agent("random", toy), RandomAgent)
