@@ -346,7 +346,8 @@ class UnbrokenHeuristicAgent:
         self.starting_se = game.setting["starting_small_effort"]
         self._paths = {w: self._weapon_paths(w) for w in range(self.num_weapons)}
         self._nominal: dict[tuple[int, int], float] = {}
-        self._benefit_cache: tuple[Any, np.ndarray] | None = None
+        self._benefits: np.ndarray | None = None
+        """`_card_benefits` of the decision being made; None outside it (nothing carries over to the next one)."""
         general = cards.display.general
         self.focus_cost = general.focus.cost
         self.inspiration_cost = general.inspiration.cost
@@ -365,6 +366,7 @@ class UnbrokenHeuristicAgent:
                 "UnbrokenHeuristicAgent needs the rules-core state: act(obs, mask, state=env.unwrapped.state)"
             )
         legal = [int(a) for a in np.flatnonzero(action_mask)]
+        self._benefits = None  # a decision depends on its state only, never on the agent's earlier decisions
         choice = self._choose(state, legal)
         return choice if choice in legal else legal[0]
 
@@ -815,6 +817,7 @@ class UnbrokenHeuristicAgent:
             tables.append(row)
         self._tables = tables
         self._held = list(s.resources)
+        self._benefits = None  # they are read from these tables
 
     def _effort_price(self, weapon: Weapon) -> tuple[float, float]:
         """What one medium and one large effort are worth with a weapon: the small effort their wounds would cost."""
@@ -869,11 +872,14 @@ class UnbrokenHeuristicAgent:
 
     # ================================================================ travel
     def _card_benefits(self, s: UnbrokenState) -> np.ndarray:
-        """Best use of each encounter card now (encounter or rest), in utility gained."""
-        cached = self._benefit_cache
-        key = (id(s), s.resources[SMALL_EFFORT], s.level, tuple(s.resources))
-        if cached is not None and cached[0] == key:
-            return cached[1]
+        """Best use of each encounter card now (encounter or rest), in utility gained.
+
+        Computed once per decision, after `_utility_setup(s)`: the values depend on the whole state (resources,
+        weapons, skills, conditions, character, level) through the utility tables, so the cache lives only as long
+        as those tables (a cache keyed on part of the state reused stale values after a free action).
+        """
+        if self._benefits is not None:
+            return self._benefits
         rest_bonus = s.passive_total("rest_bonus") - s.condition_total("rest_penalty")
         se_table = self._tables[SMALL_EFFORT]
         se = s.resources[SMALL_EFFORT]
@@ -886,7 +892,7 @@ class UnbrokenHeuristicAgent:
                 out[c] = max(rest, encounter)
             else:
                 out[c] = rest
-        self._benefit_cache = (key, out)
+        self._benefits = out
         return out
 
     def _time_values(self, s: UnbrokenState) -> list[float]:

@@ -11,10 +11,19 @@ Illegal actions (`illegal_action=`):
 - `"penalize"`: the game ends at once for every seat. The offender receives `ILLEGAL_ACTION_PENALTY` (-1) and
   every other seat 0, in every kind of game (cooperative ones included): the game has no result, only the
   offender is blamed, as PettingZoo's `TerminateIllegalWrapper` does for the classic games.
+
+Actions of the wrong type (`action_index`, which every adapter calls on what it is handed before anything else): a
+Python int, a numpy integer scalar (what stable-baselines3's vec envs hand to `env.step`) or a 0-d integer array
+(what `MaskablePPO.predict` returns for one observation) is an action id; anything else (a float such as 4.7, a bool,
+a string, None, a list, a 1-d array) raises TypeError under both policies above. It is not an IllegalActionError:
+that one is a move of the game the rules forbid, which "penalize" turns into a lost game, while a value that is no
+action id at all is a bug in the caller, which no policy should score, and truncating 4.7 to 4 (what `int()` does)
+would play a move nobody chose.
 """
 
 from __future__ import annotations
 
+import reprlib
 from collections.abc import Mapping
 from typing import Any
 
@@ -36,6 +45,45 @@ def split_env_kwargs(env_kwargs: Mapping[str, Any]) -> tuple[dict[str, Any], dic
     adapter = {key: value for key, value in env_kwargs.items() if key in ENV_ADAPTER_KWARGS}
     game = {key: value for key, value in env_kwargs.items() if key not in ENV_ADAPTER_KWARGS}
     return adapter, game
+
+
+_SHORT = reprlib.Repr()
+_SHORT.maxstring = _SHORT.maxother = 60
+"""Shortens the repr of a bad value in an error message (a long list, a big array)."""
+
+
+def action_index(action: Any, num_actions: int | None = None) -> int:
+    """`action` as a Python int: a Python int, a numpy integer or a 0-d integer array; TypeError for anything else.
+
+    bool is refused although it is an int subclass (True is no action id), and so is every float, even 4.0.
+    """
+    if type(action) is int:  # the common case first: one type check
+        return action
+    if isinstance(action, np.integer) or (isinstance(action, int) and not isinstance(action, bool)):
+        return int(action)
+    if isinstance(action, np.ndarray) and action.shape == () and np.issubdtype(action.dtype, np.integer):
+        return int(action)
+    ids = f" in 0..{num_actions - 1}" if num_actions else ""
+    raise TypeError(
+        f"an action must be an integer action id{ids} (a Python int, a numpy integer or a 0-d integer array), "
+        f"got {_SHORT.repr(action)} ({_type_name(action)})"
+    )
+
+
+def _type_name(value: Any) -> str:
+    """`float`, `numpy.float64`, `numpy.ndarray of int64, shape (1,)`: what a wrong action was."""
+    kind = type(value)
+    name = kind.__qualname__ if kind.__module__ == "builtins" else f"{kind.__module__}.{kind.__qualname__}"
+    if isinstance(value, np.ndarray):
+        return f"{name} of {value.dtype}, shape {value.shape}"
+    return name
+
+
+def require_bool(name: str, value: Any) -> bool:
+    """`value` of the option `name` if it is True or False (numpy's too); TypeError naming the option otherwise."""
+    if isinstance(value, bool | np.bool_):
+        return bool(value)
+    raise TypeError(f"{name} must be True or False, got {_SHORT.repr(value)} ({_type_name(value)})")
 
 
 class GameDriver:

@@ -15,7 +15,7 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
-from envs.adapters.driver import ILLEGAL_ACTION_MODES, ILLEGAL_ACTION_PENALTY, GameDriver
+from envs.adapters.driver import ILLEGAL_ACTION_MODES, ILLEGAL_ACTION_PENALTY, GameDriver, action_index, require_bool
 from envs.adapters.spaces import observation_space
 from envs.core.game import Game, State
 
@@ -39,6 +39,7 @@ class TabletopEnv(gym.Env):
         if game.spec.num_players != 1:
             raise ValueError(f"{game.spec.name} has {game.spec.num_players} players; use the PettingZoo adapter")
         self._driver = GameDriver(game, reward=reward, illegal_action=illegal_action)
+        flat = require_bool("flat", flat)
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}, got {render_mode!r}")
         self.game = game
@@ -92,7 +93,7 @@ class TabletopEnv(gym.Env):
     def step(self, action: Any) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         """Apply one decision, sample the chance nodes that follow, return the usual five values."""
         driver = self._driver
-        action = int(action)
+        action = action_index(action, driver.num_actions)  # TypeError for 4.7, "4", None, True, a list
         if not driver.step(action):  # illegal under "penalize" ("raise" raised): the episode ends
             info: dict[str, Any] = {"action_mask": driver.mask, "illegal_action": action}
             return self._observation(), ILLEGAL_ACTION_PENALTY, True, False, info

@@ -45,7 +45,7 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
-from envs.adapters.driver import ILLEGAL_ACTION_PENALTY, GameDriver
+from envs.adapters.driver import ILLEGAL_ACTION_PENALTY, GameDriver, action_index, require_bool
 from envs.adapters.spaces import observation_space
 from envs.core.game import Game, State
 
@@ -106,6 +106,7 @@ class OpponentEnv(gym.Env):
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}, got {render_mode!r}")
         self._driver = GameDriver(game, reward=reward, illegal_action=illegal_action)
+        flat = require_bool("flat", flat)
         total = float(sum(weights))
         self.weights = np.array([w / total for w in weights], dtype=np.float64) if self.policies else np.zeros(0)
         self.game = game
@@ -187,9 +188,9 @@ class OpponentEnv(gym.Env):
             observation = self._observation(seat)
             state = driver.live_state()
             if isinstance(policy, SupportsAct):
-                action = int(policy.act(observation, driver.mask, state=state))
+                action = action_index(policy.act(observation, driver.mask, state=state), driver.num_actions)
             else:
-                action = int(policy(observation, driver.mask, state, seat))
+                action = action_index(policy(observation, driver.mask, state, seat), driver.num_actions)
             if not (0 <= action < driver.num_actions and driver.mask[action]):
                 raise driver.illegal_action_error(action)
             driver.step(action)
@@ -224,7 +225,7 @@ class OpponentEnv(gym.Env):
     def step(self, action: Any) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         """Apply the learner's decision, then the opponents' and chance until the learner acts again or the end."""
         driver = self._driver
-        action = int(action)
+        action = action_index(action, driver.num_actions)  # TypeError for 4.7, "4", None, True, a list
         if not driver.step(action):  # illegal under "penalize" ("raise" raised): the episode ends
             info = self._info()
             info["illegal_action"] = action

@@ -25,6 +25,10 @@ legal ones. `"penalize"` ends the game for everyone: the offender gets -1 and ev
 games included), and the offender's info has `illegal_action`. `env()` wraps with PettingZoo's
 TerminateIllegalWrapper, which gives the same rewards before the action reaches the env.
 
+An action that is no action id (4.7, "4", True, a list: `envs.adapters.driver.action_index`) raises TypeError from
+`raw_env()` and `env()` alike (env()'s outer `ActionTypeWrapper` checks it before PettingZoo's wrappers read it);
+a done agent's `None` is no action and passes.
+
 Truncation: with `max_decisions=k` every agent is truncated (reward 0) after k decisions if the game goes on.
 Render: `render_mode="ansi"` returns the public view's text (`game.observer(None)`).
 """
@@ -39,9 +43,10 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from envs.adapters.driver import ILLEGAL_ACTION_PENALTY, GameDriver
+from envs.adapters.driver import ILLEGAL_ACTION_PENALTY, GameDriver, action_index
 from envs.adapters.spaces import observation_space
 from envs.core.game import TERMINAL, Game, State
+from envs.core.keywords import check_keywords, keywords_of
 
 AGENT_PREFIX = "player_"
 """Agent names are AGENT_PREFIX + seat index, as in PettingZoo classic."""
@@ -71,6 +76,8 @@ class TabletopAECEnv(AECEnv):
         super().__init__()
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}, got {render_mode!r}")
+        if max_decisions is not None and (type(max_decisions) is not int or max_decisions < 1):
+            raise ValueError(f"max_decisions must be a positive int or None, got {max_decisions!r}")
         self._driver = GameDriver(game, reward=reward, illegal_action=illegal_action)
         self.game = game
         self.render_mode = render_mode
@@ -146,9 +153,10 @@ class TabletopAECEnv(AECEnv):
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
+        action = action_index(action, self._driver.num_actions)  # before any change; a done agent's None is above
         self._cumulative_rewards[agent] = 0.0
         self._clear_rewards()
-        self._driver.step(int(action))  # raises under "raise"; ends the game under "penalize"
+        self._driver.step(action)  # raises under "raise"; ends the game under "penalize"
         self._after_move(acting=agent)
 
     def _after_move(self, acting: str | None) -> None:
@@ -186,6 +194,17 @@ class TabletopAECEnv(AECEnv):
         """Nothing to release (no window)."""
 
 
+class ActionTypeWrapper(wrappers.BaseWrapper):
+    """Refuses an action that is no action id (TypeError, `action_index`) before the wrappers inside read it."""
+
+    def step(self, action: Any) -> None:
+        """Check the action of an agent still in the game (a done agent steps None), then step the env inside."""
+        agent = self.env.agent_selection
+        if not (self.env.terminations[agent] or self.env.truncations[agent]):
+            action = action_index(action, self.env.unwrapped.game.spec.num_actions)
+        self.env.step(action)
+
+
 def make_env_module(
     game_factory: Callable[..., Game], name: str
 ) -> tuple[Callable[..., AECEnv], Callable[..., TabletopAECEnv]]:
@@ -195,8 +214,12 @@ def make_env_module(
     `env(...)` wraps it as the classic envs are.
     """
 
+    game_keywords = keywords_of(game_factory)
+
     def raw_env(**kwargs: Any) -> TabletopAECEnv:
         """The bare AEC env; adapter keywords as TabletopAECEnv, the rest to the game."""
+        if game_keywords is not None:  # a misspelled keyword is named with the valid ones, the adapter's included
+            check_keywords(name, kwargs, (*game_keywords, *ADAPTER_KWARGS))
         adapter = {key: kwargs.pop(key) for key in ADAPTER_KWARGS if key in kwargs}
         return TabletopAECEnv(game_factory(**kwargs), name=name, **adapter)
 
@@ -205,6 +228,7 @@ def make_env_module(
         wrapped: AECEnv = raw_env(**kwargs)
         wrapped = wrappers.TerminateIllegalWrapper(wrapped, illegal_reward=ILLEGAL_ACTION_PENALTY)
         wrapped = wrappers.AssertOutOfBoundsWrapper(wrapped)
+        wrapped = ActionTypeWrapper(wrapped)
         return wrappers.OrderEnforcingWrapper(wrapped)
 
     raw_env.__qualname__ = raw_env.__name__

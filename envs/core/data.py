@@ -52,17 +52,30 @@ def load_yaml(package: str, filename: str, directory: Path | None = None) -> Any
     shown = data_file(package, filename, directory)
     if directory is not None:
         try:
-            text = Path(shown).read_text(encoding="utf-8")
+            raw = Path(shown).read_bytes()
         except OSError as error:
             raise DataError(shown, "file", f"cannot read: {error}") from error
-        except UnicodeDecodeError as error:  # a ValueError, not an OSError: a user's file saved in another encoding
-            raise DataError(shown, "file", f"not UTF-8 text: {error}") from error
     else:
-        text = resources.files(package).joinpath("data").joinpath(filename).read_text(encoding="utf-8")
+        raw = resources.files(package).joinpath("data").joinpath(filename).read_bytes()
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise DataError(shown, "file", _not_utf8(raw, error)) from None
     try:
         return yaml.load(text, Loader=_LOADER)
     except yaml.YAMLError as error:
         raise DataError(shown, "file", f"not valid YAML: {error}") from error
+
+
+def _not_utf8(raw: bytes, error: UnicodeDecodeError) -> str:
+    """Where a file stops being UTF-8: the bad byte, its line and column (1-based, in characters), as an editor shows
+    them."""
+    line = raw.count(b"\n", 0, error.start) + 1
+    column = len(raw[raw.rfind(b"\n", 0, error.start) + 1 : error.start].decode("utf-8", errors="replace")) + 1
+    return (
+        f"not UTF-8 text: byte 0x{raw[error.start]:02x} at line {line}, column {column} cannot be decoded "
+        "(save the file as UTF-8)"
+    )
 
 
 # ============================================================================================ schema building blocks

@@ -9,6 +9,7 @@ from __future__ import annotations
 import types
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from datetime import date
 from typing import Annotated, Any, Union, get_args, get_origin
 
 from pydantic import BaseModel, Tag
@@ -60,12 +61,17 @@ def explain(
     problem = error.get("ctx", {}).get("error")
     loc = tuple(error["loc"]) + (problem.path if isinstance(problem, Invalid) else ())
     absent_last = error["type"] in ("missing", *_VALIDATOR_KINDS) or error["type"] not in _BUILTIN_KINDS
-    return input_path(data, loc, absent_last, names), _describe(error, loc, model, wording)
+    # A key that is not a string (`null:`, `2.5:`) is reported at the mapping that holds it, naming the key.
+    where = loc[:-1] if error["type"] == "invalid_key" else loc
+    return input_path(data, where, absent_last, names), _describe(error, loc, model, wording)
 
 
 def input_path(data: Any, loc: Location, absent_last: bool = False, names: bool = False) -> tuple[str, ...]:
     """The steps of `loc` that `data` spells (`algo`, `[1]`; with `names`, `[0] (Kobold)`), and if `absent_last`
-    its last step (a key the input lacks); a union member's name, a `[key]` or an index past the end are left out."""
+    its last step (a key the input lacks); a union member's name, a `[key]` or an index past the end are left out.
+
+    A mapping key that is neither a string nor an integer (pydantic's `loc` holds its repr) is spelt `[2.5]`.
+    """
     steps: list[str] = []
     node = data
     for index, key in enumerate(loc):
@@ -76,7 +82,21 @@ def input_path(data: Any, loc: Location, absent_last: bool = False, names: bool 
         elif isinstance(node, Mapping) and (key in node or (absent_last and index == len(loc) - 1)):
             steps.append(str(key))
             node = node.get(key)
+        elif isinstance(node, Mapping) and isinstance(key, str):
+            written = [k for k in node if not isinstance(k, str | int) and repr(k) == key]
+            if written:
+                steps.append(f"[{_key_text(written[0])}]")
+                node = node[written[0]]
     return tuple(steps)
+
+
+def _key_text(key: Any) -> str:
+    """A mapping key as YAML writes it: `null`, `true`, `2001-01-01`, `2.5`, `'1'` (a string that reads as a number)."""
+    if key is None or isinstance(key, bool):
+        return {None: "null", True: "true", False: "false"}[key]
+    if isinstance(key, date):
+        return key.isoformat()
+    return repr(key)
 
 
 def dotted(path: Sequence[str]) -> str:
@@ -94,16 +114,22 @@ def _describe(error: ErrorDetails, loc: Location, model: Any, wording: Wording) 
     if kind == "literal_error":  # pydantic writes the choices "'a', 'b' or 'c'"
         choices = ", ".join(str(ctx["expected"]).rsplit(" or ", 1))
         if loc[-1:] == ("[key]",):  # a mapping's key: loc is (..., key, '[key]')
-            return f"unknown {noun} (allowed: " + choices.replace("'", "") + ")"
+            allowed = choices.replace("'", "")
+            if isinstance(value, str) and value in allowed.split(", ") and "'" not in choices:
+                return f"unknown {noun} (allowed: {allowed}; {value!r} is a string: write the number without quotes)"
+            return f"unknown {noun} (allowed: {allowed})"
         return wording.not_one_of.format(value=repr(value), choices=choices)
     if loc[-1:] == ("[key]",):
         return f"bad {noun} name: {_describe(error, (), None, wording)}"
     if kind in _EXPECTED:
         return f"expected {_EXPECTED[kind]}, got {wording.show(value)}"
-    if kind == "extra_forbidden":
+    if kind in ("extra_forbidden", "invalid_key"):
         parent, _ = _annotation_at(model, loc[:-1])
         fields = list(parent.model_fields) if isinstance(parent, type) and issubclass(parent, BaseModel) else []
-        return f"unknown {noun} (allowed: {', '.join(fields)})" if fields else f"unknown {noun}"
+        allowed = f" (allowed: {', '.join(fields)})" if fields else ""
+        if kind == "invalid_key":  # a key such as `null:` or `2.5:`: loc ends with its repr
+            return f"unknown {noun} {_key_text(value)}: {noun} names are strings{allowed}"
+        return f"unknown {noun}{allowed}"
     _, constraints = _annotation_at(model, loc)
     if kind in _BOUNDS:
         low, high = _constraint(constraints, "ge", ctx), _constraint(constraints, "le", ctx)

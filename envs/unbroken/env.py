@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from envs.adapters.gym_env import TabletopEnv
+from envs.core.keywords import keyword_checked
 from envs.unbroken.game import UnbrokenGame
 from envs.unbroken.rules import MAX_GAME_LENGTH
 
@@ -12,6 +13,7 @@ ENV_ID = "tabletop/Unbroken-v0"
 MAX_EPISODE_STEPS = MAX_GAME_LENGTH
 
 
+@keyword_checked(ENV_ID)
 def make_env(
     difficulty: str = "normal",
     preset: str = "english",
@@ -22,7 +24,10 @@ def make_env(
     render_mode: str | None = None,
     card_directory: str | Path | None = None,
 ) -> TabletopEnv:
-    """Unbroken as a Gymnasium env; see README for the kwargs and the observation layout."""
+    """Unbroken as a Gymnasium env; see README for the kwargs and the observation layout.
+
+    A misspelled keyword (`flatt=True`) raises TypeError naming it and listing the valid ones.
+    """
     from envs.unbroken.render import render_rgb
 
     game = UnbrokenGame(difficulty=difficulty, preset=preset, character=character, card_directory=card_directory)

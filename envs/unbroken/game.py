@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from envs.core.game import Game, GameSpec, Observer
+from envs.core.keywords import keyword_checked
 from envs.core.record import NameTables
 from envs.unbroken.actions import build_actions
 from envs.unbroken.cards import RESOURCES, CardSet, load_cards
@@ -15,8 +19,13 @@ from envs.unbroken.rules import ACTION_HANDLERS, MAX_GAME_LENGTH, UnbrokenState
 
 
 class UnbrokenGame(Game):
-    """Unbroken with a difficulty, a printing's rule preset, a character choice and a card set."""
+    """Unbroken with a difficulty, a printing's rule preset, a character choice and a card set.
 
+    Every setting is checked: an unknown keyword, a value of the wrong type (`character=True`) or an unknown name
+    raises an error that lists what is accepted.
+    """
+
+    @keyword_checked("UnbrokenGame")
     def __init__(
         self,
         difficulty: str = "normal",
@@ -25,21 +34,17 @@ class UnbrokenGame(Game):
         cards: CardSet | None = None,
         card_directory: str | Path | None = None,
     ) -> None:
-        if difficulty not in DIFFICULTIES:
+        if not isinstance(difficulty, str) or difficulty not in DIFFICULTIES:
             raise ValueError(f"unknown difficulty {difficulty!r}; choose one of {list(DIFFICULTIES)}")
+        if cards is not None and not isinstance(cards, CardSet):
+            raise TypeError(f"cards must be a CardSet (envs.unbroken.cards.load_cards), got {type(cards).__name__}")
+        if card_directory is not None and not isinstance(card_directory, str | os.PathLike):
+            raise TypeError(f"card_directory must be a path (str or Path), got {card_directory!r}")
         self.difficulty = difficulty
         self.preset = get_preset(preset)
         self.cards = cards if cards is not None else load_cards(card_directory)
         self.setting = self.cards.display.difficulty[difficulty]
-        names = [c.name for c in self.cards.characters]
-        if character == "random":
-            self.character = -1
-        elif isinstance(character, int) and not isinstance(character, bool) and 0 <= character < len(names):
-            self.character = character
-        elif character in names:
-            self.character = names.index(character)
-        else:
-            raise ValueError(f"unknown character {character!r}; choose 'random' or one of {names}")
+        self.character = self._character_index(character)
         self.actions = build_actions(self.cards)
         self.spec = GameSpec(
             name="unbroken",
@@ -79,6 +84,18 @@ class UnbrokenGame(Game):
             }
         )
         """Content names by table, for saved states (`UnbrokenState.to_dict`)."""
+
+    def _character_index(self, character: Any) -> int:
+        """-1 for "random", else the index of the character named or numbered (bool, float and the rest refused)."""
+        names = [c.name for c in self.cards.characters]
+        if isinstance(character, str) and (character == "random" or character in names):
+            return -1 if character == "random" else names.index(character)
+        is_index = isinstance(character, int | np.integer) and not isinstance(character, bool)
+        if is_index and 0 <= character < len(names):
+            return int(character)
+        raise ValueError(
+            f"unknown character {character!r}; choose 'random', one of {names} or an index 0..{len(names) - 1}"
+        )
 
     def new_initial_state(self) -> UnbrokenState:
         """A new game at setup (a chance node: the character, the monster deck or the Easy bonus)."""

@@ -68,6 +68,6 @@ def get_preset(preset: str | RulePreset) -> RulePreset:
     """Look a preset up by name (or pass a RulePreset through)."""
     if isinstance(preset, RulePreset):
         return preset
-    if preset not in PRESETS:
+    if not isinstance(preset, str) or preset not in PRESETS:
         raise ValueError(f"unknown Unbroken preset {preset!r}; choose one of {sorted(PRESETS)}")
     return PRESETS[preset]

@@ -6,6 +6,7 @@ load; an error names the file, the card and the field"). These tests use a toy s
 
 from __future__ import annotations
 
+from datetime import date
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
@@ -21,6 +22,7 @@ from envs.core.data import (
     Record,
     UniqueNames,
     describe_location,
+    load_document,
     load_yaml,
     required_keys,
     validate_document,
@@ -223,3 +225,46 @@ def test_a_users_file_not_in_utf8_is_a_data_error(tmp_path: Path) -> None:
         load_yaml("envs.core", FILE, tmp_path)
     assert raised.value.file == str(tmp_path / FILE)
     assert str(raised.value).startswith(f"{tmp_path / FILE}: file: not UTF-8 text")
+
+
+def test_a_key_that_is_not_a_string_is_named_where_it_is() -> None:
+    """A key YAML reads as null, a number, a boolean or a date is named as the file spells it, at the mapping that
+    holds it, with the allowed keys (it used to be pydantic's bare "Keys should be strings" about the whole file)."""
+    allowed = "(allowed: name, health, armor, rows, cost, mods)"
+    for key, spelt in [(None, "null"), (2.5, "2.5"), (True, "true"), (7, "7"), (date(2001, 1, 1), "2001-01-01")]:
+        kobold = document()["toys"][1]
+        kobold[key] = 1
+        assert str(error({"toys": [{"name": "Rat", "health": 2}, kobold]})) == (
+            f"{FILE}: toys[1] (Kobold): unknown field {spelt}: field names are strings {allowed}"
+        )
+    assert str(error({**document(), None: 1})) == (
+        f"{FILE}: file: unknown field null: field names are strings (allowed: toys, skulls)"
+    )
+
+
+def test_a_mapping_key_of_the_wrong_type_is_named() -> None:
+    """In a mapping keyed by a Literal, a key of another type shows in the path; a quoted number is pointed out."""
+    assert str(error({**document(), "skulls": {1: 3, 2: 4, None: 5}})) == (
+        f"{FILE}: skulls[null]: unknown field (allowed: 1, 2)"
+    )
+    assert str(error({**document(), "skulls": {1: 3, 2: 4, 2.5: 5}})) == (
+        f"{FILE}: skulls[2.5]: unknown field (allowed: 1, 2)"
+    )
+    assert str(error({**document(), "skulls": {1: 3, "2": 4}})) == (
+        f"{FILE}: skulls.2: unknown field (allowed: 1, 2; '2' is a string: write the number without quotes)"
+    )
+    assert str(error(document(cost={"gold": 1, None: 2}))) == (
+        f"{FILE}: toys[1] (Kobold).cost[null]: unknown field (allowed: gold, wood)"
+    )
+
+
+def test_a_file_that_is_not_utf8_is_named_with_the_line_and_column(tmp_path: Path) -> None:
+    """Bytes that are not UTF-8 raise DataError naming the file, the byte, its line and column (they used to raise a
+    bare UnicodeDecodeError with the byte's offset and no file name)."""
+    (tmp_path / "toys.yaml").write_bytes("toys:\n  - name: Rat\n    health: é".encode() + b"\xff2\n")
+    with pytest.raises(DataError) as raised:
+        load_document(Toys, "tests", "toys.yaml", tmp_path)
+    assert str(raised.value) == (  # the column counts characters (é is two bytes)
+        f"{tmp_path / 'toys.yaml'}: file: not UTF-8 text: byte 0xff at line 3, column 14 cannot be decoded "
+        "(save the file as UTF-8)"
+    )
