@@ -22,7 +22,7 @@ DEFAULT_CONFIG = Path(__file__).resolve().parent / "configs" / "unbroken" / "mas
 """The config used when train.py is run without --config."""
 INTERRUPTED_EXIT_CODE = 130
 """Exit status after Ctrl-C (128 + SIGINT), as shells report it."""
-RESUME_OVERRIDABLE_KEYS = {"train.total_timesteps"}
+RESUME_OVERRIDABLE_KEYS = {"train.total_timesteps", "train.final_eval_episodes"}
 """Keys a resumed run may change (extending the budget); everything else stays as the run was configured."""
 
 
@@ -112,8 +112,38 @@ def main(argv: list[str] | None = None) -> int:
     print(f"done in {elapsed(start)}; final model: {final_model}")
     if config.logging.tensorboard:
         print(f"TensorBoard: tensorboard --logdir {run_dir / 'tensorboard'}")
+    if config.train.final_eval_episodes > 0:
+        final_evaluation(run_dir, config, facts.game_name)
     print(f"evaluate: python evaluate.py --agent {run_dir} --agent random")
     return 0
+
+
+FINAL_EVAL_SEED_OFFSET = 5_000_000
+"""The final evaluation's deals are seeded this far from the training seed (never a training or eval-callback deal)."""
+FINAL_EVAL_DIR_NAME = "final_evaluation"
+"""Where the final evaluation's results.json and plots go, inside the run directory."""
+
+
+def final_evaluation(run_dir: Path, config: ExperimentConfig, game_name: str) -> None:
+    """evaluate.py on the run's own env: the final model beside random and the game's heuristic, same deals."""
+    import evaluate
+    from envs.core.registration import game_record
+
+    agents = [str(run_dir), "random"]
+    if game_record(game_name).heuristic is not None:
+        agents.append("heuristic")
+    arguments = [argument for agent in agents for argument in ("--agent", agent)]
+    arguments += [
+        "--episodes",
+        str(config.train.final_eval_episodes),
+        "--seed",
+        str(config.train.seed + FINAL_EVAL_SEED_OFFSET),
+        "--out",
+        str(run_dir / FINAL_EVAL_DIR_NAME),
+    ]
+    print(f"final evaluation: {config.train.final_eval_episodes} deals, the model beside {', '.join(agents[1:])}")
+    if evaluate.main(arguments) != 0:
+        print("the final evaluation failed; the model is saved all the same", file=sys.stderr)
 
 
 if __name__ == "__main__":

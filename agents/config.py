@@ -447,6 +447,9 @@ class TrainConfig(ConfigModel):
     """Env steps between evaluations (0: none)."""
     eval_episodes: PositiveInteger = 50
     torch_threads: PositiveInteger = 1
+    final_eval_episodes: Integer = Field(100, ge=0)
+    """At the end, evaluate.py plays the final model, random and the game's heuristic on this many deals (the same
+    deals for all, seeds away from training) and prints the table beside the baselines (0: skip)."""
 
 
 SNAPSHOT_AGENT = "snapshot"

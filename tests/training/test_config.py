@@ -237,6 +237,7 @@ train:
   eval_interval: 25000
   eval_episodes: 50
   torch_threads: 1
+  final_eval_episodes: 100
 pretrain:
   teacher: heuristic
   steps: 0

@@ -191,13 +191,17 @@ def test_self_play_trains_from_the_yaml_config_alone(tmp_path: Path) -> None:
     """train.py on the toy self-play config (tiny budget): snapshots frozen into the pool, evaluations, a model."""
     config = yaml.safe_load(SELFPLAY_CONFIG.read_text())
     config["algo"].update(TINY_ALGO)
-    config["train"].update(total_timesteps=768, checkpoint_interval=256, eval_interval=256, eval_episodes=4)
+    config["train"].update(
+        total_timesteps=768, checkpoint_interval=256, eval_interval=256, eval_episodes=4, final_eval_episodes=3
+    )
     config["opponents"]["snapshots"].update(interval=256, win_rate_to_freeze=None)
     config["logging"] = {"run_root": str(tmp_path / "runs"), "tensorboard": False}
     path = write_yaml(tmp_path / "selfplay.yaml", config)
     result = run_cli("train.py", "--config", str(path), "--no-progress", timeout=300)
     assert result.returncode == 0, result.stderr
     (run_dir,) = (tmp_path / "runs").iterdir()
+    assert "final evaluation: 3 deals, the model beside random, heuristic" in result.stdout
+    assert "Ratings, card_duel" in result.stdout and (run_dir / "final_evaluation" / "results.json").is_file()
     frozen = [path.name for path in snapshot_paths(run_dir / SNAPSHOT_DIR_NAME)]
     assert frozen[0] == snapshot_file_name(0)  # frozen before the first episode: the pool is never empty
     assert len(frozen) >= 3  # and at each interval since

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import numpy as np
@@ -45,6 +46,13 @@ def test_train_writes_a_complete_run_directory(trained_run: TrainedRun) -> None:
     with np.load(run_dir / "evaluations.npz") as evaluations:
         assert list(evaluations["timesteps"]) == [256, 512]
         assert evaluations["results"].shape == (2, 2)
+    # Every run ends with an evaluation beside the baselines, on the same deals, kept in the run directory.
+    assert "final evaluation: 2 deals, the model beside random, heuristic" in trained_run.stdout
+    final = json.loads((run_dir / "final_evaluation" / "results.json").read_text())
+    assert [group["agent"] for group in final["results"]] == [str(run_dir), "random", "heuristic"]
+    assert all(len(group["episodes"]) == 2 for group in final["results"])
+    seeds = [[episode["seed"] for episode in group["episodes"]] for group in final["results"]]
+    assert seeds[0] == seeds[1] == seeds[2] and seeds[0][0] == 5_000_000  # same deals, away from training seeds
     tags = scalar_tags(run_dir)
     expected = {
         "episode/return",

@@ -19,6 +19,7 @@ TINY_TRAINING = {
     "checkpoint_interval": 256,
     "eval_interval": 256,
     "eval_episodes": 2,
+    "final_eval_episodes": 2,
 }
 """A budget that exercises rollouts, updates, checkpoints and evaluations in a few seconds."""
 TINY_ALGO = {"n_steps": 128, "batch_size": 64, "n_epochs": 1, "policy_kwargs": {"net_arch": [16]}}
