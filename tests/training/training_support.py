@@ -31,6 +31,7 @@ def tiny_training_config(env_id: str, run_root: Path) -> dict:
     config["env"] = {"id": env_id, "kwargs": {}}
     config["algo"].update(TINY_ALGO)
     config["train"] = dict(TINY_TRAINING)
+    config["pretrain"] = {"steps": 0}  # the default config pretrains; the tiny runs test PPO alone
     config["logging"] = {"run_root": str(run_root), "tensorboard": True}
     return config
 
