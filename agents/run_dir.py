@@ -48,6 +48,8 @@ VERSIONED_PACKAGES = ("gymnasium", "pettingzoo", "numpy", "torch", "stable_basel
 """Packages whose versions run_info.json records."""
 
 _CHECKPOINT_PREFIX, _CHECKPOINT_SUFFIX = "model_", "_steps.zip"
+_CHECKPOINT_FILE = re.compile(r"model_(\d+)_steps\.zip")
+"""A checkpoint's file name; other files in the folder (a copy, a note, a .tmp) are not checkpoints."""
 
 
 def create_run_dir(run_root: str | Path, game_name: str, algo_name: str, seed: int) -> Path:
@@ -111,7 +113,8 @@ def checkpoint_timesteps(path: Path) -> int:
 def latest_checkpoint(run_dir: Path) -> Path | None:
     """The checkpoint with the most timesteps in a run directory, or None."""
     pattern = f"{_CHECKPOINT_PREFIX}*{_CHECKPOINT_SUFFIX}"
-    checkpoints = sorted((run_dir / CHECKPOINT_DIR_NAME).glob(pattern), key=checkpoint_timesteps)
+    found = (run_dir / CHECKPOINT_DIR_NAME).glob(pattern)
+    checkpoints = sorted((path for path in found if _CHECKPOINT_FILE.fullmatch(path.name)), key=checkpoint_timesteps)
     return checkpoints[-1] if checkpoints else None
 
 
