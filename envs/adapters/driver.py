@@ -226,3 +226,19 @@ class GameDriver:
             info["illegal_action"] = self.illegal_action_taken
             info["offender"] = self.offender
         return info
+
+
+class ReplayViews:
+    """The read-only replay views every adapter exposes over its `_driver` (a mixin: one definition, three envs)."""
+
+    _driver: GameDriver
+
+    @property
+    def history(self) -> tuple[tuple[int, int], ...]:
+        """Every (player, action) applied since reset, chance outcomes as (CHANCE, outcome): what a replay records."""
+        return tuple(self._driver.history)
+
+    @property
+    def start_state(self) -> dict[str, Any] | None:
+        """`to_dict()` of the position the episode was reset to (`options={"state": ...}`), None after plain setup."""
+        return self._driver.start_state

@@ -15,14 +15,21 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
-from envs.adapters.driver import ILLEGAL_ACTION_MODES, ILLEGAL_ACTION_PENALTY, GameDriver, action_index, require_bool
+from envs.adapters.driver import (
+    ILLEGAL_ACTION_MODES,
+    ILLEGAL_ACTION_PENALTY,
+    GameDriver,
+    ReplayViews,
+    action_index,
+    require_bool,
+)
 from envs.adapters.spaces import observation_space
 from envs.core.game import Game, State
 
 __all__ = ["ILLEGAL_ACTION_MODES", "ILLEGAL_ACTION_PENALTY", "TabletopEnv"]
 
 
-class TabletopEnv(gym.Env):
+class TabletopEnv(ReplayViews, gym.Env):
     """Gymnasium env for a single-player Game: masked Discrete actions, seeded chance, no hidden info leaks."""
 
     metadata = {"render_modes": ["ansi", "rgb_array"], "render_fps": 4}
@@ -57,16 +64,6 @@ class TabletopEnv(gym.Env):
     def state(self) -> State | None:
         """The rules-core state being played (None before the first reset); search agents read it."""
         return self._driver.state
-
-    @property
-    def history(self) -> tuple[tuple[int, int], ...]:
-        """Every (player, action) applied since reset, chance outcomes as (CHANCE, outcome): what a replay records."""
-        return tuple(self._driver.history)
-
-    @property
-    def start_state(self) -> dict[str, Any] | None:
-        """`to_dict()` of the position the episode was reset to (`options={"state": ...}`), None after plain setup."""
-        return self._driver.start_state
 
     # -------------------------------------------------------------- core loop
     def _observation(self) -> Any:

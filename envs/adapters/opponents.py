@@ -45,7 +45,7 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
-from envs.adapters.driver import ILLEGAL_ACTION_PENALTY, GameDriver, action_index, require_bool
+from envs.adapters.driver import ILLEGAL_ACTION_PENALTY, GameDriver, ReplayViews, action_index, require_bool
 from envs.adapters.spaces import observation_space
 from envs.core.game import Game, State
 
@@ -71,7 +71,7 @@ Policy = PolicyFn | SupportsAct
 """An opponent: a callable PolicyFn or an object with act() (an agents.Agent)."""
 
 
-class OpponentEnv(gym.Env):
+class OpponentEnv(ReplayViews, gym.Env):
     """Gymnasium env over a multi-player Game: the learner plays its seat(s), weighted pool policies the others."""
 
     metadata = {"render_modes": ["ansi"], "render_fps": 4}
@@ -136,16 +136,6 @@ class OpponentEnv(gym.Env):
     def state(self) -> State | None:
         """The rules-core state being played (None before the first reset)."""
         return self._driver.state
-
-    @property
-    def history(self) -> tuple[tuple[int, int], ...]:
-        """Every (player, action) applied since reset, chance outcomes as (CHANCE, outcome): what a replay records."""
-        return tuple(self._driver.history)
-
-    @property
-    def start_state(self) -> dict[str, Any] | None:
-        """`to_dict()` of the position the episode was reset to (`options={"state": ...}`), None after plain setup."""
-        return self._driver.start_state
 
     # ------------------------------------------------------------------ helpers
     def _is_learner(self, seat: int) -> bool:

@@ -43,7 +43,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from envs.adapters.driver import ILLEGAL_ACTION_PENALTY, GameDriver, action_index
+from envs.adapters.driver import ILLEGAL_ACTION_PENALTY, GameDriver, ReplayViews, action_index
 from envs.adapters.spaces import observation_space
 from envs.core.game import TERMINAL, Game, State
 from envs.core.keywords import check_keywords, keywords_of
@@ -59,7 +59,7 @@ def agent_name(seat: int) -> str:
     return f"{AGENT_PREFIX}{seat}"
 
 
-class TabletopAECEnv(AECEnv):
+class TabletopAECEnv(ReplayViews, AECEnv):
     """PettingZoo AEC env over any Game: seat-own masked observations, seeded chance, final rewards for all."""
 
     metadata: dict[str, Any] = {"render_modes": ["ansi"], "name": "tabletop_v0", "is_parallelizable": False}
@@ -113,16 +113,6 @@ class TabletopAECEnv(AECEnv):
         Not `state`: PettingZoo's `AECEnv.state()` is the global-observation method.
         """
         return self._driver.state
-
-    @property
-    def history(self) -> tuple[tuple[int, int], ...]:
-        """Every (player, action) applied since reset, chance outcomes as (CHANCE, outcome): what a replay records."""
-        return tuple(self._driver.history)
-
-    @property
-    def start_state(self) -> dict[str, Any] | None:
-        """`to_dict()` of the position the episode was reset to (`options={"state": ...}`), None after plain setup."""
-        return self._driver.start_state
 
     # -------------------------------------------------------------- AEC loop
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
