@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from envs.core.game import StateFormatError
+from envs.core.game import CHANCE, StateFormatError
 
 
 @dataclass(frozen=True)
@@ -30,6 +30,7 @@ class DecisionFrame:
     """One pending decision: the seat that decides, the kind of decision, why it was asked, and its details."""
 
     seat: int
+    """The deciding seat, or `CHANCE` for a frame that waits for a chance outcome (a draw, a roll)."""
     kind: str
     """Which decision (the game's word, e.g. "choose a target", "place a stone"): picks the legal action group."""
     reason: str = ""
@@ -54,8 +55,8 @@ class DecisionFrame:
         if not isinstance(data, Mapping) or set(data) - {"seat", "kind", "reason", "details"}:
             raise StateFormatError(field_name, f"a decision frame has seat, kind, reason and details, got {data!r}")
         seat, kind = data.get("seat"), data.get("kind")
-        if isinstance(seat, bool) or not isinstance(seat, int) or seat < 0:
-            raise StateFormatError(f"{field_name}.seat", f"expected a seat number, got {seat!r}")
+        if isinstance(seat, bool) or not isinstance(seat, int) or (seat < 0 and seat != CHANCE):
+            raise StateFormatError(f"{field_name}.seat", f"expected a seat number or CHANCE ({CHANCE}), got {seat!r}")
         if not isinstance(kind, str) or not kind:
             raise StateFormatError(f"{field_name}.kind", f"expected the kind of decision, got {kind!r}")
         details = data.get("details", {})

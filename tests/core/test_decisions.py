@@ -58,7 +58,7 @@ def test_stack_saves_as_json_and_loads_back() -> None:
     ("data", "field"),
     [
         ({"decisions": "x"}, "decisions"),
-        ({"decisions": [{"seat": -1, "kind": "k"}]}, r"decisions\[0\].seat"),
+        ({"decisions": [{"seat": -3, "kind": "k"}]}, r"decisions\[0\].seat"),
         ({"decisions": [{"seat": 0, "kind": ""}]}, r"decisions\[0\].kind"),
         ({"decisions": [{"seat": 0, "kind": "k", "why": "?"}]}, r"decisions\[0\]"),
     ],
