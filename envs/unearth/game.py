@@ -677,7 +677,7 @@ class UnearthState(State):
                 self._push(_frame(self.active, EXCAVATION_RUIN, "Expedition", **details))
                 return
         elif step == STEP_MODIFIERS:
-            self._push(resume, *self._gather_modifiers(seat, die, details))
+            self._push(*self._gather_modifiers(seat, die, details), resume)
             return
         elif step == STEP_MAP:
             if details.get("excavation") and self.map_rerolls > 0:
@@ -685,7 +685,7 @@ class UnearthState(State):
                 return
         elif step == STEP_STONE:
             if face <= STONE_FACES:
-                self._push(resume, _frame(seat, GAIN_STONE, frame.reason, seat=seat, place=self.die_place[seat][die]))
+                self._push(_frame(seat, GAIN_STONE, frame.reason, seat=seat, place=self.die_place[seat][die]), resume)
                 return
         elif step == STEP_CLAIMS:
             if not details.get("batch"):
