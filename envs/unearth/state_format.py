@@ -118,7 +118,9 @@ def state_from_dict(game: UnearthGame, data: dict[str, Any]) -> UnearthState:
     values["library_draws"] = _ints(data["library_draws"], "library_draws", 0, colours - 1)
     values["stack"] = stack_from_list(data["stack"], "stack")
     _check_conservation(game, values)
-    return UnearthState(game=game, **values)
+    state = UnearthState(game=game, **values)
+    state._run()  # a hand-written scenario may start on an automatic step (a saved state never does)
+    return state
 
 
 def _check_conservation(game: UnearthGame, values: dict[str, Any]) -> None:
