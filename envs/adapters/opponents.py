@@ -49,7 +49,7 @@ from envs.adapters.driver import ILLEGAL_ACTION_PENALTY, GameDriver, ReplayViews
 from envs.adapters.spaces import observation_space
 from envs.core.game import Game, State
 
-__all__ = ["LEARNER_SEAT_MODES", "OpponentEnv", "Policy", "PolicyFn", "SupportsAct"]
+__all__ = ["LEARNER_SEAT_MODES", "OpponentEnv", "Policy", "PolicyFn", "RandomPolicy", "SupportsAct"]
 
 LEARNER_SEAT_MODES = ("rotate", "random", "all")
 """String values of `learner_seats` (an int names a fixed seat)."""
@@ -69,6 +69,23 @@ class SupportsAct(Protocol):
 
 Policy = PolicyFn | SupportsAct
 """An opponent: a callable PolicyFn or an object with act() (an agents.Agent)."""
+
+
+class RandomPolicy:
+    """Uniform over the legal actions, from its own generator (the opponent env reseeds it at every reset)."""
+
+    name = "random"
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.rng = np.random.default_rng(seed)
+
+    def reset(self, seed: int | None = None) -> None:
+        """A fresh generator from `seed`."""
+        self.rng = np.random.default_rng(seed)
+
+    def act(self, observation: Any, action_mask: np.ndarray, state: Any | None = None) -> int:
+        """A legal action, each with equal probability."""
+        return int(self.rng.choice(np.flatnonzero(action_mask)))
 
 
 class OpponentEnv(ReplayViews, gym.Env):
