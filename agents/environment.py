@@ -43,8 +43,8 @@ def make_env(
     snapshot_dir: Path | None = None,
     snapshot_stand_in: str = "random",
 ) -> gym.Env:
-    """The single-agent env a learner trains on: gymnasium.make for a Gymnasium id, an OpponentEnv for a
-    multi-player game's PettingZoo id (its opponents from `opponents`).
+    """The single-agent env a learner trains on: gymnasium.make for a solo game's Gymnasium id, an OpponentEnv for
+    a multi-player game's PettingZoo or Gymnasium id (its opponents from `opponents`).
 
     Ids may name the package that registers them ("package:id"); envs is imported first, so this also works in
     fresh subprocesses. `snapshot` opponents play the snapshots in `snapshot_dir` (agents.selfplay); without a
@@ -53,13 +53,22 @@ def make_env(
     import envs  # noqa: F401 - registers the ids
 
     resolved = resolve_env_id(env_id)
-    if resolved in gym.registry:
+    # A multi-player game's Gymnasium id is its opponent env: built here so the config's opponents take part.
+    if resolved in gym.registry and not _is_multi_player(resolved):
         if render_mode is not None:
             return gym.make(resolved, render_mode=render_mode, **kwargs)
         return gym.make(resolved, **kwargs)
     return make_opponent_env(
         resolved, kwargs, opponents or OpponentsConfig(), env_index, snapshot_dir, snapshot_stand_in, render_mode
     )
+
+
+def _is_multi_player(env_id: str) -> bool:
+    """Whether `env_id` belongs to a registered multi-player game (one with PettingZoo modules)."""
+    try:
+        return bool(game_record_of_env_id(env_id).pettingzoo_modules)
+    except UnknownGameError:
+        return False
 
 
 def make_opponent_env(

@@ -514,6 +514,19 @@ class UnearthState(State):
             return _uniform(self.removed)
         raise AssertionError(f"unknown chance event {kind!r}")
 
+    def sample_chance(self, rng: np.random.Generator) -> int:
+        """Draw the chance outcome with its exact probability from `rng` (one uniform draw, no arrays)."""
+        outcomes = self._chance_outcomes(self.stack[-1])
+        if len(outcomes) == 1:
+            return outcomes[0][0]
+        threshold = rng.random()
+        cumulative = 0.0
+        for outcome, probability in outcomes:
+            cumulative += probability
+            if threshold < cumulative:
+                return outcome
+        return outcomes[-1][0]
+
     def _resolve_chance_nothing(self, frame: DecisionFrame) -> None:
         """A chance event with nothing to draw: an empty pile or bag, no token left, no removed Ruin."""
         if frame.kind == REVEAL_RUIN:
@@ -658,42 +671,42 @@ class UnearthState(State):
         self.die_value = _with(self.die_value, seat, _with(self.die_value[seat], die, face))
         details = dict(frame.details)
         details["step"] = STEP_EDIFICE
-        self._push(_frame(seat, RESOLVE_ROLL, frame.reason, **details))
+        self._resolve_roll(_frame(seat, RESOLVE_ROLL, frame.reason, **details))
 
     def _resolve_roll(self, frame: DecisionFrame) -> None:
-        """One step of a roll's resolution; a step that needs a decision pushes it and resumes from it."""
+        """Run a roll's resolution from its step on; a step that needs a decision or more steps pushes them with a
+        frame resuming at the next step beneath, and stops."""
         details = dict(frame.details)
-        seat, die, step = details["seat"], details["die"], details["step"]
-        details["step"] = step + 1
-        resume = _frame(seat, RESOLVE_ROLL, frame.reason, **details)
+        seat, die = details["seat"], details["die"]
         face = self.die_face[seat][die]
-        if step == STEP_EDIFICE:
-            edifice = self.owns(seat, "reroll_own_faces")
-            if edifice and not details.get("edifice_used") and face in edifice[0].effect.faces:
-                self._push(_frame(seat, EDIFICE_REROLL, edifice[0].name, **details))
+        for step in range(details["step"], STEP_DONE):
+            details["step"] = step + 1
+            if step == STEP_EDIFICE:
+                edifice = self.owns(seat, "reroll_own_faces")
+                if edifice and not details.get("edifice_used") and face in edifice[0].effect.faces:
+                    self._push(_frame(seat, EDIFICE_REROLL, edifice[0].name, **details))
+                    return
+            elif step == STEP_RUIN:
+                if self.die_place[seat][die] == NOWHERE:  # Expedition: the Ruin is chosen after rolling
+                    self._push(_frame(self.active, EXCAVATION_RUIN, "Expedition", **details))
+                    return
+            elif step == STEP_MODIFIERS:
+                frames = self._gather_modifiers(seat, die, details)
+                if frames:
+                    self._push(*frames, _frame(seat, RESOLVE_ROLL, frame.reason, **details))
+                    return
+            elif step == STEP_MAP:
+                if details.get("excavation") and self.map_rerolls > 0:
+                    self._push(_frame(self.active, MAP_REROLL, "Ancient Map", **details))
+                    return
+            elif step == STEP_STONE:
+                if face <= STONE_FACES:
+                    self._push(_frame(seat, RESOLVE_ROLL, frame.reason, **details))
+                    self._gain_stone(_frame(seat, GAIN_STONE, frame.reason, seat=seat, place=self.die_place[seat][die]))
+                    return
+            elif step == STEP_CLAIMS and not details.get("batch"):
+                self._check_claims(frame)
                 return
-        elif step == STEP_RUIN:
-            if self.die_place[seat][die] == NOWHERE:  # Expedition: the Ruin is chosen after rolling
-                self._push(_frame(self.active, EXCAVATION_RUIN, "Expedition", **details))
-                return
-        elif step == STEP_MODIFIERS:
-            self._push(*self._gather_modifiers(seat, die, details), resume)
-            return
-        elif step == STEP_MAP:
-            if details.get("excavation") and self.map_rerolls > 0:
-                self._push(_frame(self.active, MAP_REROLL, "Ancient Map", **details))
-                return
-        elif step == STEP_STONE:
-            if face <= STONE_FACES:
-                self._push(_frame(seat, GAIN_STONE, frame.reason, seat=seat, place=self.die_place[seat][die]), resume)
-                return
-        elif step == STEP_CLAIMS:
-            if not details.get("batch"):
-                self._push(_frame(seat, CHECK_CLAIMS, frame.reason))
-            return
-        else:
-            return
-        self._push(resume)
 
     def _gather_modifiers(self, seat: int, die: int, details: dict[str, Any]) -> list[DecisionFrame]:
         """Collect the roll's modifiers (RULES.md, "Modifiers"): the End of Age event's and the next-roll cards'
@@ -728,6 +741,8 @@ class UnearthState(State):
                 if face in others:
                     frames.append(_frame(seat, WONDER_MODIFIER, named[k].name, wonder=k, seat=seat, die=die))
         self.modifiers = tuple(modifiers)
+        if not frames and not modifiers:
+            return []
         return [*frames, _frame(seat, APPLY_MODIFIERS, "modifiers", seat=seat, die=die)]
 
     def _apply_modifiers(self, frame: DecisionFrame) -> None:
