@@ -30,7 +30,9 @@ An action that is no action id (4.7, "4", True, a list: `envs.adapters.driver.ac
 a done agent's `None` is no action and passes.
 
 Truncation: with `max_decisions=k` every agent is truncated (reward 0) after k decisions if the game goes on.
-Render: `render_mode="ansi"` returns the public view's text (`game.observer(None)`).
+Render: `render_mode="ansi"` returns the public view's text (`game.observer(None)`); `render_mode="rgb_array"`
+returns the game's picture, an HxWx3 uint8 array from the `rgb_renderer` the game's module passes
+(`make_env_module(..., rgb_renderer=...)`); an env without one offers "ansi" only (`metadata["render_modes"]`).
 """
 
 from __future__ import annotations
@@ -62,7 +64,12 @@ def agent_name(seat: int) -> str:
 class TabletopAECEnv(ReplayViews, AECEnv):
     """PettingZoo AEC env over any Game: seat-own masked observations, seeded chance, final rewards for all."""
 
-    metadata: dict[str, Any] = {"render_modes": ["ansi"], "name": "tabletop_v0", "is_parallelizable": False}
+    metadata: dict[str, Any] = {
+        "render_modes": ["ansi", "rgb_array"],
+        "name": "tabletop_v0",
+        "is_parallelizable": False,
+        "render_fps": 4,
+    }
 
     def __init__(
         self,
@@ -72,17 +79,26 @@ class TabletopAECEnv(ReplayViews, AECEnv):
         render_mode: str | None = None,
         max_decisions: int | None = None,
         name: str | None = None,
+        rgb_renderer: Callable[[State], np.ndarray] | None = None,
     ) -> None:
         super().__init__()
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}, got {render_mode!r}")
+        # The modes this env offers: a picture only from a game that has a renderer.
+        modes = [mode for mode in self.metadata["render_modes"] if mode != "rgb_array" or rgb_renderer is not None]
+        if render_mode is not None and render_mode not in modes:
+            missing = f" ({game.spec.name} has no rgb_array renderer)" if render_mode == "rgb_array" else ""
+            raise ValueError(f"render_mode must be one of {modes}, got {render_mode!r}{missing}")
         if max_decisions is not None and (type(max_decisions) is not int or max_decisions < 1):
             raise ValueError(f"max_decisions must be a positive int or None, got {max_decisions!r}")
         self._driver = GameDriver(game, reward=reward, illegal_action=illegal_action)
         self.game = game
         self.render_mode = render_mode
         self.max_decisions = max_decisions
-        self.metadata = {**self.metadata, "name": name or f"{game.spec.name}_v{game.spec.version}"}
+        self._rgb_renderer = rgb_renderer
+        self.metadata = {
+            **self.metadata,
+            "name": name or f"{game.spec.name}_v{game.spec.version}",
+            "render_modes": modes,
+        }
         n = game.spec.num_players
         self.possible_agents = [agent_name(seat) for seat in range(n)]
         self._seat = {agent: seat for seat, agent in enumerate(self.possible_agents)}
@@ -174,11 +190,16 @@ class TabletopAECEnv(ReplayViews, AECEnv):
         self._accumulate_rewards()
 
     # ----------------------------------------------------------------- views
-    def render(self) -> str | None:
-        """'ansi': the public view's text."""
-        if self.render_mode != "ansi" or self._driver.state is None:
+    def render(self) -> str | np.ndarray | None:
+        """'ansi': the public view's text; 'rgb_array': the game's picture (HxWx3 uint8)."""
+        state = self._driver.state
+        if state is None:
             return None
-        return self._public.text(self._driver.state)
+        if self.render_mode == "ansi":
+            return self._public.text(state)
+        if self.render_mode == "rgb_array" and self._rgb_renderer is not None:
+            return self._rgb_renderer(state)
+        return None
 
     def close(self) -> None:
         """Nothing to release (no window)."""
@@ -196,12 +217,15 @@ class ActionTypeWrapper(wrappers.BaseWrapper):
 
 
 def make_env_module(
-    game_factory: Callable[..., Game], name: str
+    game_factory: Callable[..., Game],
+    name: str,
+    rgb_renderer: Callable[[State], np.ndarray] | None = None,
 ) -> tuple[Callable[..., AECEnv], Callable[..., TabletopAECEnv]]:
     """The `env` and `raw_env` functions of a game's `<name>.py` module (PettingZoo classic's pair).
 
     `raw_env(reward=, illegal_action=, render_mode=, max_decisions=, **game_kwargs)` builds the bare env;
-    `env(...)` wraps it as the classic envs are.
+    `env(...)` wraps it as the classic envs are. `rgb_renderer` (state -> HxWx3 uint8 picture) enables
+    `render_mode="rgb_array"`.
     """
 
     game_keywords = keywords_of(game_factory)
@@ -211,7 +235,7 @@ def make_env_module(
         if game_keywords is not None:  # a misspelled keyword is named with the valid ones, the adapter's included
             check_keywords(name, kwargs, (*game_keywords, *ADAPTER_KWARGS))
         adapter = {key: kwargs.pop(key) for key in ADAPTER_KWARGS if key in kwargs}
-        return TabletopAECEnv(game_factory(**kwargs), name=name, **adapter)
+        return TabletopAECEnv(game_factory(**kwargs), name=name, rgb_renderer=rgb_renderer, **adapter)
 
     def env(**kwargs: Any) -> AECEnv:
         """The AEC env wrapped as PettingZoo classic does (illegal moves end the game with -1 for the offender)."""

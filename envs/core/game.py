@@ -276,6 +276,22 @@ class Observer(abc.ABC):
     def text(self, state: State) -> str:
         """A readable table of everything this player may see."""
 
+    @property
+    def view_shapes(self) -> dict[str, tuple[int, ...]]:
+        """The shape of every view (`ObservationLayout.shapes`); by default each view is a vector of its length."""
+        shapes: dict[str, tuple[int, ...]] | None = self.__dict__.get("_view_shapes")
+        if shapes is None:
+            return {name: (part.stop - part.start,) for name, part in self.views.items()}
+        return shapes
+
+    @view_shapes.setter
+    def view_shapes(self, shapes: dict[str, tuple[int, ...]]) -> None:
+        self.__dict__["_view_shapes"] = dict(shapes)
+
     def view(self, observation: np.ndarray, name: str) -> np.ndarray:
-        """The named part of a flat observation (e.g. 'resources')."""
-        return observation[self.views[name]]
+        """The named part of an observation, reshaped to its view shape (e.g. 'resources', or a grid of planes).
+
+        `observation` is one flat observation or a batch of them (the views are cut from the last axis).
+        """
+        part = observation[..., self.views[name]]
+        return part.reshape(*observation.shape[:-1], *self.view_shapes[name])

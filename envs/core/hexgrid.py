@@ -133,11 +133,13 @@ def draw_ascii(cells: Mapping[Hex, str]) -> str:
     half = (width + 1) // 2
     # Twice the screen x of a hex: 2q + r, an integer.
     min_x2 = min(2 * q + r for q, r in cells)
-    rows = range(min(r for _, r in cells), max(r for _, r in cells) + 1)
+    by_row: dict[int, list[Hex]] = {}
+    for hex_ in sorted(cells, key=reading_key):  # one pass: each row's hexes in reading order
+        by_row.setdefault(hex_[1], []).append(hex_)
     lines: list[str] = []
-    for row in rows:
+    for row in range(min(by_row), max(by_row) + 1):
         line: list[str] = []
-        for q, r in sorted((h for h in cells if h[1] == row), key=reading_key):
+        for q, r in by_row.get(row, ()):
             start = (2 * q + r - min_x2) * half
             if len(line) < start:
                 line.extend(" " * (start - len(line)))

@@ -11,8 +11,8 @@ import pytest
 from pettingzoo.test import api_test, seed_test
 
 from envs import register_pettingzoo_envs
-from envs.adapters.pettingzoo_env import TabletopAECEnv
-from envs.core.game import CHANCE, IllegalActionError
+from envs.adapters.pettingzoo_env import TabletopAECEnv, make_env_module
+from envs.core.game import CHANCE, IllegalActionError, State
 from envs.core.registration import GameRecord
 from envs.core.testing import check_clone_independence, check_sampler_matches_outcomes
 from tests.toys.card_duel import BLAME, BLAME_BASE, LEAD_DRAW, CardDuelGame, CardDuelState
@@ -269,6 +269,38 @@ def test_render_ansi_is_the_public_view() -> None:
     aec.reset(seed=0)
     text = aec.render()
     assert isinstance(text, str) and "public" in text and "hand:" not in text
+
+
+def _picture(state: State) -> np.ndarray:
+    """A fake rgb renderer: a 2x3 picture whose red channel holds the tricks done."""
+    assert isinstance(state, CardDuelState)
+    image = np.zeros((2, 3, 3), dtype=np.uint8)
+    image[..., 0] = state.tricks_done
+    return image
+
+
+def test_render_rgb_array_calls_the_games_renderer() -> None:
+    """A module made with an rgb renderer offers render_mode='rgb_array' and returns the renderer's picture of the
+    state being played, through the wrapped env() too; before reset it renders nothing."""
+    env_rgb, raw_env_rgb = make_env_module(CardDuelGame, "card_duel_v0", rgb_renderer=_picture)
+    aec = raw_env_rgb(num_players=3, render_mode="rgb_array")
+    assert aec.metadata["render_modes"] == ["ansi", "rgb_array"]
+    assert aec.render() is None
+    _play(aec, seed=1)
+    picture = aec.render()
+    assert isinstance(picture, np.ndarray) and picture.shape == (2, 3, 3) and picture.dtype == np.uint8
+    state = aec.game_state
+    assert isinstance(state, CardDuelState) and picture[0, 0, 0] == state.tricks_done > 0
+    wrapped = env_rgb(num_players=2, render_mode="rgb_array")
+    wrapped.reset(seed=0)
+    assert wrapped.render().shape == (2, 3, 3)
+
+
+def test_render_rgb_array_needs_a_renderer() -> None:
+    """Without a renderer the env offers 'ansi' only, and asking for 'rgb_array' names the missing renderer."""
+    assert raw_env(num_players=2).metadata["render_modes"] == ["ansi"]
+    with pytest.raises(ValueError, match="no rgb_array renderer"):
+        raw_env(num_players=2, render_mode="rgb_array")
 
 
 def test_blame_actions_name_other_seats() -> None:

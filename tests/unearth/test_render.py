@@ -1,0 +1,121 @@
+"""Unearth's text table (`state_text`) and picture (`render_rgb`)."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+import pytest
+
+from envs.core.game import CHANCE
+from envs.unearth.game import PLACE_STONE, UnearthGame, UnearthState
+from envs.unearth.render import HEIGHT, STONE_RGB, WIDTH, WONDER_RGB, crop_ascii, render_rgb, state_text
+from envs.unearth.tableau import Tableau
+
+
+def _state(num_players: int, seed: int, decisions: int) -> UnearthState:
+    """A random game of `num_players` after about `decisions` decisions (or at its end)."""
+    rng = np.random.default_rng(seed)
+    state = UnearthGame(num_players).new_initial_state()
+    while not state.is_terminal() and state.decisions < decisions:
+        if state.current_player() == CHANCE:
+            state.apply_action(state.sample_chance(rng))
+        else:
+            legal = state.legal_actions()
+            state.apply_action(legal[int(rng.integers(len(legal)))])
+    return state
+
+
+def _ring_tableau() -> Tableau:
+    """A tableau with one closed ring around (1, 0), its Wonder a Lesser one."""
+    tableau = Tableau()
+    for hex_ in ((0, 0), (1, -1), (2, -1), (2, 0), (1, 1), (0, 1)):
+        placement = tableau.place(tableau.index(hex_), colour=hex_[0] % 4)
+        tableau = placement.tableau
+    centre = tableau.index((1, 0))
+    assert tableau.unchosen_wonder_centres() == (centre,)
+    return tableau.with_wonder(centre, 0)
+
+
+def test_text_lists_the_table_and_each_seat() -> None:
+    """Every table place, every seat, the bag, the End of Age status and the pending decision are in the text."""
+    state = _state(3, seed=1, decisions=60)
+    text = state_text(state, 1)
+    assert "seat 1's view" in text and "Seat 1 (you)" in text
+    for place in range(len(state.table)):
+        assert f"place {place + 1}:" in text
+    for seat in range(3):
+        assert f"Seat {seat}" in text
+    assert "Bag: red" in text and "End of Age: face down" in text
+    frame = state.decision()
+    assert frame is not None and f"Decision: seat {frame.seat} decides: {frame.kind}" in text
+
+
+def test_text_hides_hands_unless_own_or_omniscient() -> None:
+    """A seat's text lists its own hand only; the public text none; the omniscient text every hand and the deck."""
+    state = _state(2, seed=3, decisions=40)
+    cards = state.game.cards.delvers
+    hand = (2,) + (0,) * (len(cards) - 1)
+    state = dataclasses.replace(state, hands=(hand, state.hands[1]))
+    listed = f"Seat 0: 2 Delver cards: {cards[0].name} x2"
+    assert f"Seat 0 (you): 2 Delver cards: {cards[0].name} x2" in state_text(state, 0)
+    assert "Seat 0: 2 Delver cards\n" in state_text(state, 1) and cards[0].name + " x2" not in state_text(state, 1)
+    assert "Seat 0: 2 Delver cards\n" in state_text(state, None)
+    everything = state_text(state, None, omniscient=True)
+    assert listed in everything
+    assert "[deck]" in everything and "[Ruins deck]" in everything and "Removed at setup" in everything
+    assert "[deck]" not in state_text(state, 0)
+
+
+def test_wonder_tokens_face_down_for_others_revealed_at_the_end() -> None:
+    """Another seat's Lesser Wonder shows as face down, its owner sees its points, and the end reveals them."""
+    state = dataclasses.replace(_state(2, seed=3, decisions=40), lesser_built=((3,), ()))
+    assert "Wonders: Lesser (3 pts)" in state_text(state, 0)
+    assert "Wonders: Lesser x1 (face down)" in state_text(state, 1)
+    assert "Wonders: Lesser (3 pts)" in state_text(dataclasses.replace(state, over=True, stack=()), 1)
+
+
+def test_crop_keeps_the_stones_with_a_margin() -> None:
+    """A cropped tableau drawing keeps every stone and wonder letter, one empty row around, and drops the rest."""
+    tableau = _ring_tableau()
+    full = tableau.draw_ascii()
+    cropped = crop_ascii(full)
+    letters = [char for char in full if char not in " .\n"]
+    assert sorted(char for char in cropped if char not in " .\n") == sorted(letters)
+    rows = cropped.splitlines()
+    assert len(rows) == 3 + 2  # rows -1..1 and one row either side
+    assert "." in rows[0] and not rows[0].replace(".", "").strip()
+    assert len(full.splitlines()) == 19
+    assert crop_ascii(Tableau().draw_ascii()) == ""
+
+
+def test_legal_cells_shown_while_placing() -> None:
+    """While a seat places a Stone, its drawn tableau marks the legal cells with +."""
+    for seed in range(10):
+        state = UnearthGame(2).new_initial_state()
+        rng = np.random.default_rng(seed)
+        while not state.is_terminal():
+            frame = state.decision()
+            if frame is not None and frame.kind == PLACE_STONE and state.tableaus[frame.detail("seat")].stone_count:
+                seat = frame.detail("seat")
+                section = state_text(state, seat).split(f"Seat {seat}")[1]
+                assert "+" in section.split("Seat")[0]
+                return
+            if state.current_player() == CHANCE:
+                state.apply_action(state.sample_chance(rng))
+            else:
+                legal = state.legal_actions()
+                state.apply_action(legal[int(rng.integers(len(legal)))])
+    pytest.fail("no Stone placement found")
+
+
+@pytest.mark.parametrize("num_players", [2, 3, 4])
+def test_picture_is_an_rgb_array(num_players: int) -> None:
+    """render_rgb gives a HEIGHT x WIDTH x 3 uint8 picture of the table and every tableau, Wonders included."""
+    state = _state(num_players, seed=num_players, decisions=150)
+    tableaus = list(state.tableaus)
+    tableaus[0] = _ring_tableau()
+    picture = render_rgb(dataclasses.replace(state, tableaus=tuple(tableaus)))
+    assert picture.shape == (HEIGHT, WIDTH, 3) and picture.dtype == np.uint8
+    colours = {tuple(pixel) for pixel in picture[::4, ::4].reshape(-1, 3).tolist()}
+    assert WONDER_RGB in colours and STONE_RGB["red"] in colours and STONE_RGB["blue"] in colours
