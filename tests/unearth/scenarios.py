@@ -23,7 +23,7 @@ import numpy as np
 
 from envs.core.game import CHANCE, TERMINAL
 from envs.core.hexgrid import Hex
-from envs.unearth.game import DELVER_PHASE, ROLL, UnearthGame, UnearthState
+from envs.unearth.game import DELVER_PHASE, EXCAVATION_DIE, EXCAVATION_RUIN, ROLL, UnearthGame, UnearthState
 from envs.unearth.tableau import COLOUR_NAMES, Tableau
 
 D6_A, D6_B, D6_C, D4, D8 = range(5)
@@ -385,8 +385,14 @@ def end_delver_phase(state: UnearthState) -> None:
 def declare(state: UnearthState, die: int, place: int) -> None:
     """End the Delver Phase if it is on, then declare die `die` and the Ruin at `place` for the Excavation roll."""
     end_delver_phase(state)
-    act(state, f"roll die: {die_label(state.game, die)}")
-    act(state, f"on ruin: place {place + 1}")
+    seat = state.active
+    if top_kind(state) == EXCAVATION_DIE:
+        act(state, f"roll die: {die_label(state.game, die)}")
+    if top_kind(state) == EXCAVATION_RUIN:
+        act(state, f"on ruin: place {place + 1}")
+    # A single option is taken by the rules: check it was the one asked for.
+    assert top_kind(state) == ROLL and state.stack[-1].detail("die") == die, describe(state)
+    assert state.die_place[seat][die] == place, f"die {die} of seat {seat} is not on place {place}"
 
 
 def excavate(state: UnearthState, die: int, place: int, face: int) -> None:

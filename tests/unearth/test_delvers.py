@@ -459,3 +459,45 @@ def test_expedition_covers_one_roll_of_band_of_delvers() -> None:
     roll(state, 4)
     assert placed(state, 0, D6_A) == (0, 5) and placed(state, 0, D6_B) == (2, 4)
     assert pool_dice(state, 0) == [D6_C, D4, D8]
+
+
+# ---------------------------------------------------------------------------------------------- batches of rerolls
+def test_several_rerolls_of_one_card_go_in_table_then_turn_order() -> None:
+    """RULES.md, A turn: dice rerolled at once "are rerolled in a fixed order: table place 1 to 5, then seats in turn
+    order from the active one, then die index"."""
+    dice = [(0, D6_A, 0, 4), (2, D8, 0, 4), (1, D6_B, 0, 4), (1, D6_A, 0, 4), (0, D4, 2, 4)]
+    table = ("gray 17", "green 13", "blue 15", "peach 17", "purple 17")
+    state = scenario(3, active=1, table=table, dice=dice, hands={1: {"Forgotten Song": 1}})
+    play_card(state, "Forgotten Song")
+    order = []
+    while top_kind(state) == ROLL:
+        order.append((state.stack[-1].detail("seat"), state.stack[-1].detail("die")))
+        roll(state, 4)
+    assert order == [(1, D6_A), (1, D6_B), (2, D8), (0, D6_A), (0, D4)]
+
+
+def test_claims_are_checked_once_after_a_batch_of_rerolls() -> None:
+    """RULES.md, A turn: "Each reroll is resolved in full ... claims are checked once, after the last" (one card's
+    single effect): a Ruin the first reroll would have given to seat 0 goes to seat 1 after the second."""
+    dice = [(0, D6_A, 0, 1), (1, D6_A, 0, 1), (1, D6_B, 0, 4)]
+    state = scenario(2, table=TABLE, dice=dice, hands={0: {"Forgotten Song": 1}}, stones={0: (0, 0, 0, 2)})
+    play_card(state, "Forgotten Song")
+    act(state, "name: 1")
+    assert (state.stack[-1].detail("seat"), state.stack[-1].detail("die")) == (0, D6_A)
+    roll(state, 6)  # 6 + 1 + 4 = 11 >= 9: seat 0's 6 would win now
+    assert state.claimed == ((), ())
+    roll(state, 6)  # 6 against 6, then seat 1's 4 against nothing: seat 1 wins
+    assert state.claimed == ((), (ruin_id(state.game, "peach 9"),))
+
+
+def test_ancestral_claim_does_not_modify_the_map_reroll() -> None:
+    """FAQ: "Reading the Stones (and other modifiers) only applies to your first Excavation roll, not subsequent
+    rerolls": Ancestral Claim's +2 is used by the first roll."""
+    state = scenario(2, table=TABLE, hands={0: {"Ancient Map": 1, "Ancestral Claim": 1}})
+    play_card(state, "Ancestral Claim")
+    play_card(state, "Ancient Map")
+    excavate(state, D6_A, 3, 4)
+    assert placed(state, 0, D6_A) == (3, 6)
+    act(state, "reroll: reroll")
+    roll(state, 4)
+    assert placed(state, 0, D6_A) == (3, 4)

@@ -450,3 +450,25 @@ def test_modified_value_counts_for_the_claim() -> None:
     state = scenario(2, table=TABLE, dice=[(1, D6_A, 0, 4)], **festival())
     excavate(state, D6_A, 0, 4)
     assert state.claimed[0] == (ruin_id(state.game, "peach 9"),)
+
+
+def test_no_card_is_drawn_when_the_draw_and_discard_piles_are_empty() -> None:
+    """ "Reshuffle the discard pile to make a new Delver Deck if the draw pile is empty": with both empty there is
+    nothing to draw (RULES.md, Claims in play: "with both empty, nothing is drawn")."""
+    every = {d.name: d.count for d in UnearthGame(2).cards.delvers}
+    state = scenario(2, table=TABLE, dice=[(1, D6_A, 0, 4)], hands={0: every})
+    assert sum(state.delver_deck) == 0 and sum(state.delver_discard) == 0
+    excavate(state, D8, 0, 6)
+    assert state.claimed[0] == (ruin_id(state.game, "peach 9"),)
+    assert top_kind(state) == REVEAL_RUIN
+    assert sum(state.hands[1]) == 0
+
+
+def test_no_card_may_be_played_during_the_excavation_phase() -> None:
+    """ "Only you may play cards during your Delver Phase and cards may not be played by anyone during the Excavation
+    Phase": between two Band of Delvers rolls only dice are offered."""
+    state = scenario(2, table=TABLE, hands={0: {"Band of Delvers": 1, "Ancient Map": 2, "Expedition": 1}})
+    play_card(state, "Band of Delvers")
+    excavate(state, D6_A, 3, 5)
+    assert top_kind(state) == EXCAVATION_DIE
+    assert all(label.startswith("roll die: ") for label in labels(state))
