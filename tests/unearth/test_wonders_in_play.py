@@ -47,6 +47,7 @@ from tests.unearth.scenarios import (
     named_id,
     open_ring,
     place_stone,
+    play_card,
     roll,
     ruin_id,
     scenario,
@@ -383,3 +384,57 @@ def test_named_wonder_printed_points_are_scored() -> None:
     palace = finished(named_built={1: ["Palace of Relics"]}, named_in_play=[])
     assert palace.score()[1] == plain.score()[1] + 6
     assert palace.score()[0] == plain.score()[0]
+
+
+def test_shattered_edifice_applies_to_an_ancient_map_reroll() -> None:
+    """RULES.md, Rolls: the Ancient Map reroll "is a new roll (steps 1-6 again) ...; the End of Age event and the
+    owner's Named Wonders apply to it": a Map reroll showing 4 may be rerolled by The Shattered Edifice."""
+    state = scenario(2, table=TABLE, hands={0: {"Ancient Map": 1}}, named_built={0: ["The Shattered Edifice"]})
+    play_card(state, "Ancient Map")
+    excavate(state, D6_A, 3, 6)
+    act(state, "reroll: reroll")
+    roll(state, 4)
+    assert top_kind(state) == EDIFICE_REROLL and state.current_player() == 0
+
+
+def test_shattered_edifice_used_on_the_first_roll_still_applies_to_the_map_reroll() -> None:
+    """RULES.md, Rolls: Edifice is "once per roll" and the Ancient Map reroll "is a new roll (steps 1-6 again)":
+    using the Edifice on the Excavation roll leaves it for the Map's new roll."""
+    state = scenario(2, table=TABLE, hands={0: {"Ancient Map": 1}}, named_built={0: ["The Shattered Edifice"]})
+    play_card(state, "Ancient Map")
+    excavate(state, D6_A, 3, 4)
+    act(state, "reroll: reroll")  # The Shattered Edifice
+    roll(state, 6)
+    act(state, "reroll: reroll")  # Ancient Map
+    roll(state, 5)
+    assert top_kind(state) == EDIFICE_REROLL and state.current_player() == 0
+
+
+def test_underground_library_with_one_stone_in_the_bag_draws_it() -> None:
+    """RULES.md, Stones: "With one Stone in the bag, one is drawn as usual." """
+    state = scenario(2, table=TABLE, named_built={0: ["Underground Library"]}, stones={1: (15, 15, 15, 14)})
+    assert state.bag == (0, 0, 0, 1)
+    excavate(state, D6_A, 3, 1)
+    assert state.chance_outcomes() == [(BLACK, 1.0)]
+    assert state.stack[-1].detail("library") is False
+    bag_stone(state, BLACK)
+    assert state.tableaus[0].stones_by_colour == (0, 0, 0, 1)
+    assert sum(state.bag) == 0
+
+
+def test_a_wonder_built_after_the_tokens_ran_out_is_worth_nothing() -> None:
+    """RULES.md, Wonders: "Stacks running out ... the ring still holds a Wonder (it counts for "three or more
+    Wonders") worth 0 points." """
+    state = ring_scenario((BLUE,) * 5, BLUE, [], greater_tokens=[])
+    assert state.greater_built[0] == (0,)
+    assert state.tableaus[0].wonder_at(centre_cell()) == GREATER
+    assert state.active == 1
+
+
+def test_blackened_cenotaph_with_no_removed_ruin_adds_nothing() -> None:
+    """RULES.md, Wonders: The Blackened Cenotaph takes a random removed Ruin; "none left, nothing"."""
+    state = ring_scenario(MIXED_112233, BLUE, ["The Blackened Cenotaph"], removed=[])
+    hidden = state.hidden_ruins[0]
+    act(state, "build: The Blackened Cenotaph")
+    assert state.hidden_ruins[0] == hidden
+    assert state.active == 1
