@@ -25,6 +25,7 @@ from envs.unearth.game import (
     TAKE_STONE,
     UnearthGame,
 )
+from envs.unearth.tableau import Tableau
 from tests.unearth.scenarios import (
     BLUE,
     D4,
@@ -55,6 +56,7 @@ from tests.unearth.scenarios import (
     target_die,
     top_kind,
 )
+from tests.unearth.test_tableau import NO_LEGAL_CELL_RADIUS_2
 
 TABLE = ("peach 9", "green 13", "blue 15", "gray 17")
 """A 2-player table: claim values 9, 13, 15, 17."""
@@ -472,3 +474,17 @@ def test_no_card_may_be_played_during_the_excavation_phase() -> None:
     excavate(state, D6_A, 3, 5)
     assert top_kind(state) == EXCAVATION_DIE
     assert all(label.startswith("roll die: ") for label in labels(state))
+
+
+def test_a_stone_with_no_legal_cell_goes_back_to_the_bag() -> None:
+    """RULES.md, Stones: "If no cell is legal (only the grid's edge can cause this ...), the Stone goes back to the
+    bag." (A radius-2 tableau with no legal cell, from test_tableau.py, stands for a full one.)"""
+    full = Tableau.from_dict(NO_LEGAL_CELL_RADIUS_2)
+    assert not full.has_legal_cell
+    state = scenario(2, table=TABLE, tableaus={0: full}, stones={3: (1, 0, 0, 0)})
+    bag = state.bag
+    excavate(state, D6_A, 3, 1)
+    assert state.ruin_stones[3] == NO_STONES
+    assert state.bag == (bag[RED] + 1, *bag[1:])
+    assert state.tableaus[0] == full
+    assert state.active == 1
