@@ -1,0 +1,138 @@
+"""Unearth states are deterministic and survive `to_dict` / `state_from_dict` at every step; bad dicts are refused.
+
+DESIGN.md ("Tests"): scenarios are set up from state dicts, so a saved state must rebuild into an equal one, and a
+malformed dict must fail naming its field (StateFormatError.field).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+import pytest
+
+from envs.core.game import CHANCE, StateFormatError
+from envs.unearth.game import UnearthGame, UnearthState
+from tests.unearth.scenarios import as_json, setup_dict
+
+MAX_STEPS = 3000
+"""Bound on a random game's actions and outcomes (measured games take about 500)."""
+
+
+def random_game(num_players: int, seed: int, each_step: Callable[[UnearthState], None]) -> UnearthState:
+    """Play a random game (chance by its probabilities, uniform legal decisions), calling `each_step` on each state."""
+    state = UnearthGame(num_players).new_initial_state()
+    rng = np.random.default_rng(seed)
+    each_step(state)
+    for _ in range(MAX_STEPS):
+        if state.is_terminal():
+            break
+        if state.current_player() == CHANCE:
+            state.apply_action(state.sample_chance(rng))
+        else:
+            state.apply_action(int(rng.choice(state.legal_actions())))
+        each_step(state)
+    assert state.is_terminal()
+    return state
+
+
+@pytest.mark.parametrize("num_players", [2, 3, 4])
+def test_round_trip_at_every_step_of_a_random_game(num_players: int) -> None:
+    """DESIGN.md: every state is "JSON-able dict and back": the rebuilt state equals the saved one and offers the same
+    actions and chance outcomes."""
+    game = UnearthGame(num_players)
+
+    def check(state: UnearthState) -> None:
+        """The state rebuilt from its JSON dict is the same state."""
+        saved = json.loads(json.dumps(state.to_dict()))
+        rebuilt = game.state_from_dict(saved)
+        assert rebuilt.to_dict() == state.to_dict()
+        assert rebuilt.current_player() == state.current_player()
+        assert rebuilt.legal_actions() == state.legal_actions()
+        assert rebuilt.chance_outcomes() == state.chance_outcomes()
+
+    final = random_game(num_players, seed=10 + num_players, each_step=check)
+    assert final.returns() == game.state_from_dict(final.to_dict()).returns()
+
+
+@pytest.mark.parametrize("num_players", [2, 4])
+def test_same_seed_and_actions_give_the_same_states(num_players: int) -> None:
+    """A game is a function of its chance outcomes and decisions: two runs with one seed match at every step."""
+    first: list[str] = []
+    second: list[str] = []
+    random_game(num_players, seed=5, each_step=lambda state: first.append(as_json(state)))
+    random_game(num_players, seed=5, each_step=lambda state: second.append(as_json(state)))
+    assert first == second
+
+
+def bad(edit: Callable[[dict[str, Any]], None]) -> StateFormatError:
+    """The error state_from_dict raises for the setup dict after `edit`."""
+    data = setup_dict(2)
+    edit(data)
+    with pytest.raises(StateFormatError) as raised:
+        UnearthGame(2).state_from_dict(data)
+    return raised.value
+
+
+def test_a_missing_field_is_named() -> None:
+    """state_from_dict: "StateFormatError naming the first missing, unknown or malformed field"."""
+    assert bad(lambda d: d.pop("bag")).field == "bag"
+    assert bad(lambda d: d.pop("hands")).field == "hands"
+
+
+def test_an_unknown_field_is_named() -> None:
+    """state_from_dict refuses a field the state does not have, naming it."""
+    assert bad(lambda d: d.update(score=3)).field == "score"
+
+
+def test_a_hand_of_the_wrong_length_is_named() -> None:
+    """A hand is copies per Delver type: one entry short is refused, naming that hand."""
+    assert bad(lambda d: d["hands"][0].pop()).field == "hands[0]"
+
+
+def test_delver_cards_that_do_not_add_up_are_refused() -> None:
+    """ "Delver Deck of 38 mini-sized cards": a card counted twice is refused, naming the hands."""
+
+    def extra_card(data: dict[str, Any]) -> None:
+        """One more Ancient Map in seat 0's hand than the game has."""
+        data["hands"][0][0] += 1
+
+    error = bad(extra_card)
+    assert error.field == "hands"
+    assert "Ancient Map" in str(error)
+
+
+def test_stones_that_do_not_add_up_are_refused() -> None:
+    """ "Hexagonal Stone tokens (60 hexes; 15 of each color)": a Stone too many is refused, naming the bag."""
+
+    def extra_stone(data: dict[str, Any]) -> None:
+        """One more red Stone in the bag."""
+        data["bag"][0] += 1
+
+    assert bad(extra_stone).field == "bag"
+
+
+def test_malformed_table_and_dice_are_named() -> None:
+    """A table of the wrong size and a die on a place that does not exist are refused by field."""
+    assert bad(lambda d: d["table"].append(3)).field == "table"
+
+    def far_die(data: dict[str, Any]) -> None:
+        """Seat 1's first die on place 7 of a 4-place table."""
+        data["die_place"][1][0] = 7
+
+    assert bad(far_die).field == "die_place[1][0]"
+
+
+@pytest.mark.parametrize("num_players", [2, 3, 4])
+def test_every_decision_asked_has_two_options_or_more(num_players: int) -> None:
+    """RULES.md, The engine: "A decision with exactly one legal option is applied at once ... Every decision an agent
+    is asked has at least two options"."""
+
+    def check(state: UnearthState) -> None:
+        """A seat that decides has a real choice."""
+        if state.current_player() >= 0:
+            assert len(state.legal_actions()) >= 2, state.decision()
+
+    random_game(num_players, seed=20 + num_players, each_step=check)
