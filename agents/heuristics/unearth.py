@@ -27,7 +27,8 @@ import numpy as np
 
 from envs.unearth.actions import GENERIC_WONDER, KEEP, MINUS, MODIFIER_AMOUNTS, PLUS, REROLL
 from envs.unearth.claims import PlacedDie, resolve_claim
-from envs.unearth.game import (
+from envs.unearth.game import UnearthGame
+from envs.unearth.rules import (
     BUILD_WONDER,
     CHOOSE_REMOVED,
     DELVER_PHASE,
@@ -43,7 +44,6 @@ from envs.unearth.game import (
     TAKE_STONE,
     TARGET_DIE,
     WONDER_MODIFIER,
-    UnearthGame,
     UnearthState,
     modifier_results,
 )

@@ -91,7 +91,7 @@ class RandomPolicy:
 class OpponentEnv(ReplayViews, gym.Env):
     """Gymnasium env over a multi-player Game: the learner plays its seat(s), weighted pool policies the others."""
 
-    metadata = {"render_modes": ["ansi"], "render_fps": 4}
+    metadata = {"render_modes": ["ansi", "rgb_array"], "render_fps": 4}
 
     def __init__(
         self,
@@ -104,6 +104,7 @@ class OpponentEnv(ReplayViews, gym.Env):
         illegal_action: str = "raise",
         flat: bool = False,
         render_mode: str | None = None,
+        rgb_renderer: Callable[[State], np.ndarray] | None = None,
     ) -> None:
         num_players = game.spec.num_players
         if isinstance(learner_seats, bool) or not (
@@ -120,8 +121,11 @@ class OpponentEnv(ReplayViews, gym.Env):
             weights = [1.0] * len(self.policies)
         if len(weights) != len(self.policies) or any(w < 0 for w in weights) or (self.policies and sum(weights) <= 0):
             raise ValueError(f"weights must be one non-negative number per policy with a positive sum, got {weights!r}")
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}, got {render_mode!r}")
+        modes = ["ansi", "rgb_array"] if rgb_renderer is not None else ["ansi"]
+        if render_mode is not None and render_mode not in modes:
+            raise ValueError(f"render_mode must be one of {modes}, got {render_mode!r}")
+        self.metadata = {**self.metadata, "render_modes": modes}
+        self._rgb_renderer = rgb_renderer
         self._driver = GameDriver(game, reward=reward, illegal_action=illegal_action)
         flat = require_bool("flat", flat)
         total = float(sum(weights))
@@ -258,7 +262,11 @@ class OpponentEnv(ReplayViews, gym.Env):
         return self._driver.mask.astype(bool)
 
     def render(self) -> Any:
-        """'ansi': the public view's text (no hidden information)."""
-        if self.state is None or self.render_mode != "ansi":
+        """'ansi': the public view's text; 'rgb_array': the game's picture of it (no hidden information)."""
+        if self.state is None:
+            return None
+        if self.render_mode == "rgb_array" and self._rgb_renderer is not None:
+            return self._rgb_renderer(self.state)
+        if self.render_mode != "ansi":
             return None
         return self.public_observer.text(self.state)

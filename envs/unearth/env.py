@@ -12,7 +12,8 @@ from pathlib import Path
 
 from envs.adapters.opponents import OpponentEnv, Policy, RandomPolicy
 from envs.core.keywords import keyword_checked
-from envs.unearth.game import MAX_GAME_LENGTH, UnearthGame
+from envs.unearth.game import UnearthGame
+from envs.unearth.rules import MAX_GAME_LENGTH
 
 ENV_ID = "tabletop/Unearth-v0"
 MAX_EPISODE_STEPS = MAX_GAME_LENGTH
@@ -32,6 +33,8 @@ def make_env(
     card_directory: str | Path | None = None,
 ) -> OpponentEnv:
     """Unearth for 2-4 players as a single-agent env: the learner's seats against `opponents` (default random)."""
+    from envs.unearth.render import render_rgb
+
     game = UnearthGame(num_players=num_players, card_directory=None if card_directory is None else str(card_directory))
     return OpponentEnv(
         game,
@@ -43,4 +46,5 @@ def make_env(
         illegal_action=illegal_action,
         flat=flat,
         render_mode=render_mode,
+        rgb_renderer=render_rgb,
     )

@@ -48,8 +48,8 @@ import numpy as np
 from envs.core.game import Observer
 from envs.core.observation import ObservationLayout
 from envs.unearth.actions import MAX_PLAYERS, MAX_TABLE, MODIFIER_AMOUNTS
-from envs.unearth.game import DECISION_KINDS, NOWHERE, REMOVED_AT_SETUP, UnearthState
 from envs.unearth.render import state_text
+from envs.unearth.rules import DECISION_KINDS, NOWHERE, REMOVED_AT_SETUP, UnearthState
 from envs.unearth.tableau import NUM_COLOURS, PLANE_NAMES, RING_SIZE, Tableau, tableau_geometry
 
 if TYPE_CHECKING:

@@ -17,7 +17,7 @@ from PIL import Image, ImageDraw
 from envs.core.decisions import DecisionFrame
 from envs.core.game import State
 from envs.unearth.cards import UnearthCards
-from envs.unearth.game import GREATER, LESSER, NAMED_BASE, NOWHERE, PLACE_STONE, UnearthState
+from envs.unearth.rules import GREATER, LESSER, NAMED_BASE, NOWHERE, PLACE_STONE, UnearthState
 from envs.unearth.tableau import (
     COLOUR_LETTERS,
     COLOUR_NAMES,

@@ -9,7 +9,8 @@ from envs.core.game import StateFormatError
 from envs.unearth.tableau import Tableau
 
 if TYPE_CHECKING:
-    from envs.unearth.game import UnearthGame, UnearthState
+    from envs.unearth.game import UnearthGame
+    from envs.unearth.rules import UnearthState
 
 
 def _tuples(value: Any) -> Any:
@@ -40,7 +41,7 @@ def _per_seat(value: Any, field: str, seats: int) -> list[Any]:
 
 def state_from_dict(game: UnearthGame, data: dict[str, Any]) -> UnearthState:
     """Rebuild a state; StateFormatError names the first missing, unknown or malformed field."""
-    from envs.unearth.game import NOWHERE, UnearthState, state_fields
+    from envs.unearth.rules import NOWHERE, UnearthState, state_fields
 
     if not isinstance(data, dict):
         raise StateFormatError("", f"expected a mapping of fields, got {type(data).__name__}")

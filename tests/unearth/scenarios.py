@@ -23,7 +23,8 @@ import numpy as np
 
 from envs.core.game import CHANCE, TERMINAL
 from envs.core.hexgrid import Hex
-from envs.unearth.game import DELVER_PHASE, EXCAVATION_DIE, EXCAVATION_RUIN, ROLL, UnearthGame, UnearthState
+from envs.unearth.game import UnearthGame
+from envs.unearth.rules import DELVER_PHASE, EXCAVATION_DIE, EXCAVATION_RUIN, ROLL, UnearthState
 from envs.unearth.tableau import COLOUR_NAMES, Tableau
 
 D6_A, D6_B, D6_C, D4, D8 = range(5)

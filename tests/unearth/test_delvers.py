@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from envs.core.game import CHANCE
-from envs.unearth.game import (
+from envs.unearth.rules import (
     DELVER_PHASE,
     EXCAVATION_DIE,
     EXCAVATION_RUIN,

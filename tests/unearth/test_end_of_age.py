@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from envs.core.game import CHANCE
-from envs.unearth.game import DRAW_DELVER, STONE_TO_RUIN, UnearthState
+from envs.unearth.rules import DRAW_DELVER, STONE_TO_RUIN, UnearthState
 from tests.unearth.scenarios import (
     D6_A,
     D6_B,

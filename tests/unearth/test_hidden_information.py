@@ -11,15 +11,8 @@ import numpy as np
 import pytest
 
 from envs.core.game import CHANCE
-from envs.unearth.game import (
-    CHOOSE_END_OF_AGE,
-    DEAL_DELVER,
-    DEAL_HIDDEN_RUIN,
-    DRAW_REMOVED,
-    REMOVE_RUIN,
-    UnearthGame,
-    UnearthState,
-)
+from envs.unearth.game import UnearthGame
+from envs.unearth.rules import CHOOSE_END_OF_AGE, DEAL_DELVER, DEAL_HIDDEN_RUIN, DRAW_REMOVED, REMOVE_RUIN, UnearthState
 from tests.unearth.scenarios import (
     BLUE,
     D6_A,

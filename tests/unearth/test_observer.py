@@ -11,8 +11,9 @@ import pytest
 from envs.core.game import CHANCE
 from envs.core.testing import check_no_leak, check_resample_keeps_own_view
 from envs.unearth.actions import MAX_PLAYERS
-from envs.unearth.game import DECISION_KINDS, NOWHERE, UnearthGame, UnearthState
+from envs.unearth.game import UnearthGame
 from envs.unearth.observer import TABLEAU_PLANES, UnearthObserver
+from envs.unearth.rules import DECISION_KINDS, NOWHERE, UnearthState
 from envs.unearth.tableau import PLANE_NAMES
 
 SEATS = [2, 3, 4]

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from envs.unearth.game import (
+from envs.unearth.rules import (
     BUILD_WONDER,
     CHOOSE_REMOVED,
     EDIFICE_REROLL,

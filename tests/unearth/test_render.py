@@ -8,8 +8,9 @@ import numpy as np
 import pytest
 
 from envs.core.game import CHANCE
-from envs.unearth.game import PLACE_STONE, UnearthGame, UnearthState
+from envs.unearth.game import UnearthGame
 from envs.unearth.render import HEIGHT, STONE_RGB, WIDTH, WONDER_RGB, crop_ascii, render_rgb, state_text
+from envs.unearth.rules import PLACE_STONE, UnearthState
 from envs.unearth.tableau import Tableau
 
 

@@ -12,7 +12,8 @@ import numpy as np
 import pytest
 
 from envs.core.game import CHANCE
-from envs.unearth.game import (
+from envs.unearth.game import UnearthGame
+from envs.unearth.rules import (
     DELVER_PHASE,
     DRAW_DELVER,
     EXCAVATION_DIE,
@@ -23,7 +24,6 @@ from envs.unearth.game import (
     ROLL,
     STONE_TO_RUIN,
     TAKE_STONE,
-    UnearthGame,
 )
 from envs.unearth.tableau import Tableau
 from tests.unearth.scenarios import (

@@ -14,7 +14,8 @@ import numpy as np
 import pytest
 
 from envs.core.game import CHANCE, StateFormatError
-from envs.unearth.game import UnearthGame, UnearthState
+from envs.unearth.game import UnearthGame
+from envs.unearth.rules import UnearthState
 from tests.unearth.scenarios import as_json, setup_dict
 
 MAX_STEPS = 3000

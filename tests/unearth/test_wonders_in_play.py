@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from envs.core.game import CHANCE
-from envs.unearth.game import (
+from envs.unearth.rules import (
     BUILD_WONDER,
     CHOOSE_REMOVED,
     DRAW_DELVER,
