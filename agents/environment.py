@@ -27,6 +27,14 @@ def tabletop_env_ids() -> list[str]:
     return sorted(env_id for record in registered_games().values() for env_id in record.gym_env_ids)
 
 
+def solo_env_ids() -> list[str]:
+    """The Gymnasium ids of the registered solo games (a multi-player game's Gymnasium id is its opponent env)."""
+    import envs  # noqa: F401 - registers the ids
+
+    records = registered_games().values()
+    return sorted(env_id for record in records if not record.pettingzoo_modules for env_id in record.gym_env_ids)
+
+
 def multi_player_env_ids() -> list[str]:
     """Every PettingZoo id of the registered games: what a config names to train on a multi-player game."""
     import envs  # noqa: F401 - registers the ids
@@ -125,7 +133,7 @@ def probe_env(env_config: EnvConfig, source: str, opponents: OpponentsConfig | N
 
     try:
         resolved = resolve_env_id(env_config.id)
-        multi_player = resolved not in gym.registry
+        multi_player = resolved not in gym.registry or _is_multi_player(resolved)
         if multi_player:
             game_record_of_env_id(resolved)
     except UnknownGameError as error:

@@ -15,12 +15,13 @@ for folder in (HERE.parents[1], HERE):  # the repo root (agents, envs) and the h
 
 from training_support import TrainedRun, run_cli, tiny_training_config, write_yaml  # noqa: E402
 
-from agents.environment import tabletop_env_ids  # noqa: E402
+from agents.environment import solo_env_ids  # noqa: E402
 
 
-@pytest.fixture(scope="session", params=tabletop_env_ids())
+@pytest.fixture(scope="session", params=solo_env_ids())
 def trained_run(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> TrainedRun:
-    """One tiny `python train.py` run per registered tabletop env id (shared by the tests that read it)."""
+    """One tiny `python train.py` run per registered solo game's env id (shared by the tests that read it;
+    multi-player training is tested from its own configs in test_selfplay.py)."""
     env_id = request.param
     root = tmp_path_factory.mktemp("runs")
     config_path = write_yaml(root / "tiny.yaml", tiny_training_config(env_id, root / "runs"))
