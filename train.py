@@ -81,18 +81,20 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: {error}", file=sys.stderr)
         return 2
 
-    from agents.training import create_experiment_run_dir, elapsed, resume_summary, train, write_experiment_files
+    from agents.training import create_experiment_run_dir, elapsed, prepare_resume, train, write_experiment_files
 
     log_to_console()
+    resume_from = None
     if args.resume is None:
         run_dir = create_experiment_run_dir(config, facts)
         print(f"run directory: {run_dir}")
     else:
         run_dir = args.resume
-        summary, work_left = resume_summary(run_dir, config.train.total_timesteps)
-        print(summary)
-        if not work_left:
+        plan = prepare_resume(run_dir, config.train.total_timesteps)
+        print(plan.summary)
+        if not plan.work_left:
             return 0
+        resume_from = plan.checkpoint
     write_experiment_files(run_dir, config, ["train.py", *argv])
     print(
         f"training {config.algo.name} on {config.env.id} {config.env.kwargs} for "
@@ -101,12 +103,16 @@ def main(argv: list[str] | None = None) -> int:
     )
     start = time.monotonic()
     try:
-        final_model = train(config, run_dir, progress_bar=not args.no_progress)
+        final_model = train(config, run_dir, progress_bar=not args.no_progress, resume_from=resume_from)
     except KeyboardInterrupt:
         from agents.run_dir import latest_checkpoint
 
         checkpoint = latest_checkpoint(run_dir)
-        kept = f"the latest checkpoint is {checkpoint.name}" if checkpoint else "no checkpoint was written yet"
+        kept = (
+            f"the latest checkpoint is {checkpoint.name} (taken between rollouts: the run continues exactly from it)"
+            if checkpoint
+            else "no checkpoint was written yet"
+        )
         print(f"\ninterrupted after {elapsed(start)}; {kept}. Continue with: python train.py --resume {run_dir}")
         return INTERRUPTED_EXIT_CODE
     print(f"done in {elapsed(start)}; final model: {final_model}")

@@ -5,7 +5,8 @@
 - `config.yaml`: the resolved config (every default filled in, overrides applied), the one to resume with;
 - `run_info.json`: command line, start time, package versions;
 - `tensorboard/`: event files (episode return, win rate, score, length, legal-action count, losses, evaluations);
-- `checkpoints/model_<timesteps>_steps.zip`: periodic checkpoints, each written to a temp file then os.replace'd;
+- `checkpoints/model_<timesteps>_steps.zip`: checkpoints taken between rollouts, each resuming bit-exactly
+  (agents.resume), written to a temp file then os.replace'd;
 - `evaluations.npz`, `best_model.zip`: MaskableEvalCallback results and the best model by mean eval reward;
 - `pretrained_model.zip`: the policy after behaviour cloning / DAgger, before PPO (when pretraining is on);
 - `final_model.zip`: the model at the end of the budget.
@@ -66,16 +67,31 @@ def create_run_dir(run_root: str | Path, game_name: str, algo_name: str, seed: i
             run_dir = base.with_name(f"{base.name}_{suffix}")
 
 
+_TEMPORARY_SUFFIX = ".tmp"
+"""The atomic writers' temp files: `<name>.tmp` beside the file they become."""
+
+
+def _temporary(path: Path) -> Path:
+    return path.with_name(path.name + _TEMPORARY_SUFFIX)
+
+
 def write_text_atomically(path: Path, text: str) -> None:
     """Write a file via a temp file and os.replace, so readers never see half of it."""
-    temporary = path.with_name(path.name + ".tmp")
+    temporary = _temporary(path)
     temporary.write_text(text, encoding="utf-8")
+    os.replace(temporary, path)
+
+
+def write_bytes_atomically(path: Path, data: bytes) -> None:
+    """Write bytes via a temp file and os.replace, so readers never see half of them."""
+    temporary = _temporary(path)
+    temporary.write_bytes(data)
     os.replace(temporary, path)
 
 
 def save_model_atomically(model: Any, path: Path) -> None:
     """model.save to a temp file then os.replace: a crash mid-save never leaves a truncated checkpoint."""
-    temporary = path.with_name(path.name + ".tmp")
+    temporary = _temporary(path)
     with temporary.open("wb") as handle:
         model.save(handle)
     os.replace(temporary, path)
