@@ -3,7 +3,7 @@
 `{run_root}/{game}__{algo}__{seed}__{timestamp}/` holds:
 
 - `config.yaml`: the resolved config (every default filled in, overrides applied), the one to resume with;
-- `run_info.json`: command line, start time, package versions;
+- `run_info.json`: command line, start time, package versions, and each resume's command and time (`resumes`);
 - `tensorboard/`: event files (episode return, win rate, score, length, legal-action count, losses, evaluations);
 - `checkpoints/model_<timesteps>_steps.zip`: checkpoints taken between rollouts, each resuming bit-exactly
   (agents.resume), written to a temp file then os.replace'd;
@@ -15,6 +15,7 @@
 from __future__ import annotations
 
 import json
+import logging
 import os
 import platform
 import re
@@ -23,6 +24,8 @@ from datetime import datetime
 from importlib import metadata
 from pathlib import Path
 from typing import Any
+
+logger = logging.getLogger(__name__)
 
 CONFIG_FILE_NAME = "config.yaml"
 """The resolved config inside a run directory."""
@@ -98,22 +101,47 @@ def save_model_atomically(model: Any, path: Path) -> None:
 
 
 def write_run_files(run_dir: Path, resolved_config_yaml: str, argv: list[str]) -> None:
-    """Write config.yaml (the resolved config) and run_info.json (command, time, versions) into the run directory."""
+    """Write config.yaml (the resolved config) and run_info.json (command, time, versions) into the run directory.
+
+    A resumed run keeps run_info.json as the run started it and appends this command and time to its `resumes`.
+    """
     write_text_atomically(run_dir / CONFIG_FILE_NAME, resolved_config_yaml)
+    command, now = [sys.executable, *argv], datetime.now().isoformat(timespec="seconds")
+    info = _read_run_info(run_dir / RUN_INFO_FILE_NAME)
+    if info is None:
+        info = {
+            "command": command,
+            "started": now,
+            "python": platform.python_version(),
+            "platform": platform.platform(),
+            "versions": _package_versions(),
+            "resumes": [],
+        }
+    else:
+        info.setdefault("resumes", []).append({"command": command, "started": now})
+    write_text_atomically(run_dir / RUN_INFO_FILE_NAME, json.dumps(info, indent=2) + "\n")
+
+
+def _read_run_info(path: Path) -> dict[str, Any] | None:
+    """The run_info.json of a run directory, or None when there is none (or it is unreadable: said as a warning)."""
+    if not path.is_file():
+        return None
+    try:
+        info = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
+        logger.warning("%s is unreadable (%s): writing a new one", path, error)
+        return None
+    return info if isinstance(info, dict) else None
+
+
+def _package_versions() -> dict[str, str | None]:
     versions: dict[str, str | None] = {}
     for package in VERSIONED_PACKAGES:
         try:
             versions[package] = metadata.version(package)
         except metadata.PackageNotFoundError:
             versions[package] = None
-    info = {
-        "command": [sys.executable, *argv],
-        "started": datetime.now().isoformat(timespec="seconds"),
-        "python": platform.python_version(),
-        "platform": platform.platform(),
-        "versions": versions,
-    }
-    write_text_atomically(run_dir / RUN_INFO_FILE_NAME, json.dumps(info, indent=2) + "\n")
+    return versions
 
 
 def checkpoint_file_name(timesteps: int) -> str:

@@ -4,6 +4,7 @@ damaged files (Ctrl-C mid-rollout, a kill during the final save, a truncated che
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -200,7 +201,7 @@ def test_extending_a_finished_run_is_the_run_with_the_larger_budget(
     assert_same_evaluations(run_dir, reference)
 
 
-def test_ctrl_c_says_which_checkpoint_was_kept(
+def test_ctrl_c_says_which_checkpoint_was_kept_and_resume_keeps_the_run_history(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture
 ) -> None:
     data = tiny_training_config("tabletop/Unbroken-v0", tmp_path / "runs")
@@ -214,7 +215,18 @@ def test_ctrl_c_says_which_checkpoint_was_kept(
     kept = checkpoint_file_name(ROLLOUT)
     assert f"interrupted at {ROLLOUT + 6} steps: saved the last rollout boundary, {kept}" in output
     assert f"the latest checkpoint is {kept}" in output and f"python train.py --resume {run_dir}" in output
+    started = json.loads((run_dir / "run_info.json").read_text())
     monkeypatch.undo()
     assert train.main(["--resume", str(run_dir), "--no-progress"]) == 0
     assert f"resuming {run_dir} from {kept}" in capsys.readouterr().out
+    info = json.loads((run_dir / "run_info.json").read_text())
+    # The run's own command and start stay; each resume is appended with its command and time.
+    assert (info["command"], info["started"], info["versions"]) == (
+        started["command"],
+        started["started"],
+        started["versions"],
+    )
+    assert "--config" in info["command"] and started["resumes"] == []
+    (resume,) = info["resumes"]
+    assert resume["command"][1:] == ["train.py", "--resume", str(run_dir), "--no-progress"] and resume["started"]
     assert (run_dir / "final_model.zip").is_file()
