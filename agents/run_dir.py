@@ -100,6 +100,15 @@ def save_model_atomically(model: Any, path: Path) -> None:
     os.replace(temporary, path)
 
 
+def remove_stray_temporaries(run_dir: Path) -> list[Path]:
+    """Delete the temp files a run killed mid-write left (run directory, checkpoints, snapshots); returns them."""
+    folders = (run_dir, run_dir / CHECKPOINT_DIR_NAME, run_dir / SNAPSHOT_DIR_NAME)
+    stray = [path for folder in folders for path in sorted(folder.glob(f"*{_TEMPORARY_SUFFIX}")) if path.is_file()]
+    for path in stray:
+        path.unlink()
+    return stray
+
+
 def write_run_files(run_dir: Path, resolved_config_yaml: str, argv: list[str]) -> None:
     """Write config.yaml (the resolved config) and run_info.json (command, time, versions) into the run directory.
 

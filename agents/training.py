@@ -34,6 +34,7 @@ from agents.run_dir import (
     checkpoint_timesteps,
     create_run_dir,
     latest_checkpoint,
+    remove_stray_temporaries,
     save_model_atomically,
     snapshot_paths,
     write_run_files,
@@ -347,22 +348,32 @@ class ResumePlan:
     checkpoint: Path | None
     """The checkpoint to continue (None: start from scratch)."""
     work_left: bool
-    """False when the run is finished: its budget reached."""
+    """False when the run is finished: its budget reached and its final model written."""
 
 
 def prepare_resume(run_dir: Path, total_timesteps: int) -> ResumePlan:
-    """Plan the resume of `run_dir` for a budget of `total_timesteps`."""
+    """Remove the temp files of writes cut short, and plan the resume of `run_dir` for a budget of `total_timesteps`.
+
+    A run whose budget is reached but whose final model is missing (killed while saving it) is not finished: resuming
+    writes its final model from its last checkpoint.
+    """
+    for path in remove_stray_temporaries(run_dir):
+        logger.info("removed %s (a write cut short)", path)
     checkpoint = latest_checkpoint(run_dir)
     if checkpoint is None:
         return ResumePlan(f"{run_dir} has no checkpoint yet: training starts from scratch", None, True)
     done = checkpoint_timesteps(checkpoint)
     if done < total_timesteps:
         return ResumePlan(f"resuming {run_dir} from {checkpoint.name}", checkpoint, True)
-    summary = (
-        f"{run_dir} already trained for {done} steps (budget {total_timesteps}); "
-        "raise train.total_timesteps to continue"
-    )
-    return ResumePlan(summary, checkpoint, False)
+    final = run_dir / FINAL_MODEL_NAME
+    if final.is_file():
+        summary = (
+            f"{run_dir} already trained for {done} steps (budget {total_timesteps}); "
+            "raise train.total_timesteps to continue"
+        )
+        return ResumePlan(summary, checkpoint, False)
+    summary = f"{run_dir} trained for {done} steps but has no {FINAL_MODEL_NAME}: writing it from {checkpoint.name}"
+    return ResumePlan(summary, checkpoint, True)
 
 
 def elapsed(start: float) -> str:

@@ -5,6 +5,7 @@ damaged files (Ctrl-C mid-rollout, a kill during the final save, a truncated che
 from __future__ import annotations
 
 import json
+import shutil
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -14,7 +15,7 @@ import pytest
 import torch
 import yaml
 from stable_baselines3.common.callbacks import BaseCallback
-from training_support import REPO_ROOT, tiny_training_config, write_yaml
+from training_support import REPO_ROOT, TrainedRun, tiny_training_config, write_yaml
 
 import agents.training
 import train
@@ -230,3 +231,22 @@ def test_ctrl_c_says_which_checkpoint_was_kept_and_resume_keeps_the_run_history(
     (resume,) = info["resumes"]
     assert resume["command"][1:] == ["train.py", "--resume", str(run_dir), "--no-progress"] and resume["started"]
     assert (run_dir / "final_model.zip").is_file()
+
+
+def test_resume_after_a_kill_during_the_final_save_writes_the_final_model(
+    copied_run: TrainedRun, trained_run: TrainedRun, capsys: pytest.CaptureFixture
+) -> None:
+    """The budget was reached and the last checkpoint written, but the final model is a half-written temp file."""
+    run_dir = copied_run.run_dir
+    (run_dir / "final_model.zip").unlink()
+    (run_dir / "final_model.zip.tmp").write_bytes(b"PK\x03\x04 half a zip")
+    shutil.rmtree(run_dir / "final_evaluation")
+    assert train.main(["--resume", str(run_dir), "--no-progress"]) == 0
+    output = capsys.readouterr().out
+    assert "trained for 512 steps but has no final_model.zip: writing it from model_512_steps.zip" in output
+    assert not list(run_dir.glob("*.tmp"))
+    assert_same_model(run_dir / "final_model.zip", trained_run.run_dir / "final_model.zip")
+    assert (run_dir / "final_evaluation" / "results.json").is_file()
+    # Finished now: resuming again has nothing to do.
+    assert train.main(["--resume", str(run_dir), "--no-progress"]) == 0
+    assert "already trained for 512 steps" in capsys.readouterr().out
