@@ -6,7 +6,7 @@
 - `run_info.json`: command line, start time, package versions, and each resume's command and time (`resumes`);
 - `tensorboard/`: event files (episode return, win rate, score, length, legal-action count, losses, evaluations);
 - `checkpoints/model_<timesteps>_steps.zip`: checkpoints taken between rollouts, each resuming bit-exactly
-  (agents.resume), written to a temp file then os.replace'd;
+  (agents.resume), written to a temp file then os.replace'd; an unreadable one is skipped with a warning;
 - `evaluations.npz`, `best_model.zip`: MaskableEvalCallback results and the best model by mean eval reward;
 - `pretrained_model.zip`: the policy after behaviour cloning / DAgger, before PPO (when pretraining is on);
 - `final_model.zip`: the model at the end of the budget.
@@ -20,6 +20,8 @@ import os
 import platform
 import re
 import sys
+import zipfile
+import zlib
 from datetime import datetime
 from importlib import metadata
 from pathlib import Path
@@ -163,19 +165,40 @@ def checkpoint_timesteps(path: Path) -> int:
     return int(path.name.removeprefix(_CHECKPOINT_PREFIX).removesuffix(_CHECKPOINT_SUFFIX))
 
 
+def is_readable_model(path: Path) -> bool:
+    """Whether a model file is a whole sb3 zip (its members' checksums hold): not truncated, empty or garbled."""
+    try:
+        with zipfile.ZipFile(path) as archive:
+            return "data" in archive.namelist() and archive.testzip() is None
+    except (OSError, EOFError, ValueError, NotImplementedError, zipfile.BadZipFile, zlib.error):
+        return False
+
+
 def latest_checkpoint(run_dir: Path) -> Path | None:
-    """The checkpoint with the most timesteps in a run directory, or None."""
+    """The readable checkpoint with the most timesteps in a run directory, or None.
+
+    An unreadable one (a truncated or empty file) is skipped with a warning naming it.
+    """
     pattern = f"{_CHECKPOINT_PREFIX}*{_CHECKPOINT_SUFFIX}"
     found = (run_dir / CHECKPOINT_DIR_NAME).glob(pattern)
     checkpoints = sorted((path for path in found if _CHECKPOINT_FILE.fullmatch(path.name)), key=checkpoint_timesteps)
-    return checkpoints[-1] if checkpoints else None
+    for checkpoint in reversed(checkpoints):
+        if is_readable_model(checkpoint):
+            return checkpoint
+        logger.warning("checkpoint %s is unreadable (truncated or corrupt): falling back to an earlier one", checkpoint)
+    return None
 
 
 def run_model(run_dir: Path) -> Path | None:
-    """The model a run directory stands for: its final model, else its latest checkpoint, else None."""
+    """The model a run directory stands for: its final model, else its latest checkpoint, else None.
+
+    An unreadable final model is skipped with a warning naming it.
+    """
     final = run_dir / FINAL_MODEL_NAME
     if final.is_file():
-        return final
+        if is_readable_model(final):
+            return final
+        logger.warning("final model %s is unreadable (truncated or corrupt): using the latest checkpoint", final)
     return latest_checkpoint(run_dir)
 
 

@@ -33,6 +33,7 @@ from agents.run_dir import (
     TENSORBOARD_DIR_NAME,
     checkpoint_timesteps,
     create_run_dir,
+    is_readable_model,
     latest_checkpoint,
     remove_stray_temporaries,
     save_model_atomically,
@@ -366,7 +367,7 @@ def prepare_resume(run_dir: Path, total_timesteps: int) -> ResumePlan:
     if done < total_timesteps:
         return ResumePlan(f"resuming {run_dir} from {checkpoint.name}", checkpoint, True)
     final = run_dir / FINAL_MODEL_NAME
-    if final.is_file():
+    if final.is_file() and is_readable_model(final):
         summary = (
             f"{run_dir} already trained for {done} steps (budget {total_timesteps}); "
             "raise train.total_timesteps to continue"

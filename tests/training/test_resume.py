@@ -5,6 +5,7 @@ damaged files (Ctrl-C mid-rollout, a kill during the final save, a truncated che
 from __future__ import annotations
 
 import json
+import logging
 import shutil
 from collections.abc import Callable
 from pathlib import Path
@@ -20,7 +21,8 @@ from training_support import REPO_ROOT, TrainedRun, tiny_training_config, write_
 import agents.training
 import train
 from agents.config import ExperimentConfig, load_experiment_config
-from agents.run_dir import checkpoint_file_name, latest_checkpoint
+from agents.ppo import resolve_model_path
+from agents.run_dir import checkpoint_file_name, latest_checkpoint, run_model
 from agents.training import train as train_run
 
 ROLLOUT = 64
@@ -250,3 +252,36 @@ def test_resume_after_a_kill_during_the_final_save_writes_the_final_model(
     # Finished now: resuming again has nothing to do.
     assert train.main(["--resume", str(run_dir), "--no-progress"]) == 0
     assert "already trained for 512 steps" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("damage", ["truncated", "empty"])
+def test_resume_falls_back_from_a_corrupt_latest_checkpoint(
+    damage: str, copied_run: TrainedRun, trained_run: TrainedRun, capsys: pytest.CaptureFixture
+) -> None:
+    """An unreadable latest checkpoint is named in a warning and the one before it is resumed, exactly."""
+    run_dir = copied_run.run_dir
+    (run_dir / "final_model.zip").unlink()
+    latest = run_dir / "checkpoints" / "model_512_steps.zip"
+    latest.write_bytes(latest.read_bytes()[: latest.stat().st_size // 2] if damage == "truncated" else b"")
+    assert train.main(["--resume", str(run_dir), "--no-progress", "train.final_eval_episodes=0"]) == 0
+    output = capsys.readouterr().out
+    assert f"checkpoint {latest} is unreadable (truncated or corrupt)" in output
+    assert f"resuming {run_dir} from model_256_steps.zip" in output
+    assert_same_model(run_dir / "final_model.zip", trained_run.run_dir / "final_model.zip")
+    assert_same_model(latest, trained_run.run_dir / "checkpoints" / "model_512_steps.zip")  # written again
+    assert_same_evaluations(run_dir, trained_run.run_dir)
+
+
+def test_model_lookup_skips_unreadable_files_with_a_warning(
+    copied_run: TrainedRun, caplog: pytest.LogCaptureFixture
+) -> None:
+    """evaluate.py's lookup of a run's model: an empty final model and a truncated checkpoint are passed over."""
+    run_dir = copied_run.run_dir
+    final, latest = run_dir / "final_model.zip", run_dir / "checkpoints" / "model_512_steps.zip"
+    assert run_model(run_dir) == final
+    final.write_bytes(b"")
+    latest.write_bytes(latest.read_bytes()[:-100])
+    with caplog.at_level(logging.WARNING, logger="agents.run_dir"):
+        assert resolve_model_path(run_dir) == run_dir / "checkpoints" / "model_256_steps.zip"
+    assert f"final model {final} is unreadable" in caplog.text
+    assert f"checkpoint {latest} is unreadable" in caplog.text
