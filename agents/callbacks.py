@@ -1,14 +1,18 @@
-"""stable-baselines3 callbacks of train.py: episode statistics, atomic checkpoints, best-model saving."""
+"""stable-baselines3 callbacks of train.py: episode statistics, checkpoints at rollout boundaries, evaluations."""
 
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 import numpy as np
+from sb3_contrib.common.maskable.callbacks import MaskableEvalCallback
 from stable_baselines3.common.callbacks import BaseCallback
 
-from agents.run_dir import checkpoint_file_name, save_model_atomically
+from agents.resume import ResumableCallback, capture_checkpoint, set_vec_env_state, vec_env_state
+from agents.run_dir import checkpoint_file_name, save_model_atomically, write_bytes_atomically
 
 EPISODE_STAT_TAGS = {
     "return": "episode/return",
@@ -43,36 +47,90 @@ class EpisodeStatsCallback(BaseCallback):
         self._values.clear()
 
 
-class AtomicCheckpointCallback(BaseCallback):
-    """Saves `model_<timesteps>_steps.zip` every `interval` env steps and at the end, atomically (temp + os.replace)."""
+class BoundaryCheckpointCallback(BaseCallback):
+    """Checkpoints at rollout boundaries (after the update), so that every checkpoint resumes bit-exactly.
 
-    def __init__(self, directory: Path, interval: int) -> None:
+    At every boundary it keeps the run's whole state in memory (agents.resume.capture_checkpoint); it writes it as
+    `model_<timesteps>_steps.zip` at the first boundary at or after each multiple of `interval` env steps, at the end
+    of training (both only when `interval` > 0), and when asked (save_boundary: Ctrl-C). A mid-rollout state is never
+    written: it could not be continued exactly.
+    """
+
+    def __init__(self, directory: Path, interval: int, resumable: Mapping[str, ResumableCallback]) -> None:
         super().__init__()
         self.directory = directory
         self.interval = interval
+        self.resumable = resumable
         self._next_save = interval
+        self._boundary: tuple[int, bytes] | None = None
+        """The latest boundary's timesteps and checkpoint bytes."""
+        self._written: int | None = None
+        """The timesteps of the checkpoint this callback wrote last."""
 
     def _on_training_start(self) -> None:
-        self.directory.mkdir(parents=True, exist_ok=True)
         # Counted in timesteps (not callback calls) so a resumed run keeps the same cadence.
-        self._next_save = (self.num_timesteps // self.interval + 1) * self.interval
+        self._next_save = self._next_multiple(self.model.num_timesteps)
+
+    def _on_rollout_start(self) -> None:
+        self._capture()
+        if self.interval > 0 and self.model.num_timesteps >= self._next_save:
+            self.save_boundary()
+            self._next_save = self._next_multiple(self.model.num_timesteps)
 
     def _on_step(self) -> bool:
-        if self.num_timesteps >= self._next_save:
-            self._save()
         return True
 
     def _on_training_end(self) -> None:
-        # The end of the budget is a checkpoint too, so extending a finished run resumes from its last step.
-        if not (self.directory / self._file_name()).exists():
-            self._save()
+        # The end of the budget is a boundary too: extending a finished run resumes from its last update.
+        self._capture()
+        if self.interval > 0:
+            self.save_boundary()
 
-    def _file_name(self) -> str:
-        return checkpoint_file_name(self.num_timesteps)
+    def save_boundary(self) -> Path | None:
+        """Write the latest boundary as a checkpoint (unless written already); its path, or None before the first."""
+        if self._boundary is None:
+            return None
+        timesteps, data = self._boundary
+        path = self.directory / checkpoint_file_name(timesteps)
+        if self._written != timesteps:
+            self.directory.mkdir(parents=True, exist_ok=True)
+            write_bytes_atomically(path, data)
+            self._written = timesteps
+        return path
 
-    def _save(self) -> None:
-        save_model_atomically(self.model, self.directory / self._file_name())
-        self._next_save = (self.num_timesteps // self.interval + 1) * self.interval
+    def _capture(self) -> None:
+        self._boundary = (self.model.num_timesteps, capture_checkpoint(self.model, self.resumable))
+
+    def _next_multiple(self, timesteps: int) -> int:
+        return (timesteps // self.interval + 1) * self.interval if self.interval > 0 else 0
+
+
+class ResumableEvalCallback(MaskableEvalCallback):
+    """MaskableEvalCallback whose evaluations so far, call count and eval env travel with each checkpoint."""
+
+    def resume_state(self) -> dict[str, Any]:
+        """The evaluation history, the best and last mean rewards, the call count and the eval env's state."""
+        return {
+            "n_calls": self.n_calls,
+            "timesteps": list(self.evaluations_timesteps),
+            "results": [list(row) for row in self.evaluations_results],
+            "lengths": [list(row) for row in self.evaluations_length],
+            "successes": [list(row) for row in self.evaluations_successes],
+            "best_mean_reward": self.best_mean_reward,
+            "last_mean_reward": self.last_mean_reward,
+            "eval_env": vec_env_state(self.eval_env),
+        }
+
+    def restore_resume_state(self, state: dict[str, Any]) -> None:
+        """Set the state resume_state returned."""
+        self.n_calls = state["n_calls"]
+        self.evaluations_timesteps = list(state["timesteps"])
+        self.evaluations_results = [list(row) for row in state["results"]]
+        self.evaluations_length = [list(row) for row in state["lengths"]]
+        self.evaluations_successes = [list(row) for row in state["successes"]]
+        self.best_mean_reward = state["best_mean_reward"]
+        self.last_mean_reward = state["last_mean_reward"]
+        set_vec_env_state(self.eval_env, state["eval_env"])
 
 
 class SaveBestModelCallback(BaseCallback):

@@ -442,7 +442,7 @@ class TrainConfig(ConfigModel):
     vec_env: Literal["dummy", "subproc"] = "dummy"
     seed: Integer = Field(0, ge=0)
     checkpoint_interval: Integer = Field(10_000, ge=0)
-    """Env steps between checkpoints (0: none)."""
+    """Env steps between checkpoints, each at the first rollout boundary at or after a multiple (0: only on Ctrl-C)."""
     eval_interval: Integer = Field(10_000, ge=0)
     """Env steps between evaluations (0: none)."""
     eval_episodes: PositiveInteger = 50

@@ -3,9 +3,10 @@
 `{run_root}/{game}__{algo}__{seed}__{timestamp}/` holds:
 
 - `config.yaml`: the resolved config (every default filled in, overrides applied), the one to resume with;
-- `run_info.json`: command line, start time, package versions;
+- `run_info.json`: command line, start time, package versions, and each resume's command and time (`resumes`);
 - `tensorboard/`: event files (episode return, win rate, score, length, legal-action count, losses, evaluations);
-- `checkpoints/model_<timesteps>_steps.zip`: periodic checkpoints, each written to a temp file then os.replace'd;
+- `checkpoints/model_<timesteps>_steps.zip`: checkpoints taken between rollouts, each resuming bit-exactly
+  (agents.resume), written to a temp file then os.replace'd; an unreadable one is skipped with a warning;
 - `evaluations.npz`, `best_model.zip`: MaskableEvalCallback results and the best model by mean eval reward;
 - `pretrained_model.zip`: the policy after behaviour cloning / DAgger, before PPO (when pretraining is on);
 - `final_model.zip`: the model at the end of the budget.
@@ -14,14 +15,19 @@
 from __future__ import annotations
 
 import json
+import logging
 import os
 import platform
 import re
 import sys
+import zipfile
+import zlib
 from datetime import datetime
 from importlib import metadata
 from pathlib import Path
 from typing import Any
+
+logger = logging.getLogger(__name__)
 
 CONFIG_FILE_NAME = "config.yaml"
 """The resolved config inside a run directory."""
@@ -66,38 +72,87 @@ def create_run_dir(run_root: str | Path, game_name: str, algo_name: str, seed: i
             run_dir = base.with_name(f"{base.name}_{suffix}")
 
 
+_TEMPORARY_SUFFIX = ".tmp"
+"""The atomic writers' temp files: `<name>.tmp` beside the file they become."""
+
+
+def _temporary(path: Path) -> Path:
+    return path.with_name(path.name + _TEMPORARY_SUFFIX)
+
+
 def write_text_atomically(path: Path, text: str) -> None:
     """Write a file via a temp file and os.replace, so readers never see half of it."""
-    temporary = path.with_name(path.name + ".tmp")
+    temporary = _temporary(path)
     temporary.write_text(text, encoding="utf-8")
+    os.replace(temporary, path)
+
+
+def write_bytes_atomically(path: Path, data: bytes) -> None:
+    """Write bytes via a temp file and os.replace, so readers never see half of them."""
+    temporary = _temporary(path)
+    temporary.write_bytes(data)
     os.replace(temporary, path)
 
 
 def save_model_atomically(model: Any, path: Path) -> None:
     """model.save to a temp file then os.replace: a crash mid-save never leaves a truncated checkpoint."""
-    temporary = path.with_name(path.name + ".tmp")
+    temporary = _temporary(path)
     with temporary.open("wb") as handle:
         model.save(handle)
     os.replace(temporary, path)
 
 
+def remove_stray_temporaries(run_dir: Path) -> list[Path]:
+    """Delete the temp files a run killed mid-write left (run directory, checkpoints, snapshots); returns them."""
+    folders = (run_dir, run_dir / CHECKPOINT_DIR_NAME, run_dir / SNAPSHOT_DIR_NAME)
+    stray = [path for folder in folders for path in sorted(folder.glob(f"*{_TEMPORARY_SUFFIX}")) if path.is_file()]
+    for path in stray:
+        path.unlink()
+    return stray
+
+
 def write_run_files(run_dir: Path, resolved_config_yaml: str, argv: list[str]) -> None:
-    """Write config.yaml (the resolved config) and run_info.json (command, time, versions) into the run directory."""
+    """Write config.yaml (the resolved config) and run_info.json (command, time, versions) into the run directory.
+
+    A resumed run keeps run_info.json as the run started it and appends this command and time to its `resumes`.
+    """
     write_text_atomically(run_dir / CONFIG_FILE_NAME, resolved_config_yaml)
+    command, now = [sys.executable, *argv], datetime.now().isoformat(timespec="seconds")
+    info = _read_run_info(run_dir / RUN_INFO_FILE_NAME)
+    if info is None:
+        info = {
+            "command": command,
+            "started": now,
+            "python": platform.python_version(),
+            "platform": platform.platform(),
+            "versions": _package_versions(),
+            "resumes": [],
+        }
+    else:
+        info.setdefault("resumes", []).append({"command": command, "started": now})
+    write_text_atomically(run_dir / RUN_INFO_FILE_NAME, json.dumps(info, indent=2) + "\n")
+
+
+def _read_run_info(path: Path) -> dict[str, Any] | None:
+    """The run_info.json of a run directory, or None when there is none (or it is unreadable: said as a warning)."""
+    if not path.is_file():
+        return None
+    try:
+        info = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
+        logger.warning("%s is unreadable (%s): writing a new one", path, error)
+        return None
+    return info if isinstance(info, dict) else None
+
+
+def _package_versions() -> dict[str, str | None]:
     versions: dict[str, str | None] = {}
     for package in VERSIONED_PACKAGES:
         try:
             versions[package] = metadata.version(package)
         except metadata.PackageNotFoundError:
             versions[package] = None
-    info = {
-        "command": [sys.executable, *argv],
-        "started": datetime.now().isoformat(timespec="seconds"),
-        "python": platform.python_version(),
-        "platform": platform.platform(),
-        "versions": versions,
-    }
-    write_text_atomically(run_dir / RUN_INFO_FILE_NAME, json.dumps(info, indent=2) + "\n")
+    return versions
 
 
 def checkpoint_file_name(timesteps: int) -> str:
@@ -110,19 +165,40 @@ def checkpoint_timesteps(path: Path) -> int:
     return int(path.name.removeprefix(_CHECKPOINT_PREFIX).removesuffix(_CHECKPOINT_SUFFIX))
 
 
+def is_readable_model(path: Path) -> bool:
+    """Whether a model file is a whole sb3 zip (its members' checksums hold): not truncated, empty or garbled."""
+    try:
+        with zipfile.ZipFile(path) as archive:
+            return "data" in archive.namelist() and archive.testzip() is None
+    except (OSError, EOFError, ValueError, NotImplementedError, zipfile.BadZipFile, zlib.error):
+        return False
+
+
 def latest_checkpoint(run_dir: Path) -> Path | None:
-    """The checkpoint with the most timesteps in a run directory, or None."""
+    """The readable checkpoint with the most timesteps in a run directory, or None.
+
+    An unreadable one (a truncated or empty file) is skipped with a warning naming it.
+    """
     pattern = f"{_CHECKPOINT_PREFIX}*{_CHECKPOINT_SUFFIX}"
     found = (run_dir / CHECKPOINT_DIR_NAME).glob(pattern)
     checkpoints = sorted((path for path in found if _CHECKPOINT_FILE.fullmatch(path.name)), key=checkpoint_timesteps)
-    return checkpoints[-1] if checkpoints else None
+    for checkpoint in reversed(checkpoints):
+        if is_readable_model(checkpoint):
+            return checkpoint
+        logger.warning("checkpoint %s is unreadable (truncated or corrupt): falling back to an earlier one", checkpoint)
+    return None
 
 
 def run_model(run_dir: Path) -> Path | None:
-    """The model a run directory stands for: its final model, else its latest checkpoint, else None."""
+    """The model a run directory stands for: its final model, else its latest checkpoint, else None.
+
+    An unreadable final model is skipped with a warning naming it.
+    """
     final = run_dir / FINAL_MODEL_NAME
     if final.is_file():
-        return final
+        if is_readable_model(final):
+            return final
+        logger.warning("final model %s is unreadable (truncated or corrupt): using the latest checkpoint", final)
     return latest_checkpoint(run_dir)
 
 

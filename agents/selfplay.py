@@ -113,6 +113,14 @@ class SnapshotCallback(BaseCallback):
     def _on_training_start(self) -> None:
         self._next_check = (self.num_timesteps // self.interval + 1) * self.interval
 
+    def resume_state(self) -> list[float]:
+        """The learner's results since the previous check (they decide the next freeze; kept by checkpoints)."""
+        return list(self._results)
+
+    def restore_resume_state(self, state: list[float]) -> None:
+        """Set the results resume_state returned."""
+        self._results = list(state)
+
     def _on_step(self) -> bool:
         for info in self.locals["infos"]:
             if "seat_rewards" in info and "seat" in info:

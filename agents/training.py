@@ -1,6 +1,7 @@
 """MaskablePPO training from an ExperimentConfig: vec envs, logging, checkpoints, pretraining and resume.
 
-The run directory's layout (file names, atomic writes, checkpoints) lives in agents/run_dir.py.
+The run directory's layout (file names, atomic writes, checkpoints) lives in agents/run_dir.py; what a checkpoint
+holds so that a resumed run continues exactly as the uninterrupted one would have, in agents/resume.py.
 Progress messages go to the `agents.training` logger (train.py shows them on the console).
 """
 
@@ -11,14 +12,16 @@ import logging
 import shutil
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import gymnasium as gym
 import numpy as np
 
 from agents.config import ExperimentConfig, MaskablePPOHyperparameters, OpponentsConfig, dump_yaml
 from agents.environment import EnvFacts, EpisodeOutcomeWrapper, make_env
+from agents.resume import ResumableCallback, ResumableEnv, read_resume_state, restore_resume_state
 from agents.run_dir import (
     BEST_MODEL_NAME,
     CHECKPOINT_DIR_NAME,
@@ -30,11 +33,16 @@ from agents.run_dir import (
     TENSORBOARD_DIR_NAME,
     checkpoint_timesteps,
     create_run_dir,
+    is_readable_model,
     latest_checkpoint,
+    remove_stray_temporaries,
     save_model_atomically,
     snapshot_paths,
     write_run_files,
 )
+
+if TYPE_CHECKING:
+    from agents.callbacks import BoundaryCheckpointCallback
 
 logger = logging.getLogger(__name__)
 
@@ -63,11 +71,11 @@ def _make_monitored_env(
     env_index: int = 0,
     snapshot_dir: Path | None = None,
 ) -> gym.Env:
-    """Env factory for vec envs: module-level so SubprocVecEnv can pickle it."""
+    """Env factory for vec envs: module-level so SubprocVecEnv can pickle it; checkpoints save its whole stack."""
     from stable_baselines3.common.monitor import Monitor
 
     env = make_env(env_id, kwargs, opponents=opponents, env_index=env_index, snapshot_dir=snapshot_dir)
-    return Monitor(EpisodeOutcomeWrapper(env))
+    return ResumableEnv(Monitor(EpisodeOutcomeWrapper(env)))
 
 
 def make_vec_env(
@@ -110,29 +118,33 @@ def _policy_name(config: ExperimentConfig, observation_space: gym.Space) -> str:
     return policy
 
 
-def _callbacks(config: ExperimentConfig, run_dir: Path, resumed: bool) -> list[Any]:
-    """Episode statistics, atomic checkpoints and masked evaluations (intervals converted to vec-env calls)."""
-    from sb3_contrib.common.maskable.callbacks import MaskableEvalCallback
+def _callbacks(config: ExperimentConfig, run_dir: Path) -> tuple[list[Any], BoundaryCheckpointCallback]:
+    """Episode statistics, self-play snapshots, masked evaluations and, last, the checkpoints at rollout boundaries.
 
-    from agents.callbacks import AtomicCheckpointCallback, EpisodeStatsCallback, SaveBestModelCallback
+    Returns the callbacks and the checkpoint callback (its `resumable` are the callbacks whose state it saves).
+    """
+    from agents.callbacks import (
+        BoundaryCheckpointCallback,
+        EpisodeStatsCallback,
+        ResumableEvalCallback,
+        SaveBestModelCallback,
+    )
 
     callbacks: list[Any] = [EpisodeStatsCallback()]
+    resumable: dict[str, ResumableCallback] = {}
     if config.opponents.uses_snapshots:
         from agents.selfplay import SnapshotCallback
 
         snapshots = config.opponents.snapshots
-        callbacks.append(
-            SnapshotCallback(
-                run_dir / SNAPSHOT_DIR_NAME, snapshots.interval, snapshots.win_rate_to_freeze, snapshots.min_games
-            )
+        resumable["snapshots"] = SnapshotCallback(
+            run_dir / SNAPSHOT_DIR_NAME, snapshots.interval, snapshots.win_rate_to_freeze, snapshots.min_games
         )
-    if config.train.checkpoint_interval > 0:
-        callbacks.append(AtomicCheckpointCallback(run_dir / CHECKPOINT_DIR_NAME, config.train.checkpoint_interval))
+        callbacks.append(resumable["snapshots"])
     if config.train.eval_interval > 0:
         eval_env = make_vec_env(
             config, 1, "dummy", config.train.seed + EVAL_SEED_OFFSET, config.opponents.evaluation_opponents()
         )
-        evaluation = MaskableEvalCallback(
+        resumable["evaluation"] = ResumableEvalCallback(
             eval_env,
             n_eval_episodes=config.train.eval_episodes,
             eval_freq=max(config.train.eval_interval // config.train.n_envs, 1),
@@ -143,14 +155,14 @@ def _callbacks(config: ExperimentConfig, run_dir: Path, resumed: bool) -> list[A
             use_masking=True,
             verbose=0,
         )
-        if resumed:
-            _restore_evaluations(evaluation, run_dir / EVALUATIONS_FILE_NAME)
-        callbacks.append(evaluation)
-    return callbacks
+        callbacks.append(resumable["evaluation"])
+    checkpoints = BoundaryCheckpointCallback(run_dir / CHECKPOINT_DIR_NAME, config.train.checkpoint_interval, resumable)
+    callbacks.append(checkpoints)
+    return callbacks, checkpoints
 
 
 def _restore_evaluations(evaluation: Any, path: Path) -> None:
-    """Carry the evaluations of the interrupted run over, so evaluations.npz keeps the whole history."""
+    """Carry evaluations.npz over into a run resumed from a checkpoint without resume state (an older run)."""
     if not path.is_file():
         return
     with np.load(path) as previous:
@@ -174,10 +186,12 @@ def _metrics_logger(config: ExperimentConfig, run_dir: Path) -> Any:
     return Logger(folder=str(folder), output_formats=[make_output_format("tensorboard", str(folder))])
 
 
-def train(config: ExperimentConfig, run_dir: Path, progress_bar: bool = True) -> Path:
-    """Train MaskablePPO for the config's budget in `run_dir`; resumes from its latest checkpoint if it has one.
+def train(config: ExperimentConfig, run_dir: Path, progress_bar: bool = True, resume_from: Path | None = None) -> Path:
+    """Train MaskablePPO for the config's budget in `run_dir`, from scratch or continuing the checkpoint `resume_from`.
 
-    Returns the path of the final model.
+    Continuing a checkpoint gives exactly the run that would have happened without the interruption (agents.resume).
+    On Ctrl-C the latest rollout boundary is saved as a checkpoint before KeyboardInterrupt propagates. Returns the
+    path of the final model.
     """
     import torch
     from sb3_contrib import MaskablePPO
@@ -189,9 +203,9 @@ def train(config: ExperimentConfig, run_dir: Path, progress_bar: bool = True) ->
     vec_env = make_vec_env(
         config, train_config.n_envs, train_config.vec_env, train_config.seed, snapshot_dir=snapshot_dir
     )
-    checkpoint = latest_checkpoint(run_dir)
+    state = read_resume_state(resume_from) if resume_from is not None else None
     try:
-        if checkpoint is None:
+        if resume_from is None:
             model = MaskablePPO(
                 _policy_name(config, vec_env.observation_space),
                 vec_env,
@@ -200,26 +214,45 @@ def train(config: ExperimentConfig, run_dir: Path, progress_bar: bool = True) ->
                 **hyperparameters.sb3_kwargs(),
             )
         else:
-            model = MaskablePPO.load(checkpoint, env=vec_env, device=hyperparameters.device)
-            # Reseed from the checkpoint's step count: the continuation is reproducible from the checkpoint.
-            model.set_random_seed(train_config.seed + model.num_timesteps)
+            # With a resume state the saved last observations stay: the restored envs continue from them.
+            model = MaskablePPO.load(resume_from, env=vec_env, device=hyperparameters.device, force_reset=state is None)
+            if state is None:
+                logger.warning(
+                    "%s holds no resume state (written by an older version): continuing from fresh envs, "
+                    "not exactly the run an uninterrupted one would have been",
+                    resume_from,
+                )
+                model.set_random_seed(train_config.seed + model.num_timesteps)
         model.set_logger(_metrics_logger(config, run_dir))
-        if checkpoint is None and config.pretrain.steps > 0:
+        if resume_from is None and config.pretrain.steps > 0:
             pretrain(model, config, run_dir)
         if config.opponents.uses_snapshots and not snapshot_paths(snapshot_dir):
             from agents.selfplay import freeze_learner
 
             freeze_learner(model, snapshot_dir, model.num_timesteps, vec_env)  # the pool is never empty
+        callbacks, checkpoints = _callbacks(config, run_dir)
+        if state is not None:
+            restore_resume_state(model, state, checkpoints.resumable)  # last: it restores the generators
+        elif resume_from is not None and "evaluation" in checkpoints.resumable:
+            _restore_evaluations(checkpoints.resumable["evaluation"], run_dir / EVALUATIONS_FILE_NAME)
         remaining = train_config.total_timesteps - model.num_timesteps
-        if remaining > 0:
-            model.learn(
-                total_timesteps=remaining,
-                callback=_callbacks(config, run_dir, resumed=checkpoint is not None),
-                reset_num_timesteps=checkpoint is None,
-                progress_bar=progress_bar,
-            )
-        final_path = run_dir / FINAL_MODEL_NAME
-        save_model_atomically(model, final_path)
+        try:
+            if remaining > 0:
+                model.learn(
+                    total_timesteps=remaining,
+                    callback=callbacks,
+                    reset_num_timesteps=resume_from is None,
+                    progress_bar=progress_bar,
+                )
+            final_path = run_dir / FINAL_MODEL_NAME
+            save_model_atomically(model, final_path)
+        except KeyboardInterrupt:
+            saved = checkpoints.save_boundary()
+            if saved is not None:
+                logger.info(
+                    "interrupted at %d steps: saved the last rollout boundary, %s", model.num_timesteps, saved.name
+                )
+            raise
         model.logger.close()
     finally:
         vec_env.close()
@@ -307,19 +340,41 @@ def pretrain(model: Any, config: ExperimentConfig, run_dir: Path) -> None:
     save_model_atomically(model, saved)
 
 
-def resume_summary(run_dir: Path, total_timesteps: int) -> tuple[str, bool]:
-    """One line saying where a resumed run continues from, and whether there is anything left to train."""
+@dataclass(frozen=True)
+class ResumePlan:
+    """What `train.py --resume` does with a run directory: the checkpoint it continues, and whether it trains."""
+
+    summary: str
+    """One line saying where the run continues from."""
+    checkpoint: Path | None
+    """The checkpoint to continue (None: start from scratch)."""
+    work_left: bool
+    """False when the run is finished: its budget reached and its final model written."""
+
+
+def prepare_resume(run_dir: Path, total_timesteps: int) -> ResumePlan:
+    """Remove the temp files of writes cut short, and plan the resume of `run_dir` for a budget of `total_timesteps`.
+
+    A run whose budget is reached but whose final model is missing (killed while saving it) is not finished: resuming
+    writes its final model from its last checkpoint.
+    """
+    for path in remove_stray_temporaries(run_dir):
+        logger.info("removed %s (a write cut short)", path)
     checkpoint = latest_checkpoint(run_dir)
     if checkpoint is None:
-        return f"{run_dir} has no checkpoint yet: training starts from scratch", True
+        return ResumePlan(f"{run_dir} has no checkpoint yet: training starts from scratch", None, True)
     done = checkpoint_timesteps(checkpoint)
-    if done >= total_timesteps:
-        return (
+    if done < total_timesteps:
+        return ResumePlan(f"resuming {run_dir} from {checkpoint.name}", checkpoint, True)
+    final = run_dir / FINAL_MODEL_NAME
+    if final.is_file() and is_readable_model(final):
+        summary = (
             f"{run_dir} already trained for {done} steps (budget {total_timesteps}); "
-            "raise train.total_timesteps to continue",
-            False,
+            "raise train.total_timesteps to continue"
         )
-    return f"resuming {run_dir} from {checkpoint.name}", True
+        return ResumePlan(summary, checkpoint, False)
+    summary = f"{run_dir} trained for {done} steps but has no {FINAL_MODEL_NAME}: writing it from {checkpoint.name}"
+    return ResumePlan(summary, checkpoint, True)
 
 
 def elapsed(start: float) -> str:

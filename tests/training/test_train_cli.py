@@ -189,7 +189,7 @@ def test_bad_config_exit_status_from_the_command_line(tmp_path: Path) -> None:
 
 
 def test_default_config_is_the_unbroken_maskable_ppo_one() -> None:
-    assert train.DEFAULT_CONFIG == REPO_ROOT / "configs" / "unbroken" / "maskable_ppo.yaml"
+    assert train.DEFAULT_CONFIG.resolve() == (REPO_ROOT / "configs" / "unbroken" / "maskable_ppo.yaml").resolve()
     config = load_experiment_config(train.DEFAULT_CONFIG)
     # "a few minutes on two cores": a budget in that range with two envs.
     assert 20_000 <= config.train.total_timesteps <= 150_000

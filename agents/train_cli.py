@@ -1,0 +1,170 @@
+"""Train an agent from a YAML config: `python train.py [--config FILE] [key=value ...]` or `--resume RUN_DIR`.
+
+Installed, the same command is `tabletop-train`. With no argument it trains MaskablePPO on Unbroken with
+configs/unbroken/maskable_ppo.yaml (a few minutes on two CPU cores; the configs ship inside the agents package).
+Dotted overrides are YAML scalars: `python train.py algo.learning_rate=1e-4 env.difficulty=hard` (`env.X` is short
+for `env.kwargs.X`). The config is validated (and the env built once) before any training starts; errors name the
+file and the key.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+from agents.config import ConfigError, ExperimentConfig, load_experiment_config, parse_override
+from agents.console import log_to_console
+from agents.environment import probe_env
+from agents.run_dir import CONFIG_FILE_NAME
+
+
+def _configs_dir() -> Path:
+    """The shipped configs: agents/configs in the package (in a checkout, a link to the top-level configs/)."""
+    packaged = Path(__file__).resolve().parent / "configs"
+    # A checkout without symbolic links (git on Windows by default) has a text file there: use configs/ itself.
+    return packaged if packaged.is_dir() else Path(__file__).resolve().parents[1] / "configs"
+
+
+CONFIGS_DIR = _configs_dir()
+"""configs/<game>/ holds each game's configs, shipped as package data of agents."""
+DEFAULT_CONFIG = CONFIGS_DIR / "unbroken" / "maskable_ppo.yaml"
+"""The config used when train.py is run without --config."""
+CONSOLE_SCRIPT = "tabletop-train"
+"""The name of this command when installed (pyproject.toml's [project.scripts])."""
+INTERRUPTED_EXIT_CODE = 130
+"""Exit status after Ctrl-C (128 + SIGINT), as shells report it."""
+RESUME_OVERRIDABLE_KEYS = {"train.total_timesteps", "train.final_eval_episodes"}
+"""Keys a resumed run may change (extending the budget); everything else stays as the run was configured."""
+
+
+def command_name() -> str:
+    """How this command was run: `tabletop-train` when installed as a console script, else `python train.py`."""
+    return CONSOLE_SCRIPT if Path(sys.argv[0]).stem == CONSOLE_SCRIPT else "python train.py"
+
+
+def parse_args(argv: list[str]) -> argparse.Namespace:
+    """The command line of train.py."""
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--config", type=Path, default=None, help=f"YAML config (default: {DEFAULT_CONFIG})")
+    parser.add_argument("--resume", type=Path, default=None, metavar="RUN_DIR", help="continue a run directory")
+    parser.add_argument("--no-progress", action="store_true", help="no progress bar (e.g. in CI logs)")
+    parser.add_argument("overrides", nargs="*", metavar="key=value", help="dotted config overrides")
+    return parser.parse_args(argv)
+
+
+def load_config(args: argparse.Namespace) -> tuple[ExperimentConfig, str]:
+    """The validated config of this invocation and the file it came from."""
+    if args.resume is None:
+        path = args.config or DEFAULT_CONFIG
+        return load_experiment_config(path, args.overrides), str(path)
+    if args.config is not None:
+        raise ConfigError("--resume", "", "a resumed run uses its own config.yaml; do not pass --config")
+    if not args.resume.is_dir():
+        raise ConfigError(str(args.resume), "", "run directory not found")
+    for text in args.overrides:
+        key = parse_override(text).dotted_key
+        if key not in RESUME_OVERRIDABLE_KEYS:
+            raise ConfigError(
+                f"command-line override {text!r}",
+                key,
+                f"a resumed run keeps its config; only {', '.join(sorted(RESUME_OVERRIDABLE_KEYS))} may change",
+            )
+    path = args.resume / CONFIG_FILE_NAME
+    return load_experiment_config(path, args.overrides), str(path)
+
+
+def check_pretrain_teacher(config: ExperimentConfig, source: str) -> None:
+    """Fail before training when pretrain.teacher names no agent this env can build."""
+    from agents.imitation import check_teacher
+    from agents.registry import AgentSpecError
+
+    try:
+        check_teacher(config.env.id, config.env.kwargs, config.pretrain.teacher, config.opponents)
+    except AgentSpecError as error:
+        raise ConfigError(source, "pretrain.teacher", str(error)) from None
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Validate the config, create (or reopen) the run directory, train, and say where everything went."""
+    argv = sys.argv[1:] if argv is None else argv
+    args = parse_args(argv)
+    try:
+        config, source = load_config(args)
+        facts = probe_env(config.env, source, config.opponents)
+        if config.pretrain.steps > 0:
+            check_pretrain_teacher(config, source)
+    except ConfigError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+
+    from agents.training import create_experiment_run_dir, elapsed, prepare_resume, train, write_experiment_files
+
+    log_to_console()
+    resume_from = None
+    if args.resume is None:
+        run_dir = create_experiment_run_dir(config, facts)
+        print(f"run directory: {run_dir}")
+    else:
+        run_dir = args.resume
+        plan = prepare_resume(run_dir, config.train.total_timesteps)
+        print(plan.summary)
+        if not plan.work_left:
+            return 0
+        resume_from = plan.checkpoint
+    write_experiment_files(run_dir, config, [command_name().removeprefix("python "), *argv])
+    print(
+        f"training {config.algo.name} on {config.env.id} {config.env.kwargs} for "
+        f"{config.train.total_timesteps} steps ({config.train.n_envs} {config.train.vec_env} envs, "
+        f"seed {config.train.seed})"
+    )
+    start = time.monotonic()
+    try:
+        final_model = train(config, run_dir, progress_bar=not args.no_progress, resume_from=resume_from)
+    except KeyboardInterrupt:
+        from agents.run_dir import latest_checkpoint
+
+        checkpoint = latest_checkpoint(run_dir)
+        kept = (
+            f"the latest checkpoint is {checkpoint.name} (taken between rollouts: the run continues exactly from it)"
+            if checkpoint
+            else "no checkpoint was written yet"
+        )
+        print(f"\ninterrupted after {elapsed(start)}; {kept}. Continue with: {command_name()} --resume {run_dir}")
+        return INTERRUPTED_EXIT_CODE
+    print(f"done in {elapsed(start)}; final model: {final_model}")
+    if config.logging.tensorboard:
+        print(f"TensorBoard: tensorboard --logdir {run_dir / 'tensorboard'}")
+    if config.train.final_eval_episodes > 0:
+        final_evaluation(run_dir, config, facts.game_name)
+    print(f"evaluate: python evaluate.py --agent {run_dir} --agent random")
+    return 0
+
+
+FINAL_EVAL_SEED_OFFSET = 5_000_000
+"""The final evaluation's deals are seeded this far from the training seed (never a training or eval-callback deal)."""
+FINAL_EVAL_DIR_NAME = "final_evaluation"
+"""Where the final evaluation's results.json and plots go, inside the run directory."""
+
+
+def final_evaluation(run_dir: Path, config: ExperimentConfig, game_name: str) -> None:
+    """evaluate.py on the run's own env: the final model beside random and the game's heuristic, same deals."""
+    import evaluate
+    from envs.core.registration import game_record
+
+    agents = [str(run_dir), "random"]
+    if game_record(game_name).heuristic is not None:
+        agents.append("heuristic")
+    arguments = [argument for agent in agents for argument in ("--agent", agent)]
+    arguments += [
+        "--episodes",
+        str(config.train.final_eval_episodes),
+        "--seed",
+        str(config.train.seed + FINAL_EVAL_SEED_OFFSET),
+        "--out",
+        str(run_dir / FINAL_EVAL_DIR_NAME),
+    ]
+    print(f"final evaluation: {config.train.final_eval_episodes} deals, the model beside {', '.join(agents[1:])}")
+    if evaluate.main(arguments) != 0:
+        print("the final evaluation failed; the model is saved all the same", file=sys.stderr)

@@ -1,0 +1,287 @@
+"""Resume: an interrupted run continued with --resume ends exactly as the uninterrupted run; interruptions and
+damaged files (Ctrl-C mid-rollout, a kill during the final save, a truncated checkpoint) lose nothing.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import shutil
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+import torch
+import yaml
+from stable_baselines3.common.callbacks import BaseCallback
+from training_support import REPO_ROOT, TrainedRun, tiny_training_config, write_yaml
+
+import agents.training
+import train
+from agents.config import ExperimentConfig, load_experiment_config
+from agents.ppo import resolve_model_path
+from agents.run_dir import checkpoint_file_name, latest_checkpoint, run_model
+from agents.training import train as train_run
+
+ROLLOUT = 64
+"""Env steps per rollout in these tests: n_steps 32 on 2 envs."""
+SELFPLAY_CONFIG = REPO_ROOT / "tests" / "toys" / "configs" / "card_duel_selfplay.yaml"
+
+
+def exact_config(tmp_path: Path, name: str, game: str, **train_settings: Any) -> ExperimentConfig:
+    """A tiny config (4 rollouts of 64 steps, an evaluation every 2 rollouts) for Unbroken or self-play on the toy."""
+    if game == "unbroken":
+        data = tiny_training_config("tabletop/Unbroken-v0", tmp_path / "runs")
+    else:
+        # Self-play, frozen on the learner's win rate: checks every 96 steps, off the rollout grid, so the results
+        # gathered since the last check must travel with a checkpoint (as must the envs' snapshot pools).
+        data = yaml.safe_load(SELFPLAY_CONFIG.read_text())
+        data["opponents"]["snapshots"].update(interval=96, win_rate_to_freeze=0.5, min_games=2)
+        data["pretrain"] = {"steps": 0}
+    data["algo"].update(n_steps=32, batch_size=32, n_epochs=2, policy_kwargs={"net_arch": [16]})
+    data["train"] = {
+        "total_timesteps": 4 * ROLLOUT,
+        "n_envs": 2,
+        "vec_env": "dummy",
+        "seed": 3,
+        "checkpoint_interval": 0,
+        "eval_interval": 2 * ROLLOUT,
+        "eval_episodes": 2,
+        "final_eval_episodes": 0,
+        **train_settings,
+    }
+    data["logging"] = {"run_root": str(tmp_path / "runs"), "tensorboard": False}
+    return load_experiment_config(write_yaml(tmp_path / f"{name}.yaml", data))
+
+
+class StopAt(BaseCallback):
+    """Raises `error` at the first step at or past `timesteps`: an interruption in the middle of a rollout."""
+
+    def __init__(self, timesteps: int, error: BaseException) -> None:
+        super().__init__()
+        self.timesteps = timesteps
+        self.error = error
+
+    def _on_step(self) -> bool:
+        if self.num_timesteps >= self.timesteps:
+            raise self.error
+        return True
+
+
+def stop_training_at(monkeypatch: pytest.MonkeyPatch, timesteps: int, error: BaseException) -> None:
+    """Make the next training runs stop with `error` at `timesteps` env steps."""
+    callbacks: Callable[..., Any] = agents.training._callbacks
+
+    def with_stop(*args: Any, **kwargs: Any) -> Any:
+        found, checkpoints = callbacks(*args, **kwargs)
+        return [*found, StopAt(timesteps, error)], checkpoints
+
+    monkeypatch.setattr(agents.training, "_callbacks", with_stop)
+
+
+def assert_same_model(first: Path, second: Path) -> None:
+    """Two saved models have the same step count and, bit for bit, the same weights and optimizer state."""
+    from sb3_contrib import MaskablePPO
+
+    one, other = MaskablePPO.load(first, device="cpu"), MaskablePPO.load(second, device="cpu")
+    assert one.num_timesteps == other.num_timesteps
+    weights, other_weights = one.policy.state_dict(), other.policy.state_dict()
+    assert weights.keys() == other_weights.keys()
+    different = [key for key in weights if not torch.equal(weights[key], other_weights[key])]
+    assert not different, f"weights differ: {different}"
+    moments = [
+        (tensor, other.policy.optimizer.state_dict()["state"][index][key])
+        for index, state in one.policy.optimizer.state_dict()["state"].items()
+        for key, tensor in state.items()
+    ]
+    assert moments and all(torch.equal(a, b) for a, b in moments)
+
+
+def assert_same_evaluations(first: Path, second: Path) -> None:
+    """Two runs' evaluations.npz hold the same evaluations (steps, returns, lengths)."""
+    with np.load(first / "evaluations.npz") as one, np.load(second / "evaluations.npz") as other:
+        assert sorted(one.files) == sorted(other.files)
+        for key in one.files:
+            np.testing.assert_array_equal(one[key], other[key])
+
+
+GAMES = ["unbroken", "selfplay"]
+
+
+@pytest.fixture(scope="module")
+def uninterrupted(tmp_path_factory: pytest.TempPathFactory) -> Callable[[str], Path]:
+    """The run directory of a game's run trained to its budget in one go, without checkpoints (trained once)."""
+    runs: dict[str, Path] = {}
+
+    def reference(game: str) -> Path:
+        if game not in runs:
+            tmp_path = tmp_path_factory.mktemp(f"uninterrupted_{game}")
+            run_dir = tmp_path / "run"
+            run_dir.mkdir()
+            train_run(exact_config(tmp_path, "config", game), run_dir, progress_bar=False)
+            with np.load(run_dir / "evaluations.npz") as evaluations:
+                assert list(evaluations["timesteps"]) == [2 * ROLLOUT, 4 * ROLLOUT]
+            runs[game] = run_dir
+        return runs[game]
+
+    return reference
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_ctrl_c_mid_rollout_then_resume_is_the_uninterrupted_run(
+    game: str, uninterrupted: Callable[[str], Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Ctrl-C in the third rollout saves the boundary before it (after the second update); resuming from there ends
+    with the uninterrupted run's weights, optimizer state, step count and evaluations, bit for bit."""
+    reference = uninterrupted(game)
+    config = exact_config(tmp_path, "config", game)
+    run_dir = tmp_path / "run"
+    run_dir.mkdir()
+    stop_training_at(monkeypatch, 2 * ROLLOUT + 10, KeyboardInterrupt())
+    with pytest.raises(KeyboardInterrupt):
+        train_run(config, run_dir, progress_bar=False)
+    assert latest_checkpoint(run_dir) == run_dir / "checkpoints" / checkpoint_file_name(2 * ROLLOUT)
+    monkeypatch.undo()
+    train_run(config, run_dir, progress_bar=False, resume_from=latest_checkpoint(run_dir))
+    assert_same_model(run_dir / "final_model.zip", reference / "final_model.zip")
+    assert_same_evaluations(run_dir, reference)
+
+
+@pytest.mark.filterwarnings("ignore:Training and eval env are not of the same type")
+def test_subproc_envs_resume_exactly_too(
+    uninterrupted: Callable[[str], Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The envs' state crosses the process boundary: a SubprocVecEnv run ends as the (DummyVecEnv) reference."""
+    config = exact_config(tmp_path, "config", "unbroken", vec_env="subproc")
+    run_dir = tmp_path / "run"
+    run_dir.mkdir()
+    stop_training_at(monkeypatch, 3 * ROLLOUT + 10, KeyboardInterrupt())
+    with pytest.raises(KeyboardInterrupt):
+        train_run(config, run_dir, progress_bar=False)
+    monkeypatch.undo()
+    train_run(config, run_dir, progress_bar=False, resume_from=latest_checkpoint(run_dir))
+    assert_same_model(run_dir / "final_model.zip", uninterrupted("unbroken") / "final_model.zip")
+    assert_same_evaluations(run_dir, uninterrupted("unbroken"))
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_killed_run_resumed_from_its_periodic_checkpoint_is_the_uninterrupted_run(
+    game: str, uninterrupted: Callable[[str], Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Checkpoints land on the first rollout boundary at or after each interval; a kill (nothing saved) in the
+    fourth rollout resumes from the one at 128 steps and still ends exactly as the uninterrupted run."""
+    reference = uninterrupted(game)
+    config = exact_config(tmp_path, "config", game, checkpoint_interval=100)
+    run_dir = tmp_path / "run"
+    run_dir.mkdir()
+    stop_training_at(monkeypatch, 3 * ROLLOUT + 20, RuntimeError("killed"))
+    with pytest.raises(RuntimeError, match="killed"):
+        train_run(config, run_dir, progress_bar=False)
+    assert sorted(path.name for path in (run_dir / "checkpoints").iterdir()) == [checkpoint_file_name(2 * ROLLOUT)]
+    monkeypatch.undo()
+    train_run(config, run_dir, progress_bar=False, resume_from=latest_checkpoint(run_dir))
+    assert_same_model(run_dir / "final_model.zip", reference / "final_model.zip")
+    assert_same_evaluations(run_dir, reference)
+    checkpoints = sorted(path.name for path in (run_dir / "checkpoints").iterdir())
+    assert checkpoints == [checkpoint_file_name(2 * ROLLOUT), checkpoint_file_name(4 * ROLLOUT)]
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_extending_a_finished_run_is_the_run_with_the_larger_budget(
+    game: str, uninterrupted: Callable[[str], Path], tmp_path: Path
+) -> None:
+    """A run trained for half the budget, then resumed with the whole budget, ends as the one trained in one go."""
+    reference = uninterrupted(game)
+    run_dir = tmp_path / "run"
+    run_dir.mkdir()
+    half = exact_config(tmp_path, "half", game, total_timesteps=2 * ROLLOUT, checkpoint_interval=10_000)
+    train_run(half, run_dir, progress_bar=False)
+    whole = exact_config(tmp_path, "whole", game, checkpoint_interval=10_000)
+    train_run(whole, run_dir, progress_bar=False, resume_from=latest_checkpoint(run_dir))
+    assert_same_model(run_dir / "final_model.zip", reference / "final_model.zip")
+    assert_same_evaluations(run_dir, reference)
+
+
+def test_ctrl_c_says_which_checkpoint_was_kept_and_resume_keeps_the_run_history(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture
+) -> None:
+    data = tiny_training_config("tabletop/Unbroken-v0", tmp_path / "runs")
+    data["algo"].update(n_steps=32, batch_size=32)
+    data["train"].update(total_timesteps=4 * ROLLOUT, checkpoint_interval=0, eval_interval=0, final_eval_episodes=0)
+    config = write_yaml(tmp_path / "config.yaml", data)
+    stop_training_at(monkeypatch, ROLLOUT + 6, KeyboardInterrupt())
+    assert train.main(["--config", str(config), "--no-progress"]) == train.INTERRUPTED_EXIT_CODE
+    (run_dir,) = (tmp_path / "runs").iterdir()
+    output = capsys.readouterr().out
+    kept = checkpoint_file_name(ROLLOUT)
+    assert f"interrupted at {ROLLOUT + 6} steps: saved the last rollout boundary, {kept}" in output
+    assert f"the latest checkpoint is {kept}" in output and f"python train.py --resume {run_dir}" in output
+    started = json.loads((run_dir / "run_info.json").read_text())
+    monkeypatch.undo()
+    assert train.main(["--resume", str(run_dir), "--no-progress"]) == 0
+    assert f"resuming {run_dir} from {kept}" in capsys.readouterr().out
+    info = json.loads((run_dir / "run_info.json").read_text())
+    # The run's own command and start stay; each resume is appended with its command and time.
+    assert (info["command"], info["started"], info["versions"]) == (
+        started["command"],
+        started["started"],
+        started["versions"],
+    )
+    assert "--config" in info["command"] and started["resumes"] == []
+    (resume,) = info["resumes"]
+    assert resume["command"][1:] == ["train.py", "--resume", str(run_dir), "--no-progress"] and resume["started"]
+    assert (run_dir / "final_model.zip").is_file()
+
+
+def test_resume_after_a_kill_during_the_final_save_writes_the_final_model(
+    copied_run: TrainedRun, trained_run: TrainedRun, capsys: pytest.CaptureFixture
+) -> None:
+    """The budget was reached and the last checkpoint written, but the final model is a half-written temp file."""
+    run_dir = copied_run.run_dir
+    (run_dir / "final_model.zip").unlink()
+    (run_dir / "final_model.zip.tmp").write_bytes(b"PK\x03\x04 half a zip")
+    shutil.rmtree(run_dir / "final_evaluation")
+    assert train.main(["--resume", str(run_dir), "--no-progress"]) == 0
+    output = capsys.readouterr().out
+    assert "trained for 512 steps but has no final_model.zip: writing it from model_512_steps.zip" in output
+    assert not list(run_dir.glob("*.tmp"))
+    assert_same_model(run_dir / "final_model.zip", trained_run.run_dir / "final_model.zip")
+    assert (run_dir / "final_evaluation" / "results.json").is_file()
+    # Finished now: resuming again has nothing to do.
+    assert train.main(["--resume", str(run_dir), "--no-progress"]) == 0
+    assert "already trained for 512 steps" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("damage", ["truncated", "empty"])
+def test_resume_falls_back_from_a_corrupt_latest_checkpoint(
+    damage: str, copied_run: TrainedRun, trained_run: TrainedRun, capsys: pytest.CaptureFixture
+) -> None:
+    """An unreadable latest checkpoint is named in a warning and the one before it is resumed, exactly."""
+    run_dir = copied_run.run_dir
+    (run_dir / "final_model.zip").unlink()
+    latest = run_dir / "checkpoints" / "model_512_steps.zip"
+    latest.write_bytes(latest.read_bytes()[: latest.stat().st_size // 2] if damage == "truncated" else b"")
+    assert train.main(["--resume", str(run_dir), "--no-progress", "train.final_eval_episodes=0"]) == 0
+    output = capsys.readouterr().out
+    assert f"checkpoint {latest} is unreadable (truncated or corrupt)" in output
+    assert f"resuming {run_dir} from model_256_steps.zip" in output
+    assert_same_model(run_dir / "final_model.zip", trained_run.run_dir / "final_model.zip")
+    assert_same_model(latest, trained_run.run_dir / "checkpoints" / "model_512_steps.zip")  # written again
+    assert_same_evaluations(run_dir, trained_run.run_dir)
+
+
+def test_model_lookup_skips_unreadable_files_with_a_warning(
+    copied_run: TrainedRun, caplog: pytest.LogCaptureFixture
+) -> None:
+    """evaluate.py's lookup of a run's model: an empty final model and a truncated checkpoint are passed over."""
+    run_dir = copied_run.run_dir
+    final, latest = run_dir / "final_model.zip", run_dir / "checkpoints" / "model_512_steps.zip"
+    assert run_model(run_dir) == final
+    final.write_bytes(b"")
+    latest.write_bytes(latest.read_bytes()[:-100])
+    with caplog.at_level(logging.WARNING, logger="agents.run_dir"):
+        assert resolve_model_path(run_dir) == run_dir / "checkpoints" / "model_256_steps.zip"
+    assert f"final model {final} is unreadable" in caplog.text
+    assert f"checkpoint {latest} is unreadable" in caplog.text
