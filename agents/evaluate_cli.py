@@ -14,6 +14,11 @@ A multi-player game (its PettingZoo id, e.g. `tests.toys:tabletop/card_duel_v0`)
 swept setting (agents/tournament.py): every line-up of the agents over the seats (or `evaluation.lineups`), every
 seat rotation of each line-up on the same deals (--episodes deals per line-up, deal i seeded S+i), then ratings with
 intervals, a pairwise table, seat advantage and per-seat results (team win rates for a cooperative game).
+
+Progress (episodes or games done, rate, time left) goes to standard error: one redrawn line on a terminal, a plain
+line per tenth otherwise; --no-progress turns it off. Ctrl-C while playing keeps what has finished: it is summarised
+and written to results.json (meta: `interrupted`, the episodes or games finished and planned), worker processes are
+stopped, and the command ends with one line and exit status 130.
 """
 
 from __future__ import annotations
@@ -22,11 +27,14 @@ import argparse
 import json
 import sys
 import time
+from collections.abc import Generator, Mapping
+from contextlib import closing
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 from agents.config import ConfigError, EnvConfig, EvalConfig, load_eval_config, to_plain
+from agents.progress import Progress
 from agents.registry import AgentSpecError
 from envs.core.registration import UnknownGameError, game_record, game_record_of_env_id
 
@@ -43,6 +51,12 @@ TABLE_WIDTH_OFF_TERMINAL = 160
 """Width of the results table when stdout is not a terminal."""
 TOP_VALUES_SHOWN = 3
 """How many of the headline fact's most frequent values the table shows."""
+USAGE_EXIT_CODE = 2
+"""Exit status of a bad config, agent spec or model."""
+INTERRUPTED_EXIT_CODE = 130
+"""Exit status after Ctrl-C (128 + SIGINT), as shells report it."""
+NO_EPISODES = "-"
+"""What the table shows for a group's statistics when an interrupted evaluation played none of its episodes."""
 
 
 def parse_args(argv: list[str]) -> argparse.Namespace:
@@ -62,6 +76,9 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--workers", type=int, default=None, help="worker processes")
     parser.add_argument("--out", type=Path, default=None, help="output folder (default: a timestamped folder)")
     parser.add_argument("--record", action="store_true", help="write each episode's actions as replayable JSON")
+    parser.add_argument(
+        "--no-progress", action="store_true", help="no progress on standard error (episodes done, rate, time left)"
+    )
     parser.add_argument(
         "--sweep",
         action="append",
@@ -176,8 +193,12 @@ def print_table(results: list[Any], sweep_keys: list[str], headline_fact: str | 
         low, high = summary["win_rate_ci95"]
         row = [agent_label(result.group.agent)]
         row += [str(result.group.sweep.get(key, "")) for key in sweep_keys]
+        row.append(str(summary["episodes"]))
+        if summary["episodes"] == 0:
+            row += [NO_EPISODES] * (len(table.columns) - len(row))
+            table.add_row(*row)
+            continue
         row += [
-            str(summary["episodes"]),
             f"{summary['win_rate']:.1%}",
             f"[{low:.1%}, {high:.1%}]",
             f"{summary['mean_score']:.2f} ± {summary['score_std']:.2f}",
@@ -200,8 +221,11 @@ def results_console() -> Any:
     return console
 
 
-def write_outputs(config: EvalConfig, results: list[Any], out_dir: Path, record: bool) -> None:
-    """results.json, plots and (with --record) one replayable JSON per episode."""
+def write_outputs(
+    config: EvalConfig, results: list[Any], out_dir: Path, record: bool, played: Mapping[str, Any]
+) -> None:
+    """results.json (its meta holds `played`: whether it was interrupted, episodes finished and planned), plots and
+    (with --record) one replayable JSON per episode."""
     from agents.evaluation import (
         agent_label,
         group_folder,
@@ -214,7 +238,7 @@ def write_outputs(config: EvalConfig, results: list[Any], out_dir: Path, record:
     from agents.registry import is_model_path
 
     out_dir.mkdir(parents=True, exist_ok=True)
-    meta = {"config": to_plain(config), "created": datetime.now().isoformat(timespec="seconds")}
+    meta = {"config": to_plain(config), "created": datetime.now().isoformat(timespec="seconds"), **played}
     document = results_document(results, meta)
     (out_dir / "results.json").write_text(json.dumps(document, indent=2) + "\n", encoding="utf-8")
     plot_score_histograms(results, out_dir / "score_histograms.png")
@@ -235,11 +259,55 @@ def write_outputs(config: EvalConfig, results: list[Any], out_dir: Path, record:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Validate the config and agents, play every episode, report and write the outputs."""
-    argv = sys.argv[1:] if argv is None else argv
-    args = parse_args(argv)
+    """Validate the config and agents, play every episode, report and write the outputs.
+
+    Ctrl-C while playing keeps the finished episodes: they are summarised and written (marked interrupted), and the
+    exit status is 130; Ctrl-C before or after that ends with one line and status 130.
+    """
+    args = parse_args(sys.argv[1:] if argv is None else argv)
+    try:
+        return evaluate(args)
+    except KeyboardInterrupt:
+        print("\ninterrupted", file=sys.stderr)
+        return INTERRUPTED_EXIT_CODE
+
+
+def collect(stream: Generator[tuple[int, Any], None, None], slots: list[list[Any]], progress: Progress) -> bool:
+    """Put each (index, item) of `stream` into `slots[index]` as it comes; True when Ctrl-C stopped it (what came
+    before is kept; the stream is closed, which stops its worker processes)."""
+    try:
+        with closing(stream):  # closing the generator stops its worker processes
+            for index, item in stream:
+                slots[index].append(item)
+                progress.advance()
+    except KeyboardInterrupt:
+        return True
+    finally:
+        progress.close()
+    return False
+
+
+def played_meta(interrupted: bool, finished: int, planned: int, unit: str) -> dict[str, Any]:
+    """What results.json's meta says about the run: whether Ctrl-C interrupted it, and how much of it was played."""
+    return {"interrupted": interrupted, f"{unit}_finished": finished, f"{unit}_planned": planned}
+
+
+def interrupted_line(finished: int, planned: int, unit: str, results_path: Path) -> str:
+    """The one line an interrupted evaluation ends with."""
+    return f"interrupted: {finished} of {planned} {unit} finished; their results: {results_path}"
+
+
+def evaluate(args: argparse.Namespace) -> int:
+    """The evaluation of a parsed command line (main without the outer Ctrl-C handling)."""
     from agents.environment import probe_env
-    from agents.evaluation import build_groups, check_agents, headline_fact_of, run_evaluation, sweep_combinations
+    from agents.evaluation import (
+        build_groups,
+        check_agents,
+        group_results,
+        headline_fact_of,
+        stream_evaluation,
+        sweep_combinations,
+    )
     from agents.tournament import plan_tournaments
 
     try:
@@ -253,7 +321,7 @@ def main(argv: list[str] | None = None) -> int:
         tournaments = plan_tournaments(config, source)
     except (ConfigError, AgentSpecError, UnknownGameError) as error:
         print(f"error: {error}", file=sys.stderr)
-        return 2
+        return USAGE_EXIT_CODE
     if tournaments is not None:
         return tournament_main(args, config, tournaments)
     try:
@@ -267,26 +335,42 @@ def main(argv: list[str] | None = None) -> int:
         check_agents(settings.agents, config.env.id, dict(config.env.kwargs), agent_options)
     except (ConfigError, AgentSpecError, UnknownGameError) as error:
         print(f"error: {error}", file=sys.stderr)
-        return 2
+        return USAGE_EXIT_CODE
     out_dir = args.out or Path(settings.out_dir) / f"{facts.game_name}__{datetime.now():%Y%m%d-%H%M%S}"
     sweep = f", sweeping {', '.join(settings.sweep)}" if settings.sweep else ""
     print(
         f"evaluating {', '.join(settings.agents)} on {config.env.id}{sweep}: {settings.episodes} episodes per group, "
-        f"seeds {settings.seed}..{settings.seed + settings.episodes - 1}, {settings.workers} worker(s)"
+        f"seeds {settings.seed}..{settings.seed + settings.episodes - 1}, {settings.workers} worker(s)",
+        flush=True,
     )
     start = time.monotonic()
-    results = run_evaluation(
+    planned = len(groups) * settings.episodes
+    collected: list[list[Any]] = [[] for _ in groups]
+    stream = stream_evaluation(
         groups, settings.episodes, settings.seed, settings.workers, agent_options, record=args.record
     )
+    interrupted = collect(stream, collected, Progress(planned, "episodes", enabled=not args.no_progress))
+    results = group_results(groups, collected)
+    finished = sum(len(played) for played in collected)
     print_table(results, list(settings.sweep), headline_fact_of(config.env.id))
-    write_outputs(config, results, out_dir, args.record)
+    write_outputs(config, results, out_dir, args.record, played_meta(interrupted, finished, planned, "episodes"))
+    if interrupted:
+        print(interrupted_line(finished, planned, "episodes", out_dir / "results.json"), file=sys.stderr)
+        return INTERRUPTED_EXIT_CODE
     print(f"done in {time.monotonic() - start:.1f}s; results: {out_dir / 'results.json'}")
     return 0
 
 
 def tournament_main(args: argparse.Namespace, config: EvalConfig, tournaments: list[Any]) -> int:
     """A multi-player game: build every agent, play every tournament, print the tables and write results.json."""
-    from agents.tournament import check_tournament_agents, print_tournament, run_tournaments, tournament_document
+    from agents.tournament import (
+        check_tournament_agents,
+        games_planned,
+        print_tournament,
+        stream_tournaments,
+        tournament_document,
+        tournament_results,
+    )
 
     settings = config.evaluation
     agent_options = {"mcts": to_plain(config.mcts)}
@@ -294,7 +378,7 @@ def tournament_main(args: argparse.Namespace, config: EvalConfig, tournaments: l
         check_tournament_agents(tournaments, agent_options)
     except AgentSpecError as error:
         print(f"error: {error}", file=sys.stderr)
-        return 2
+        return USAGE_EXIT_CODE
     if args.record:
         print("note: --record writes replays of single-player evaluations only; no recordings for a tournament")
     out_dir = args.out or Path(settings.out_dir) / f"{tournaments[0].game_name}__{datetime.now():%Y%m%d-%H%M%S}"
@@ -303,17 +387,30 @@ def tournament_main(args: argparse.Namespace, config: EvalConfig, tournaments: l
     print(
         f"tournament of {', '.join(agents)} on {config.env.id}{sweep}: {settings.episodes} deals per line-up, each "
         f"played from every seat rotation, seeds {settings.seed}..{settings.seed + settings.episodes - 1}, "
-        f"{settings.workers} worker(s)"
+        f"{settings.workers} worker(s)",
+        flush=True,
     )
     start = time.monotonic()
-    results = run_tournaments(tournaments, settings.episodes, settings.seed, settings.workers, agent_options)
+    planned = games_planned(tournaments, settings.episodes)
+    collected: list[list[Any]] = [[] for _ in tournaments]
+    stream = stream_tournaments(tournaments, settings.episodes, settings.seed, settings.workers, agent_options)
+    interrupted = collect(stream, collected, Progress(planned, "games", enabled=not args.no_progress))
+    results = tournament_results(tournaments, collected, settings.seed)
+    finished = sum(len(games) for games in collected)
     console = results_console()
     for result in results:
         print_tournament(result, console)
     out_dir.mkdir(parents=True, exist_ok=True)
-    meta = {"config": to_plain(config), "created": datetime.now().isoformat(timespec="seconds")}
+    meta = {
+        "config": to_plain(config),
+        "created": datetime.now().isoformat(timespec="seconds"),
+        **played_meta(interrupted, finished, planned, "games"),
+    }
     document = tournament_document(results, meta)
     (out_dir / "results.json").write_text(json.dumps(document, indent=2) + "\n", encoding="utf-8")
+    if interrupted:
+        print(interrupted_line(finished, planned, "games", out_dir / "results.json"), file=sys.stderr)
+        return INTERRUPTED_EXIT_CODE
     print(f"done in {time.monotonic() - start:.1f}s; results: {out_dir / 'results.json'}")
     return 0
 

@@ -33,7 +33,7 @@ count team wins.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Mapping, Sequence
+from collections.abc import Generator, Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any, TypeVar
 
@@ -46,7 +46,7 @@ from agents.config import ConfigError, EvalConfig
 from agents.evaluation import (
     agent_label,
     chunk_size,
-    map_in_workers,
+    stream_in_workers,
     sweep_combinations,
     use_one_torch_thread,
     wilson_interval,
@@ -64,6 +64,7 @@ REWARD_MODE = "win"
 LINEUPS_KEY = "evaluation.lineups"
 COOPERATIVE_NOTE = "cooperative game: every seat shares the result, so no ratings or pairwise table; team win rates"
 SELF_PLAY_NOTE = "one agent plays itself: no ratings or pairwise table"
+NO_GAMES_NOTE = "no game finished (interrupted): no tables"
 
 SeatedT = TypeVar("SeatedT")
 
@@ -262,8 +263,9 @@ class _Chunk:
     agent_options: Mapping[str, Any]
 
 
-def _play_chunk(chunk: _Chunk) -> tuple[int, list[GameResult]]:
-    """Worker entry point: build the game, the env and the line-up's agents once, play every rotation of each deal."""
+def _play_chunk(chunk: _Chunk) -> Iterator[tuple[int, GameResult]]:
+    """Worker entry point: build the game, the env and the line-up's agents once, play every rotation of each deal,
+    yielding each game as it ends."""
     tournament = chunk.tournament
     game = tournament.build_game()
     lineup = tournament.lineups[chunk.lineup_index]
@@ -271,13 +273,13 @@ def _play_chunk(chunk: _Chunk) -> tuple[int, list[GameResult]]:
     use_one_torch_thread()
     env = OpponentEnv(game, learner_seats="all", reward=REWARD_MODE, flat=tournament.flat)
     n = len(lineup)
-    results = []
     try:
         for deal in chunk.deals:
             seed = chunk.base_seed + deal
             for rotation in range(n):
                 rewards, scores, length = play_game(env, rotation_seats(agents, rotation), seed)
-                results.append(
+                yield (
+                    chunk.tournament_index,
                     GameResult(
                         chunk.lineup_index,
                         deal,
@@ -289,11 +291,50 @@ def _play_chunk(chunk: _Chunk) -> tuple[int, list[GameResult]]:
                         tuple(scores),
                         tuple(ranks(scores)),
                         length,
-                    )
+                    ),
                 )
     finally:
         env.close()
-    return chunk.tournament_index, results
+
+
+def games_planned(tournaments: Sequence[Tournament], deals: int) -> int:
+    """How many games `deals` deals of every line-up of every tournament are (every rotation of each deal)."""
+    return sum(deals * len(tournament.lineups) * tournament.num_players for tournament in tournaments)
+
+
+def stream_tournaments(
+    tournaments: Sequence[Tournament],
+    deals: int,
+    seed: int,
+    workers: int = 1,
+    agent_options: Mapping[str, Any] | None = None,
+) -> Generator[tuple[int, GameResult], None, None]:
+    """(tournament index, game) of every game as it ends (deal i seeded seed + i) on `workers` processes; stopping
+    early (Ctrl-C, or closing the iterator) keeps what was yielded."""
+    agent_options = dict(agent_options or {})
+    size = chunk_size(deals, workers)
+    chunks = [
+        _Chunk(index, tournament, lineup_index, tuple(range(start, min(start + size, deals))), seed, agent_options)
+        for index, tournament in enumerate(tournaments)
+        for lineup_index in range(len(tournament.lineups))
+        for start in range(0, deals, size)
+    ]
+    return stream_in_workers(_play_chunk, chunks, workers)
+
+
+def tournament_results(
+    tournaments: Sequence[Tournament],
+    games: Sequence[Sequence[GameResult]],
+    seed: int,
+    bootstrap_samples: int = BOOTSTRAP_SAMPLES,
+) -> list[TournamentResult]:
+    """Each tournament's games (`games[i]` for `tournaments[i]`, in any order, any number) sorted, with its tables."""
+    results = []
+    for tournament, played in zip(tournaments, games, strict=True):
+        ordered = sorted(played)
+        tables = tournament_tables(ordered, tournament.cooperative, seed, bootstrap_samples)
+        results.append(TournamentResult(tournament, ordered, tables))
+    return results
 
 
 def run_tournaments(
@@ -305,23 +346,10 @@ def run_tournaments(
     bootstrap_samples: int = BOOTSTRAP_SAMPLES,
 ) -> list[TournamentResult]:
     """Play `deals` deals of every line-up of every tournament (deal i seeded seed + i) on `workers` processes."""
-    agent_options = dict(agent_options or {})
-    size = chunk_size(deals, workers)
-    chunks = [
-        _Chunk(index, tournament, lineup_index, tuple(range(start, min(start + size, deals))), seed, agent_options)
-        for index, tournament in enumerate(tournaments)
-        for lineup_index in range(len(tournament.lineups))
-        for start in range(0, deals, size)
-    ]
     collected: list[list[GameResult]] = [[] for _ in tournaments]
-    for index, games in map_in_workers(_play_chunk, chunks, workers):
-        collected[index].extend(games)
-    results = []
-    for tournament, games in zip(tournaments, collected, strict=True):
-        games.sort()
-        tables = tournament_tables(games, tournament.cooperative, seed, bootstrap_samples)
-        results.append(TournamentResult(tournament, games, tables))
-    return results
+    for index, game in stream_tournaments(tournaments, deals, seed, workers, agent_options):
+        collected[index].append(game)
+    return tournament_results(tournaments, collected, seed, bootstrap_samples)
 
 
 # ------------------------------------------------------------------------------------------------------------------
@@ -457,6 +485,8 @@ def tournament_tables(
     games: Sequence[GameResult], cooperative: bool, seed: int, samples: int = BOOTSTRAP_SAMPLES
 ) -> dict[str, Any]:
     """Every table of a tournament (see the module docstring); a `note` says why a table is absent."""
+    if not games:
+        return {"note": NO_GAMES_NOTE}
     seats = {"seats": seat_table(games, cooperative), "per_seat": per_seat_table(games, cooperative)}
     if cooperative:
         return {"note": COOPERATIVE_NOTE, "team": team_table(games), **seats}
@@ -512,8 +542,9 @@ def print_tournament(result: TournamentResult, console: Console) -> None:
         console.print(_pairwise_renderable(tables["pairwise"], order, setting))
     if "team" in tables:
         console.print(_team_renderable(tables["team"], setting))
-    console.print(_seat_renderable(tables["seats"], setting))
-    console.print(_per_seat_renderable(tables["per_seat"], tournament.num_players, setting))
+    if "seats" in tables:
+        console.print(_seat_renderable(tables["seats"], setting))
+        console.print(_per_seat_renderable(tables["per_seat"], tournament.num_players, setting))
 
 
 def _ratings_renderable(rows: Sequence[Mapping[str, Any]], setting: str) -> Table:

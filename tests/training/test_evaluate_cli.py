@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import json
+import multiprocessing
+import signal
 from pathlib import Path
 
 import pytest
 import yaml
-from training_support import REPO_ROOT, TrainedRun, run_cli, write_yaml
+from training_support import REPO_ROOT, TrainedRun, interrupt_after, run_cli, write_yaml
 
 import evaluate
+from agents import evaluate_cli
 from agents.evaluation import EvaluationGroup, build_groups, run_evaluation
 from envs import replay
 from envs.core.registration import game_record
@@ -199,3 +202,61 @@ def test_a_run_is_evaluated_on_its_own_env_settings(
     assert evaluate.main(arguments) == 0
     document = json.loads((tmp_path / "b" / "results.json").read_text())
     assert document["results"][0]["env_kwargs"] == {"difficulty": "easy", "preset": "spanish"}
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_ctrl_c_keeps_the_finished_episodes_summarised_and_exits_130(
+    workers: int, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture
+) -> None:
+    """Ctrl-C while playing: the episodes finished so far are summarised and written (marked interrupted), the worker
+    processes are terminated, and the command ends with one line and exit status 130."""
+    workers_seen: list = []
+    interrupt_after(monkeypatch, 3, workers_seen)
+    out = tmp_path / "out"
+    arguments = ["--agent", "heuristic", "--agent", "random", "--episodes", "40", "--workers", str(workers)]
+    assert evaluate.main([*arguments, "--out", str(out), "--record"]) == 130
+    captured = capsys.readouterr()
+    results = out / "results.json"
+    assert captured.err.splitlines()[-1] == f"interrupted: 3 of 80 episodes finished; their results: {results}"
+    assert "Traceback" not in captured.err and "done in" not in captured.out
+    document = json.loads(results.read_text())
+    meta = document["meta"]
+    assert (meta["interrupted"], meta["episodes_finished"], meta["episodes_planned"]) == (True, 3, 80)
+    summaries = [group["summary"] for group in document["results"]]
+    assert sum(summary["episodes"] for summary in summaries) == 3
+    for group, summary in zip(document["results"], summaries, strict=True):
+        assert len(group["episodes"]) == summary["episodes"]
+        assert summary["wins"] == sum(episode["won"] for episode in group["episodes"])
+    assert "heuristic" in captured.out and "win rate" in captured.out  # the summary table of what was played
+    assert len(list((out / "recordings").rglob("*.json"))) == 3
+    if workers == 1:
+        assert summaries[0]["episodes"] == 3 and summaries[1]["episodes"] == 0  # groups are played in order
+        assert [episode["episode"] for episode in document["results"][0]["episodes"]] == [0, 1, 2]
+    else:
+        assert len(workers_seen) == workers
+        assert all(process.exitcode == -signal.SIGTERM for process in workers_seen)  # stopped, not run to the end
+        assert multiprocessing.active_children() == []
+
+
+def test_ctrl_c_before_any_episode_ends_with_one_line(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture
+) -> None:
+    def interrupted(args: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(evaluate_cli, "resolve_settings", interrupted)
+    assert evaluate.main(["--agent", "random"]) == 130
+    captured = capsys.readouterr()
+    assert captured.err.strip() == "interrupted" and captured.out == ""
+
+
+def test_progress_goes_to_stderr_and_no_progress_turns_it_off(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    arguments = ["--agent", "random", "--episodes", "20", "--out", str(tmp_path)]
+    assert evaluate.main(arguments) == 0
+    captured = capsys.readouterr()
+    lines = captured.err.splitlines()
+    assert len(lines) == 10 and lines[0].startswith("episodes 2/20 (10%)") and "left" in lines[0]
+    assert lines[-1].startswith("episodes 20/20 (100%)") and lines[-1].endswith(" in all")
+    assert "episodes 2/20" not in captured.out
+    assert evaluate.main([*arguments, "--no-progress"]) == 0
+    assert capsys.readouterr().err == ""

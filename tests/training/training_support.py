@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import multiprocessing
 import subprocess
 import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+import pytest
 import yaml
+
+from agents.progress import Progress
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 
@@ -56,3 +60,18 @@ class TrainedRun:
     env_id: str
     run_dir: Path
     stdout: str
+
+
+def interrupt_after(monkeypatch: pytest.MonkeyPatch, items: int, seen: list | None = None) -> None:
+    """Ctrl-C in evaluate.py's process right after it has received `items` results (as if pressed then); `seen`
+    gets the live worker processes at that moment."""
+    advance = Progress.advance
+
+    def advance_then_interrupt(self: Progress, count: int = 1) -> None:
+        advance(self, count)
+        if self.done == items:
+            if seen is not None:
+                seen.extend(multiprocessing.active_children())
+            raise KeyboardInterrupt
+
+    monkeypatch.setattr(Progress, "advance", advance_then_interrupt)
