@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from training_support import REPO_ROOT, TrainedRun, interrupt_after, run_cli, write_yaml
+from training_support import DAMAGED_MODEL_REASONS, REPO_ROOT, TrainedRun, interrupt_after, run_cli, write_yaml
 
 import evaluate
 from agents import evaluate_cli
@@ -168,7 +168,10 @@ def test_sweep_settings_sweeps_the_games_record(tmp_path: Path) -> None:
     ("arguments", "message"),
     [
         (["--agent", "alphazero"], "unknown agent 'alphazero'"),
-        (["--agent", "missing_model.zip"], "not found"),
+        (["--agent", "missing_model.zip"], "error: cannot load missing_model.zip: no such model file"),
+        (["--agent", "mcts:0"], "error: agent 'mcts:0': mcts:N needs a whole number of simulations of at least 1"),
+        (["--agent", "mcts:-3"], "error: agent 'mcts:-3': mcts:N needs a whole number"),
+        (["--agent", "mcts:abc"], "error: agent 'mcts:abc': mcts:N needs a whole number"),
         (["--agent", "random", "--workers", "0"], "evaluation.workers: must be > 0"),
         (["--agent", "random", "env.id=tabletop/Nope-v0"], "env.id: unknown env id"),
         (["--agent", "random", "--sweep", "difficulty=easy,impossible"], "env.kwargs: "),
@@ -178,7 +181,22 @@ def test_sweep_settings_sweeps_the_games_record(tmp_path: Path) -> None:
 )
 def test_bad_evaluations_fail_fast(arguments: list[str], message: str, capsys: pytest.CaptureFixture) -> None:
     assert evaluate.main(arguments) == 2
-    assert message in capsys.readouterr().err
+    error = capsys.readouterr().err
+    assert message in error and error.count("\n") == 1
+
+
+@pytest.mark.parametrize("damage", sorted(DAMAGED_MODEL_REASONS))
+def test_a_model_that_cannot_be_loaded_is_one_line_and_exit_2(
+    damage: str, damaged_model_files: dict[str, Path], tmp_path: Path, capsys: pytest.CaptureFixture
+) -> None:
+    """A corrupt policy, a zip without data, a file that is no zip and torch's refusal to unpickle all end in
+    "cannot load MODEL: reason", never in a traceback or in torch's advice to pass weights_only=False."""
+    model = damaged_model_files[damage]
+    assert evaluate.main(["--agent", "random", "--agent", str(model), "--out", str(tmp_path)]) == 2
+    error = capsys.readouterr().err
+    assert error.startswith(f"error: cannot load {model}: {DAMAGED_MODEL_REASONS[damage]}")
+    assert error.count("\n") == 1 and "weights_only" not in error
+    assert not (tmp_path / "results.json").exists()
 
 
 def test_a_run_is_evaluated_on_its_own_env_settings(
