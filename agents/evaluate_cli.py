@@ -6,9 +6,9 @@ AGENT is random, heuristic, mcts (mcts:200 sets the simulations), a saved model 
 Episode i uses seed S+i for the env and the agent, so the same seed gives identical results, also with --workers.
 `--sweep KEY=V1,V2` evaluates every value of an env keyword argument (repeat it for several: every combination
 is a group), as does `evaluation.sweep` in the config; `--sweep-settings` sweeps every setting the game's
-registration record lists. Writes a rich table to the terminal and results.json, score_histograms.png (and
-win_rate_over_training.png for run directories) to the output folder; --record also writes every episode's actions
-for `python -m envs.replay`.
+registration record lists. Writes a table to the terminal (drawn by rich where it is installed) and results.json,
+score_histograms.png (and win_rate_over_training.png for run directories; plots need matplotlib) to the output
+folder; --record also writes every episode's actions for `python -m envs.replay`.
 
 A multi-player game (its PettingZoo id, e.g. `tests.toys:tabletop/card_duel_v0`) is evaluated as a tournament per
 swept setting (agents/tournament.py): every line-up of the agents over the seats (or `evaluation.lineups`), every
@@ -36,6 +36,7 @@ from typing import Any
 from agents.config import ConfigError, EnvConfig, EvalConfig, load_eval_config, to_plain
 from agents.progress import Progress
 from agents.registry import AgentSpecError
+from agents.tables import ResultsConsole, TextTable
 from envs.core.registration import UnknownGameError, game_record, game_record_of_env_id
 
 CONFIGS_DIR = Path(__file__).resolve().parent / "configs"
@@ -47,14 +48,14 @@ DEFAULT_GAME = "unbroken"
 """The game evaluated without --game, --config or a run directory (train.py's default game)."""
 DEFAULT_CONFIG = CONFIGS_DIR / DEFAULT_GAME / EVAL_CONFIG_NAME
 """The eval config used without --game or --config."""
-TABLE_WIDTH_OFF_TERMINAL = 160
-"""Width of the results table when stdout is not a terminal."""
 TOP_VALUES_SHOWN = 3
 """How many of the headline fact's most frequent values the table shows."""
 USAGE_EXIT_CODE = 2
 """Exit status of a bad config, agent spec or model."""
 INTERRUPTED_EXIT_CODE = 130
 """Exit status after Ctrl-C (128 + SIGINT), as shells report it."""
+PLOTS_EXTRA = "pip install 'tabletop-gym[train]' installs it"
+"""Where the plotting libraries come from."""
 NO_EPISODES = "-"
 """What the table shows for a group's statistics when an interrupted evaluation played none of its episodes."""
 
@@ -174,20 +175,18 @@ def resolve_settings(args: argparse.Namespace) -> EvalConfig:
     return config
 
 
-def print_table(results: list[Any], sweep_keys: list[str], headline_fact: str | None) -> None:
-    """The results as a rich table: one row per group, a column per swept kwarg, the headline fact's top values."""
-    from rich.table import Table
-
+def results_table(results: list[Any], sweep_keys: list[str], headline_fact: str | None) -> TextTable:
+    """The results table: one row per group, a column per swept kwarg, the headline fact's top values."""
     from agents.evaluation import agent_label
 
-    table = Table(title="Evaluation")
+    table = TextTable("Evaluation")
     table.add_column("agent")
     for key in sweep_keys:
         table.add_column(key)
     for name in ("episodes", "win rate", "95% CI", "mean score", "mean length"):
         table.add_column(name, justify="right")
     if headline_fact is not None:
-        table.add_column(f"top {headline_fact}", justify="left")
+        table.add_column(f"top {headline_fact}")
     for result in results:
         summary = result.summary
         low, high = summary["win_rate_ci95"]
@@ -208,46 +207,20 @@ def print_table(results: list[Any], sweep_keys: list[str], headline_fact: str | 
             counts = list(summary.get(f"{headline_fact}_distribution", {}).items())[:TOP_VALUES_SHOWN]
             row.append(", ".join(f"{value} {count}" for value, count in counts) or "-")
         table.add_row(*row)
-    results_console().print(table)
-
-
-def results_console() -> Any:
-    """The rich console results are printed on (wide enough for the tables when stdout is not a terminal)."""
-    from rich.console import Console
-
-    console = Console()
-    if not console.is_terminal:
-        console = Console(width=TABLE_WIDTH_OFF_TERMINAL)  # logs and pipes: no wrapping at 80 columns
-    return console
+    return table
 
 
 def write_outputs(
     config: EvalConfig, results: list[Any], out_dir: Path, record: bool, played: Mapping[str, Any]
 ) -> None:
-    """results.json (its meta holds `played`: whether it was interrupted, episodes finished and planned), plots and
-    (with --record) one replayable JSON per episode."""
-    from agents.evaluation import (
-        agent_label,
-        group_folder,
-        plot_score_histograms,
-        plot_training_win_rates,
-        recording_document,
-        results_document,
-        training_win_rates,
-    )
-    from agents.registry import is_model_path
+    """results.json (its meta holds `played`: whether it was interrupted, episodes finished and planned), (with
+    --record) one replayable JSON per episode, and the plots."""
+    from agents.evaluation import group_folder, recording_document, results_document
 
     out_dir.mkdir(parents=True, exist_ok=True)
     meta = {"config": to_plain(config), "created": datetime.now().isoformat(timespec="seconds"), **played}
     document = results_document(results, meta)
     (out_dir / "results.json").write_text(json.dumps(document, indent=2) + "\n", encoding="utf-8")
-    plot_score_histograms(results, out_dir / "score_histograms.png")
-    run_dirs = {
-        agent: Path(agent) for agent in config.evaluation.agents if is_model_path(agent) and Path(agent).is_dir()
-    }
-    curves = {agent_label(agent): training_win_rates(path) for agent, path in run_dirs.items()}
-    if plot_training_win_rates(curves, out_dir / "win_rate_over_training.png"):
-        print(f"win rate over training: {out_dir / 'win_rate_over_training.png'}")
     if record:
         for result in results:
             folder = out_dir / "recordings" / group_folder(result.group)
@@ -256,6 +229,31 @@ def write_outputs(
                 path = folder / f"episode_{episode.episode:05d}.json"
                 path.write_text(json.dumps(recording_document(result.group, episode)) + "\n", encoding="utf-8")
         print(f"recordings: {out_dir / 'recordings'} (replay: python -m envs.replay FILE --render ansi)")
+    write_plots(config, results, out_dir)
+
+
+def write_plots(config: EvalConfig, results: list[Any], out_dir: Path) -> None:
+    """score_histograms.png, and win_rate_over_training.png for run directories; a note instead where matplotlib
+    (or, for the curves, tensorboard) is not installed."""
+    from agents.evaluation import agent_label, plot_score_histograms, plot_training_win_rates, training_win_rates
+    from agents.registry import is_model_path
+
+    try:
+        import matplotlib  # noqa: F401  (only asked whether it is there: the plots import it themselves)
+    except ImportError:
+        print(f"no plots: matplotlib is not installed ({PLOTS_EXTRA})")
+        return
+    plot_score_histograms(results, out_dir / "score_histograms.png")
+    run_dirs = {
+        agent: Path(agent) for agent in config.evaluation.agents if is_model_path(agent) and Path(agent).is_dir()
+    }
+    try:
+        curves = {agent_label(agent): training_win_rates(path) for agent, path in run_dirs.items()}
+    except ImportError:
+        print(f"no win rate over training: tensorboard is not installed ({PLOTS_EXTRA})")
+        return
+    if plot_training_win_rates(curves, out_dir / "win_rate_over_training.png"):
+        print(f"win rate over training: {out_dir / 'win_rate_over_training.png'}")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -352,7 +350,7 @@ def evaluate(args: argparse.Namespace) -> int:
     interrupted = collect(stream, collected, Progress(planned, "episodes", enabled=not args.no_progress))
     results = group_results(groups, collected)
     finished = sum(len(played) for played in collected)
-    print_table(results, list(settings.sweep), headline_fact_of(config.env.id))
+    ResultsConsole().table(results_table(results, list(settings.sweep), headline_fact_of(config.env.id)))
     write_outputs(config, results, out_dir, args.record, played_meta(interrupted, finished, planned, "episodes"))
     if interrupted:
         print(interrupted_line(finished, planned, "episodes", out_dir / "results.json"), file=sys.stderr)
@@ -397,7 +395,7 @@ def tournament_main(args: argparse.Namespace, config: EvalConfig, tournaments: l
     interrupted = collect(stream, collected, Progress(planned, "games", enabled=not args.no_progress))
     results = tournament_results(tournaments, collected, settings.seed)
     finished = sum(len(games) for games in collected)
-    console = results_console()
+    console = ResultsConsole()
     for result in results:
         print_tournament(result, console)
     out_dir.mkdir(parents=True, exist_ok=True)

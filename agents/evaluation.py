@@ -225,8 +225,9 @@ def play_episode(
 def use_one_torch_thread() -> None:
     """One intra-op torch thread once torch is loaded: identical floating-point results whatever the worker count
     (and faster)."""
-    if "torch" in sys.modules:
-        sys.modules["torch"].set_num_threads(1)
+    torch = sys.modules.get("torch")  # None where an import of torch is blocked
+    if torch is not None:
+        torch.set_num_threads(1)
 
 
 def chunk_size(episodes: int, workers: int) -> int:

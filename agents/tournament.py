@@ -38,8 +38,6 @@ from dataclasses import asdict, dataclass, field
 from typing import Any, TypeVar
 
 import numpy as np
-from rich.console import Console
-from rich.table import Table
 
 from agents.base import Agent
 from agents.config import ConfigError, EvalConfig
@@ -53,6 +51,7 @@ from agents.evaluation import (
 )
 from agents.ratings import BOOTSTRAP_SAMPLES, places_from_scores, rate
 from agents.registry import make_opponent_policies
+from agents.tables import ResultsConsole, TextTable
 from envs.adapters.driver import split_env_kwargs
 from envs.adapters.opponents import OpponentEnv
 from envs.core.game import Game
@@ -65,6 +64,7 @@ LINEUPS_KEY = "evaluation.lineups"
 COOPERATIVE_NOTE = "cooperative game: every seat shares the result, so no ratings or pairwise table; team win rates"
 SELF_PLAY_NOTE = "one agent plays itself: no ratings or pairwise table"
 NO_GAMES_NOTE = "no game finished (interrupted): no tables"
+NO_RATINGS_NOTE = "no ratings: they need choix (pip install 'tabletop-gym[train]' installs it)"
 
 SeatedT = TypeVar("SeatedT")
 
@@ -439,7 +439,7 @@ def seat_table(games: Sequence[GameResult], cooperative: bool) -> list[dict[str,
     return table
 
 
-def per_seat_table(games: Sequence[GameResult], cooperative: bool) -> list[dict[str, Any]]:
+def per_seat_renderable(games: Sequence[GameResult], cooperative: bool) -> list[dict[str, Any]]:
     """For each agent and seat it sat at: games, win share and mean score there; sorted by agent, then seat."""
     games = sorted(games)
     table = []
@@ -487,12 +487,18 @@ def tournament_tables(
     """Every table of a tournament (see the module docstring); a `note` says why a table is absent."""
     if not games:
         return {"note": NO_GAMES_NOTE}
-    seats = {"seats": seat_table(games, cooperative), "per_seat": per_seat_table(games, cooperative)}
+    seats = {"seats": seat_table(games, cooperative), "per_seat": per_seat_renderable(games, cooperative)}
     if cooperative:
         return {"note": COOPERATIVE_NOTE, "team": team_table(games), **seats}
-    tables: dict[str, Any] = {"ratings": rating_table(games, seed, samples), "pairwise": pairwise_table(games), **seats}
+    try:
+        ratings = rating_table(games, seed, samples)
+    except ImportError:
+        ratings = []
+    tables: dict[str, Any] = {"ratings": ratings, "pairwise": pairwise_table(games), **seats}
     if len(distinct_agents(games)) < 2:
         tables["note"] = SELF_PLAY_NOTE
+    elif not ratings:
+        tables["note"] = NO_RATINGS_NOTE
     return tables
 
 
@@ -526,29 +532,29 @@ def _percent_interval(interval: Sequence[float]) -> str:
     return f"[{interval[0]:.0%}, {interval[1]:.0%}]"
 
 
-def print_tournament(result: TournamentResult, console: Console) -> None:
-    """The tournament's tables as rich tables (ratings by rating, pairwise matrix, seats, per-seat results)."""
+def print_tournament(result: TournamentResult, console: ResultsConsole) -> None:
+    """The tournament's tables (ratings by rating, pairwise matrix, seats, per-seat results) on `console`."""
     tournament, tables = result.tournament, result.tables
     setting = _setting_text(tournament.game_name, tournament.sweep)
-    console.print(
-        f"\n[bold]{setting}[/bold]: {tournament.num_players} seats, {len(tournament.lineups)} line-up(s), "
-        f"{len(result.games)} games"
+    console.heading(
+        f"{setting}: {tournament.num_players} seats, {len(tournament.lineups)} line-up(s), {len(result.games)} games"
     )
     if "note" in tables:
-        console.print(tables["note"])
+        console.text(tables["note"])
     if tables.get("ratings"):
-        console.print(_ratings_renderable(tables["ratings"], setting))
-        order = [row["agent"] for row in tables["ratings"]]
-        console.print(_pairwise_renderable(tables["pairwise"], order, setting))
+        console.table(_ratings_renderable(tables["ratings"], setting))
+    if tables.get("pairwise"):
+        order = [row["agent"] for row in tables.get("ratings") or []] or distinct_agents(result.games)
+        console.table(_pairwise_renderable(tables["pairwise"], order, setting))
     if "team" in tables:
-        console.print(_team_renderable(tables["team"], setting))
+        console.table(_team_renderable(tables["team"], setting))
     if "seats" in tables:
-        console.print(_seat_renderable(tables["seats"], setting))
-        console.print(_per_seat_renderable(tables["per_seat"], tournament.num_players, setting))
+        console.table(_seat_renderable(tables["seats"], setting))
+        console.table(_per_seat_renderable(tables["per_seat"], tournament.num_players, setting))
 
 
-def _ratings_renderable(rows: Sequence[Mapping[str, Any]], setting: str) -> Table:
-    table = Table(title=f"Ratings, {setting} (Plackett-Luce, Elo scale)")
+def _ratings_renderable(rows: Sequence[Mapping[str, Any]], setting: str) -> TextTable:
+    table = TextTable(f"Ratings, {setting} (Plackett-Luce, Elo scale)")
     table.add_column("#", justify="right")
     table.add_column("agent")
     for name in ("rating", "95% CI", "games"):
@@ -561,8 +567,8 @@ def _ratings_renderable(rows: Sequence[Mapping[str, Any]], setting: str) -> Tabl
     return table
 
 
-def _pairwise_renderable(rows: Sequence[Mapping[str, Any]], order: Sequence[str], setting: str) -> Table:
-    table = Table(title=f"Pairwise, {setting}: row placed above column (ties half)")
+def _pairwise_renderable(rows: Sequence[Mapping[str, Any]], order: Sequence[str], setting: str) -> TextTable:
+    table = TextTable(f"Pairwise, {setting}: row placed above column (ties half)")
     table.add_column("agent")
     for opponent in order:
         table.add_column(agent_label(opponent), justify="right")
@@ -576,8 +582,8 @@ def _pairwise_renderable(rows: Sequence[Mapping[str, Any]], order: Sequence[str]
     return table
 
 
-def _seat_renderable(rows: Sequence[Mapping[str, Any]], setting: str) -> Table:
-    table = Table(title=f"Seat advantage, {setting}")
+def _seat_renderable(rows: Sequence[Mapping[str, Any]], setting: str) -> TextTable:
+    table = TextTable(f"Seat advantage, {setting}")
     for name in ("seat", "games", "win share", "95% CI", "even game", "mean reward"):
         table.add_column(name, justify="right")
     for row in rows:
@@ -593,8 +599,8 @@ def _seat_renderable(rows: Sequence[Mapping[str, Any]], setting: str) -> Table:
     return table
 
 
-def _per_seat_renderable(rows: Sequence[Mapping[str, Any]], num_players: int, setting: str) -> Table:
-    table = Table(title=f"Per-seat results, {setting}: win share · mean score (games)")
+def _per_seat_renderable(rows: Sequence[Mapping[str, Any]], num_players: int, setting: str) -> TextTable:
+    table = TextTable(f"Per-seat results, {setting}: win share · mean score (games)")
     table.add_column("agent")
     for seat in range(num_players):
         table.add_column(f"seat {seat}", justify="right")
@@ -608,8 +614,8 @@ def _per_seat_renderable(rows: Sequence[Mapping[str, Any]], num_players: int, se
     return table
 
 
-def _team_renderable(rows: Sequence[Mapping[str, Any]], setting: str) -> Table:
-    table = Table(title=f"Team win rate per line-up, {setting}")
+def _team_renderable(rows: Sequence[Mapping[str, Any]], setting: str) -> TextTable:
+    table = TextTable(f"Team win rate per line-up, {setting}")
     table.add_column("line-up (seat 0 first, every rotation played)")
     for name in ("games", "win rate", "95% CI", "mean team score"):
         table.add_column(name, justify="right")

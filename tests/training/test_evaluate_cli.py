@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import multiprocessing
 import signal
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -278,3 +279,62 @@ def test_progress_goes_to_stderr_and_no_progress_turns_it_off(tmp_path: Path, ca
     assert "episodes 2/20" not in captured.out
     assert evaluate.main([*arguments, "--no-progress"]) == 0
     assert capsys.readouterr().err == ""
+
+
+TRAIN_EXTRA_MODULES = (
+    "torch",
+    "stable_baselines3",
+    "sb3_contrib",
+    "tensorboard",
+    "tqdm",
+    "rich",
+    "matplotlib",
+    "choix",
+)
+"""What `pip install tabletop-gym` without the train extra lacks (and what evaluate.py must do without)."""
+
+
+def evaluate_without_train_extra(*arguments: str) -> subprocess.CompletedProcess:
+    """evaluate.py in a fresh process where importing any of TRAIN_EXTRA_MODULES fails."""
+    code = (
+        "import sys\n"
+        f"for name in {TRAIN_EXTRA_MODULES!r}:\n"
+        "    sys.modules[name] = None  # import name: ImportError, as where it is not installed\n"
+        "import evaluate\n"
+        "sys.exit(evaluate.main(sys.argv[1:]))\n"
+    )
+    return run_cli("-c", code, *arguments)
+
+
+def test_without_the_train_extra_evaluate_still_saves_its_results(tmp_path: Path) -> None:
+    """Random and heuristic agents with the core dependencies only: a plain-text table, results.json, no plots."""
+    out = tmp_path / "out"
+    result = evaluate_without_train_extra(
+        "--agent", "random", "--agent", "heuristic", "--episodes", "2", "--out", str(out)
+    )
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    header = lines.index("Evaluation") + 1
+    assert lines[header].split()[:3] == ["agent", "episodes", "win"] and set(lines[header + 1]) <= {"-", " "}
+    assert lines[header + 2].startswith("random ") and lines[header + 3].startswith("heuristic ")
+    assert "no plots: matplotlib is not installed" in result.stdout
+    document = json.loads((out / "results.json").read_text())
+    assert [group["summary"]["episodes"] for group in document["results"]] == [2, 2]
+    assert not (out / "score_histograms.png").exists()
+    tournament = evaluate_without_train_extra(
+        "--config",
+        str(REPO_ROOT / "tests" / "toys" / "configs" / "card_duel_eval.yaml"),
+        "--agent",
+        "random",
+        "--agent",
+        "heuristic",
+        "--episodes",
+        "2",
+        "--out",
+        str(tmp_path / "duel"),
+        "env.kwargs.num_players=2",
+    )
+    assert tournament.returncode == 0, tournament.stderr
+    assert "no ratings: they need choix" in tournament.stdout and "Seat advantage, card_duel" in tournament.stdout
+    tables = json.loads((tmp_path / "duel" / "results.json").read_text())["tournaments"][0]["tables"]
+    assert tables["ratings"] == [] and len(tables["pairwise"]) == 2
