@@ -39,15 +39,13 @@ from agents.registry import AgentSpecError
 from agents.tables import ResultsConsole, TextTable
 from envs.core.registration import UnknownGameError, game_record, game_record_of_env_id
 
-CONFIGS_DIR = Path(__file__).resolve().parent / "configs"
-"""configs/<game>/ holds each game's configs: agents/configs links to the checkout's configs/ and is installed with
-the package (package data), so an installed tabletop-evaluate finds them too."""
+CONFIGS_DIR = (Path(__file__).resolve().parent / "configs").resolve()
+"""configs/<game>/ holds each game's configs: agents/configs links to the checkout's configs/ (resolved, so messages
+name the files users edit) and is installed with the package (package data), so tabletop-evaluate finds them."""
 EVAL_CONFIG_NAME = "eval.yaml"
 """File name of a game's evaluation config in its configs folder."""
-DEFAULT_GAME = "unbroken"
-"""The game evaluated without --game, --config or a run directory (train.py's default game)."""
-DEFAULT_CONFIG = CONFIGS_DIR / DEFAULT_GAME / EVAL_CONFIG_NAME
-"""The eval config used without --game or --config."""
+DEFAULTS_FILE = CONFIGS_DIR / "defaults.yaml"
+"""Names the game evaluated without --game, --config or a run directory (`game: NAME`)."""
 TOP_VALUES_SHOWN = 3
 """How many of the headline fact's most frequent values the table shows."""
 USAGE_EXIT_CODE = 2
@@ -64,7 +62,12 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     """The command line of evaluate.py."""
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     source = parser.add_mutually_exclusive_group()
-    source.add_argument("--config", type=Path, default=None, help=f"eval config (default: {DEFAULT_CONFIG})")
+    source.add_argument(
+        "--config",
+        type=Path,
+        default=None,
+        help=f"eval config (default: configs/GAME/{EVAL_CONFIG_NAME} of the game {DEFAULTS_FILE} names)",
+    )
     source.add_argument("--game", default=None, help=f"use configs/GAME/{EVAL_CONFIG_NAME}")
     parser.add_argument("--agent", action="append", default=None, help="agent spec; repeat to compare agents")
     parser.add_argument(
@@ -113,9 +116,20 @@ def config_path(args: argparse.Namespace) -> Path:
         try:
             path = game_eval_config(game_record_of_env_id(run_env[1].id).name)
         except UnknownGameError:
-            return DEFAULT_CONFIG
-        return path if path.is_file() else DEFAULT_CONFIG
-    return DEFAULT_CONFIG
+            return default_config()
+        return path if path.is_file() else default_config()
+    return default_config()
+
+
+def default_config() -> Path:
+    """The eval config used without --game, --config or a run directory: that of the game configs/defaults.yaml
+    names."""
+    from agents.config import read_yaml_file
+
+    game = read_yaml_file(DEFAULTS_FILE).get("game")
+    if not isinstance(game, str) or not game:
+        raise ConfigError(str(DEFAULTS_FILE), "game", f"expected the name of a game's configs folder, got {game!r}")
+    return CONFIGS_DIR / game / EVAL_CONFIG_NAME
 
 
 def first_run_env(agents: list[str]) -> tuple[Path, EnvConfig] | None:
@@ -228,7 +242,7 @@ def write_outputs(
             for episode in result.episodes:
                 path = folder / f"episode_{episode.episode:05d}.json"
                 path.write_text(json.dumps(recording_document(result.group, episode)) + "\n", encoding="utf-8")
-        print(f"recordings: {out_dir / 'recordings'} (replay: python -m envs.replay FILE --render ansi)")
+        print(f"recordings: {out_dir / 'recordings'} (replay: python -m envs.replay FILE)")
     write_plots(config, results, out_dir)
 
 

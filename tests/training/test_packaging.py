@@ -35,11 +35,13 @@ def test_evaluate_is_a_console_script_not_a_top_level_module() -> None:
 
 def test_the_default_eval_config_is_package_data_of_agents() -> None:
     agents_dir = REPO_ROOT / "agents"
-    relative = evaluate_cli.DEFAULT_CONFIG.relative_to(agents_dir.resolve()).as_posix()
     patterns = pyproject()["tool"]["setuptools"]["package-data"]["agents"]
-    assert any(fnmatch.fnmatch(relative, pattern) for pattern in patterns)
-    assert evaluate_cli.DEFAULT_CONFIG.is_file()
-    assert (agents_dir / "configs").resolve() == (REPO_ROOT / "configs").resolve()  # the configs users edit
+    default = evaluate_cli.default_config()
+    assert default.is_file() and default.parent.parent == evaluate_cli.CONFIGS_DIR
+    for path in (default, evaluate_cli.DEFAULTS_FILE):
+        relative = f"configs/{path.relative_to(evaluate_cli.CONFIGS_DIR).as_posix()}"  # inside the agents package
+        assert any(fnmatch.fnmatch(relative, pattern) for pattern in patterns), relative
+    assert evaluate_cli.CONFIGS_DIR == (agents_dir / "configs").resolve() == (REPO_ROOT / "configs").resolve()
 
 
 def test_a_non_editable_install_evaluates_with_its_default_config(tmp_path: Path) -> None:
@@ -61,7 +63,7 @@ def test_a_non_editable_install_evaluates_with_its_default_config(tmp_path: Path
         names = archive.namelist()
     top_level = {name.split("/")[0] for name in names if not name.split("/")[0].endswith(".dist-info")}
     assert "evaluate.py" not in top_level and {"envs", "agents"} <= top_level
-    assert "agents/configs/unbroken/eval.yaml" in names
+    assert {"agents/configs/defaults.yaml", "agents/configs/unbroken/eval.yaml"} <= set(names)
     site = tmp_path / "site"
     install = [sys.executable, "-m", "pip", "install", "--no-deps", "-q", "--target", str(site), str(wheel)]
     subprocess.run(install, check=True, capture_output=True, timeout=300)
