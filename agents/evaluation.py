@@ -13,11 +13,13 @@ from __future__ import annotations
 import itertools
 import math
 import multiprocessing
+import queue
 import re
+import signal
 import sys
 import textwrap
 from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Generator, Iterator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -223,8 +225,9 @@ def play_episode(
 def use_one_torch_thread() -> None:
     """One intra-op torch thread once torch is loaded: identical floating-point results whatever the worker count
     (and faster)."""
-    if "torch" in sys.modules:
-        sys.modules["torch"].set_num_threads(1)
+    torch = sys.modules.get("torch")  # None where an import of torch is blocked
+    if torch is not None:
+        torch.set_num_threads(1)
 
 
 def chunk_size(episodes: int, workers: int) -> int:
@@ -234,17 +237,78 @@ def chunk_size(episodes: int, workers: int) -> int:
 
 
 ChunkT = TypeVar("ChunkT")
-OutputT = TypeVar("OutputT")
+ItemT = TypeVar("ItemT")
+WORKER_POLL_SECONDS = 0.1
+"""How often the parent checks its workers while it waits for their next result."""
+_worker_items: Any = None
+"""In a worker process: the queue its results go to (set by `_start_worker`)."""
 
 
-def map_in_workers(play: Callable[[ChunkT], OutputT], chunks: Sequence[ChunkT], workers: int) -> list[OutputT]:
-    """`play` over every chunk, here (one worker) or on `workers` processes; outputs in the order of the chunks."""
+def _start_worker(items: Any) -> None:
+    """Worker initializer: keep the results queue; ignore Ctrl-C, which the parent handles by stopping the workers."""
+    global _worker_items
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _worker_items = items
+
+
+def _stream_chunk(task: tuple[Callable[[Any], Iterator[Any]], Any]) -> int:
+    """Worker side of `stream_in_workers`: each item of `play(chunk)` to the parent as it is made; their count."""
+    play, chunk = task
+    count = 0
+    for item in play(chunk):
+        _worker_items.put(item)
+        count += 1
+    return count
+
+
+def _stop_workers(pool: ProcessPoolExecutor) -> None:
+    """Terminate the pool's worker processes now (an interrupt or a failed chunk: nothing more is wanted)."""
+    terminate = getattr(pool, "terminate_workers", None)  # Python 3.14+
+    if terminate is not None:
+        terminate()
+    else:
+        for process in list(pool._processes.values()):  # before 3.14 the pool has no public way
+            process.terminate()
+    pool.shutdown(wait=True, cancel_futures=True)
+
+
+def stream_in_workers(
+    play: Callable[[ChunkT], Iterator[ItemT]], chunks: Sequence[ChunkT], workers: int
+) -> Generator[ItemT, None, None]:
+    """Every item of `play(chunk)` for every chunk, as each is made: here in chunk order (one worker), or from
+    `workers` processes in the order they finish. Closing the iterator early (Ctrl-C) terminates the workers."""
     if workers == 1:
-        return list(map(play, chunks))
+        for chunk in chunks:
+            yield from play(chunk)
+        return
     # forkserver/spawn, not fork: the parent may hold torch threads, which fork does not copy safely.
     method = "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
-    with ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context(method)) as pool:
-        return list(pool.map(play, chunks))
+    context = multiprocessing.get_context(method)
+    items = context.Queue()
+    pool = ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_start_worker, initargs=(items,))
+    finished = False
+    try:
+        futures = [pool.submit(_stream_chunk, (play, chunk)) for chunk in chunks]
+        received = 0
+        while True:
+            try:
+                item = items.get(timeout=WORKER_POLL_SECONDS)
+            except queue.Empty:
+                for future in futures:
+                    if future.done() and future.exception() is not None:
+                        future.result()  # a worker's error, raised here
+                if all(future.done() for future in futures) and received >= sum(f.result() for f in futures):
+                    break
+                continue
+            received += 1
+            yield item
+        finished = True
+    finally:
+        if finished:
+            pool.shutdown(wait=True)
+        else:
+            _stop_workers(pool)
+        items.close()
 
 
 @dataclass(frozen=True)
@@ -260,19 +324,54 @@ class _Chunk:
     facts: tuple[str, ...]
 
 
-def _play_chunk(chunk: _Chunk) -> tuple[int, list[EpisodeResult]]:
-    """Worker entry point: build the env and the agent once, play the chunk's episodes."""
+def _play_chunk(chunk: _Chunk) -> Iterator[tuple[int, EpisodeResult]]:
+    """Worker entry point: build the env and the agent once, then play the chunk's episodes, yielding each one."""
     env = make_env(chunk.group.env_id, chunk.group.env_kwargs)
     try:
         agent = make_agent(chunk.group.agent, env, chunk.agent_options)
         use_one_torch_thread()
-        results = [
-            play_episode(env, agent, episode, chunk.base_seed + episode, chunk.record, chunk.facts)
-            for episode in chunk.episodes
-        ]
+        for episode in chunk.episodes:
+            result = play_episode(env, agent, episode, chunk.base_seed + episode, chunk.record, chunk.facts)
+            yield chunk.group_index, result
     finally:
         env.close()
-    return chunk.group_index, results
+
+
+def stream_evaluation(
+    groups: Sequence[EvaluationGroup],
+    episodes: int,
+    seed: int,
+    workers: int = 1,
+    agent_options: Mapping[str, Any] | None = None,
+    record: bool = False,
+) -> Generator[tuple[int, EpisodeResult], None, None]:
+    """(group index, episode result) of every episode of every group as it finishes (episode i with seed seed + i),
+    on `workers` processes; stopping early (Ctrl-C, or closing the iterator) keeps what was yielded."""
+    agent_options = dict(agent_options or {})
+    size = chunk_size(episodes, workers)
+    chunks = [
+        _Chunk(
+            index,
+            group,
+            tuple(range(start, min(start + size, episodes))),
+            seed,
+            agent_options,
+            record,
+            outcome_facts_of(group.env_id),
+        )
+        for index, group in enumerate(groups)
+        for start in range(0, episodes, size)
+    ]
+    return stream_in_workers(_play_chunk, chunks, workers)
+
+
+def group_results(groups: Sequence[EvaluationGroup], episodes: Sequence[Sequence[EpisodeResult]]) -> list[GroupResult]:
+    """Each group's episodes (`episodes[i]` for `groups[i]`, in any order, any number) sorted, with their summary."""
+    results = []
+    for group, played in zip(groups, episodes, strict=True):
+        ordered = sorted(played, key=lambda result: result.episode)
+        results.append(GroupResult(group, ordered, summarize(ordered, outcome_facts_of(group.env_id))))
+    return results
 
 
 def run_evaluation(
@@ -284,31 +383,10 @@ def run_evaluation(
     record: bool = False,
 ) -> list[GroupResult]:
     """Play `episodes` episodes of every group (episode i with seed seed + i) on `workers` processes."""
-    agent_options = dict(agent_options or {})
-    size = chunk_size(episodes, workers)
-    facts = {group.env_id: outcome_facts_of(group.env_id) for group in groups}
-    chunks = [
-        _Chunk(
-            index,
-            group,
-            tuple(range(start, min(start + size, episodes))),
-            seed,
-            agent_options,
-            record,
-            facts[group.env_id],
-        )
-        for index, group in enumerate(groups)
-        for start in range(0, episodes, size)
-    ]
-    outputs = map_in_workers(_play_chunk, chunks, workers)
     collected: list[list[EpisodeResult]] = [[] for _ in groups]
-    for group_index, results in outputs:
-        collected[group_index].extend(results)
-    group_results = []
-    for group, results in zip(groups, collected, strict=True):
-        results.sort(key=lambda result: result.episode)
-        group_results.append(GroupResult(group, results, summarize(results, facts[group.env_id])))
-    return group_results
+    for group_index, result in stream_evaluation(groups, episodes, seed, workers, agent_options, record):
+        collected[group_index].append(result)
+    return group_results(groups, collected)
 
 
 def check_agents(specs: Sequence[str], env_id: str, env_kwargs: dict[str, Any], agent_options: Mapping) -> None:

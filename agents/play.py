@@ -16,7 +16,7 @@ end every seat's result and rank (by score, ties sharing the better rank).
 At the prompt a number plays that action, `h` asks the hint agent (`--hint SPEC`) for a suggestion, `q` quits.
 `--record FILE` writes the game's replay record (envs/core/replays.py) when the game ends or you quit; replay it
 with `python -m envs.replay FILE`. Ctrl-C ends with "interrupted" and exit status 130; a bad game, seat or agent
-spec with one error line and exit status 2.
+spec, or a model that cannot be loaded, with one error line and exit status 2.
 """
 
 from __future__ import annotations
@@ -382,6 +382,15 @@ def main(
     parser.add_argument("--env-kwarg", action="append", default=[], metavar="KEY=VALUE", help="game or adapter kwarg")
     parser.add_argument("--record", type=Path, default=None, metavar="FILE", help="write the game's replay record")
     args = parser.parse_args(argv)
+    try:
+        return _play_command(args, read_line, write)
+    except KeyboardInterrupt:  # while the game, its agents or a model are being set up, or while playing
+        write("\ninterrupted")
+        return INTERRUPTED_EXIT_CODE
+
+
+def _play_command(args: argparse.Namespace, read_line: Callable[[str], str], write: Callable[[str], None]) -> int:
+    """Set up the game of a parsed command line and play it (main without the Ctrl-C handling)."""
     table: Table | None = None
     try:
         env_id = find_env_id(args.game)
@@ -398,14 +407,10 @@ def main(
     except (AgentSpecError, ConfigError, UnknownGameError, TypeError, ValueError) as error:
         print(f"error: {error}", file=sys.stderr)
         return USAGE_EXIT_CODE
-    try:
-        if table is not None:
-            play_table(table, args.seed, hint_agent, read_line, write, args.record)
-        else:
-            play(env_id, env_kwargs, args.seed, hint_agent, read_line, write, args.record)
-    except KeyboardInterrupt:
-        write("\ninterrupted")
-        return INTERRUPTED_EXIT_CODE
+    if table is not None:
+        play_table(table, args.seed, hint_agent, read_line, write, args.record)
+    else:
+        play(env_id, env_kwargs, args.seed, hint_agent, read_line, write, args.record)
     return 0
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pickle
+import zipfile
 from pathlib import Path
 from typing import Any
 
@@ -16,19 +18,46 @@ class ModelLoadError(ValueError):
     """A model path that does not exist, cannot be loaded, or was trained for differently shaped spaces."""
 
 
+MISSING_TRAIN_EXTRA = "saved models need the train extra: pip install 'tabletop-gym[train]'"
+"""Why a model cannot be loaded where stable-baselines3 (or torch) is not installed."""
+TORCH_ADVICE_LINES = ("Weights only load failed", "Please file an issue", "Check the documentation")
+"""Lines of torch's unpickling errors that are advice (re-run with weights_only=False, file an issue), not the
+reason."""
+
+
+def load_failure_reason(error: BaseException) -> str:
+    """Why a model file could not be loaded, in words for its user (never torch's advice to unpickle anyway)."""
+    message = str(error)
+    if isinstance(error, zipfile.BadZipFile) or "wasn't a zip-file" in message:
+        return "not a zip file (a model is the .zip that train.py or MaskablePPO.save writes)"
+    if isinstance(error, AssertionError) and "No data found" in message:
+        return "the zip holds no 'data' entry (not a model saved by stable-baselines3)"
+    if isinstance(error, pickle.UnpicklingError):
+        lines = [line.strip() for line in message.splitlines() if line.strip()]
+        details = [line for line in lines if not line.startswith(TORCH_ADVICE_LINES) and "weights_only" not in line]
+        detail = f" (torch: {details[0]})" if details else ""
+        return f"its weights are damaged or hold more than tensors, and only tensors are loaded{detail}"
+    if isinstance(error, ImportError):
+        return f"{MISSING_TRAIN_EXTRA} ({error})"
+    first_line = message.strip().splitlines()[0] if message.strip() else ""
+    return f"{type(error).__name__}: {first_line}" if first_line else type(error).__name__
+
+
 def resolve_model_path(spec: str | Path) -> Path:
     """A .zip model file from a spec: the file itself, or a run dir's final model (else its latest checkpoint)."""
     path = Path(spec)
     if path.is_dir():
         model = run_model(path)
         if model is None:
-            raise ModelLoadError(f"run directory {path} holds neither {FINAL_MODEL_NAME} nor any checkpoint")
+            raise ModelLoadError(
+                f"cannot load {path}: the run directory holds neither {FINAL_MODEL_NAME} nor any checkpoint"
+            )
         return model
     if path.is_file():
         return path
     if path.with_suffix(".zip").is_file():
         return path.with_suffix(".zip")
-    raise ModelLoadError(f"model file {path} not found")
+    raise ModelLoadError(f"cannot load {path}: no such model file (.zip) or run directory")
 
 
 class MaskablePPOAgent(BaseAgent):
@@ -41,14 +70,19 @@ class MaskablePPOAgent(BaseAgent):
 
     @classmethod
     def from_path(cls, spec: str | Path, env: gym.Env | None = None) -> MaskablePPOAgent:
-        """Load a model from a .zip or a run directory; checks its spaces against `env` when given."""
-        from sb3_contrib import MaskablePPO
+        """Load a model from a .zip or a run directory; checks its spaces against `env` when given.
 
+        Whatever goes wrong while loading is a ModelLoadError of one line, "cannot load MODEL: reason".
+        """
         model_path = resolve_model_path(spec)
         try:
+            from sb3_contrib import MaskablePPO
+        except ImportError as error:
+            raise ModelLoadError(f"cannot load {model_path}: {MISSING_TRAIN_EXTRA} ({error})") from None
+        try:
             model = MaskablePPO.load(model_path, device="cpu")
-        except (OSError, ValueError, KeyError) as error:
-            raise ModelLoadError(f"cannot load a MaskablePPO model from {model_path}: {error}") from error
+        except Exception as error:  # a user's file through torch and sb3: any failure means it is no usable model
+            raise ModelLoadError(f"cannot load {model_path}: {load_failure_reason(error)}") from error
         if env is not None:
             _check_spaces(model, env, model_path)
         return cls(model, name=str(spec))

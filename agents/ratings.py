@@ -23,7 +23,6 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-import choix
 import numpy as np
 
 ELO_CENTRE = 1500.0
@@ -82,6 +81,8 @@ def _log_strengths(results: Sequence[Result], agents: Sequence[str], start: np.n
     data: list[tuple[int, ...]] = sorted([*rankings, *pairs])
     if not data:
         return np.zeros(len(agents))
+    import choix  # the train extra's: imported here, so evaluating solo games needs only the core dependencies
+
     fitted = choix.ilsr_rankings(len(agents), data, alpha=REGULARISATION, initial_params=start)
     strengths = np.asarray(fitted, dtype=np.float64)
     return strengths - strengths.mean()

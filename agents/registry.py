@@ -57,7 +57,7 @@ def make_agent(spec: str, env: gym.Env, options: Mapping[str, Any] | None = None
             return MaskablePPOAgent.from_path(spec, env)
         except ModelLoadError as error:
             raise AgentSpecError(str(error)) from error
-    name, _, argument = spec.partition(":")
+    name, colon, argument = spec.partition(":")
     factory = _REGISTRY.get(name)
     if factory is None:
         known = ", ".join(registered_agent_names())
@@ -65,6 +65,8 @@ def make_agent(spec: str, env: gym.Env, options: Mapping[str, Any] | None = None
             f"unknown agent {spec!r}: use one of {known} (mcts:N sets the simulations), "
             "or the path of a saved model (.zip) or a train.py run directory"
         )
+    if colon and not argument.strip():
+        raise AgentSpecError(f"agent {spec!r}: nothing after the colon (write {name}, or e.g. mcts:100)")
     return factory(env, argument or None, options.get(name, {}))
 
 
@@ -130,9 +132,14 @@ def _make_mcts(env: gym.Env, argument: str | None, options: Mapping[str, Any]) -
     settings = dict(options)
     if argument is not None:
         try:
-            settings["num_simulations"] = int(argument)
+            simulations: int | None = int(argument)
         except ValueError:
-            raise AgentSpecError(f"mcts:N needs an integer number of simulations, got 'mcts:{argument}'") from None
+            simulations = None
+        if simulations is None or simulations < 1:
+            raise AgentSpecError(
+                f"agent 'mcts:{argument}': mcts:N needs a whole number of simulations of at least 1, like mcts:100"
+            )
+        settings["num_simulations"] = simulations
     rollout = settings.pop("rollout", "random")
     if rollout == "heuristic":
         settings["rollout_agent"] = _make_heuristic(env, None, {})

@@ -33,26 +33,25 @@ count team wins.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Mapping, Sequence
+from collections.abc import Generator, Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any, TypeVar
 
 import numpy as np
-from rich.console import Console
-from rich.table import Table
 
 from agents.base import Agent
 from agents.config import ConfigError, EvalConfig
 from agents.evaluation import (
     agent_label,
     chunk_size,
-    map_in_workers,
+    stream_in_workers,
     sweep_combinations,
     use_one_torch_thread,
     wilson_interval,
 )
 from agents.ratings import BOOTSTRAP_SAMPLES, places_from_scores, rate
 from agents.registry import make_opponent_policies
+from agents.tables import ResultsConsole, TextTable
 from envs.adapters.driver import split_env_kwargs
 from envs.adapters.opponents import OpponentEnv
 from envs.core.game import Game
@@ -64,6 +63,8 @@ REWARD_MODE = "win"
 LINEUPS_KEY = "evaluation.lineups"
 COOPERATIVE_NOTE = "cooperative game: every seat shares the result, so no ratings or pairwise table; team win rates"
 SELF_PLAY_NOTE = "one agent plays itself: no ratings or pairwise table"
+NO_GAMES_NOTE = "no game finished (interrupted): no tables"
+NO_RATINGS_NOTE = "no ratings: they need choix (pip install 'tabletop-gym[train]' installs it)"
 
 SeatedT = TypeVar("SeatedT")
 
@@ -262,8 +263,9 @@ class _Chunk:
     agent_options: Mapping[str, Any]
 
 
-def _play_chunk(chunk: _Chunk) -> tuple[int, list[GameResult]]:
-    """Worker entry point: build the game, the env and the line-up's agents once, play every rotation of each deal."""
+def _play_chunk(chunk: _Chunk) -> Iterator[tuple[int, GameResult]]:
+    """Worker entry point: build the game, the env and the line-up's agents once, play every rotation of each deal,
+    yielding each game as it ends."""
     tournament = chunk.tournament
     game = tournament.build_game()
     lineup = tournament.lineups[chunk.lineup_index]
@@ -271,13 +273,13 @@ def _play_chunk(chunk: _Chunk) -> tuple[int, list[GameResult]]:
     use_one_torch_thread()
     env = OpponentEnv(game, learner_seats="all", reward=REWARD_MODE, flat=tournament.flat)
     n = len(lineup)
-    results = []
     try:
         for deal in chunk.deals:
             seed = chunk.base_seed + deal
             for rotation in range(n):
                 rewards, scores, length = play_game(env, rotation_seats(agents, rotation), seed)
-                results.append(
+                yield (
+                    chunk.tournament_index,
                     GameResult(
                         chunk.lineup_index,
                         deal,
@@ -289,11 +291,50 @@ def _play_chunk(chunk: _Chunk) -> tuple[int, list[GameResult]]:
                         tuple(scores),
                         tuple(ranks(scores)),
                         length,
-                    )
+                    ),
                 )
     finally:
         env.close()
-    return chunk.tournament_index, results
+
+
+def games_planned(tournaments: Sequence[Tournament], deals: int) -> int:
+    """How many games `deals` deals of every line-up of every tournament are (every rotation of each deal)."""
+    return sum(deals * len(tournament.lineups) * tournament.num_players for tournament in tournaments)
+
+
+def stream_tournaments(
+    tournaments: Sequence[Tournament],
+    deals: int,
+    seed: int,
+    workers: int = 1,
+    agent_options: Mapping[str, Any] | None = None,
+) -> Generator[tuple[int, GameResult], None, None]:
+    """(tournament index, game) of every game as it ends (deal i seeded seed + i) on `workers` processes; stopping
+    early (Ctrl-C, or closing the iterator) keeps what was yielded."""
+    agent_options = dict(agent_options or {})
+    size = chunk_size(deals, workers)
+    chunks = [
+        _Chunk(index, tournament, lineup_index, tuple(range(start, min(start + size, deals))), seed, agent_options)
+        for index, tournament in enumerate(tournaments)
+        for lineup_index in range(len(tournament.lineups))
+        for start in range(0, deals, size)
+    ]
+    return stream_in_workers(_play_chunk, chunks, workers)
+
+
+def tournament_results(
+    tournaments: Sequence[Tournament],
+    games: Sequence[Sequence[GameResult]],
+    seed: int,
+    bootstrap_samples: int = BOOTSTRAP_SAMPLES,
+) -> list[TournamentResult]:
+    """Each tournament's games (`games[i]` for `tournaments[i]`, in any order, any number) sorted, with its tables."""
+    results = []
+    for tournament, played in zip(tournaments, games, strict=True):
+        ordered = sorted(played)
+        tables = tournament_tables(ordered, tournament.cooperative, seed, bootstrap_samples)
+        results.append(TournamentResult(tournament, ordered, tables))
+    return results
 
 
 def run_tournaments(
@@ -305,23 +346,10 @@ def run_tournaments(
     bootstrap_samples: int = BOOTSTRAP_SAMPLES,
 ) -> list[TournamentResult]:
     """Play `deals` deals of every line-up of every tournament (deal i seeded seed + i) on `workers` processes."""
-    agent_options = dict(agent_options or {})
-    size = chunk_size(deals, workers)
-    chunks = [
-        _Chunk(index, tournament, lineup_index, tuple(range(start, min(start + size, deals))), seed, agent_options)
-        for index, tournament in enumerate(tournaments)
-        for lineup_index in range(len(tournament.lineups))
-        for start in range(0, deals, size)
-    ]
     collected: list[list[GameResult]] = [[] for _ in tournaments]
-    for index, games in map_in_workers(_play_chunk, chunks, workers):
-        collected[index].extend(games)
-    results = []
-    for tournament, games in zip(tournaments, collected, strict=True):
-        games.sort()
-        tables = tournament_tables(games, tournament.cooperative, seed, bootstrap_samples)
-        results.append(TournamentResult(tournament, games, tables))
-    return results
+    for index, game in stream_tournaments(tournaments, deals, seed, workers, agent_options):
+        collected[index].append(game)
+    return tournament_results(tournaments, collected, seed, bootstrap_samples)
 
 
 # ------------------------------------------------------------------------------------------------------------------
@@ -411,7 +439,7 @@ def seat_table(games: Sequence[GameResult], cooperative: bool) -> list[dict[str,
     return table
 
 
-def per_seat_table(games: Sequence[GameResult], cooperative: bool) -> list[dict[str, Any]]:
+def per_seat_renderable(games: Sequence[GameResult], cooperative: bool) -> list[dict[str, Any]]:
     """For each agent and seat it sat at: games, win share and mean score there; sorted by agent, then seat."""
     games = sorted(games)
     table = []
@@ -457,12 +485,20 @@ def tournament_tables(
     games: Sequence[GameResult], cooperative: bool, seed: int, samples: int = BOOTSTRAP_SAMPLES
 ) -> dict[str, Any]:
     """Every table of a tournament (see the module docstring); a `note` says why a table is absent."""
-    seats = {"seats": seat_table(games, cooperative), "per_seat": per_seat_table(games, cooperative)}
+    if not games:
+        return {"note": NO_GAMES_NOTE}
+    seats = {"seats": seat_table(games, cooperative), "per_seat": per_seat_renderable(games, cooperative)}
     if cooperative:
         return {"note": COOPERATIVE_NOTE, "team": team_table(games), **seats}
-    tables: dict[str, Any] = {"ratings": rating_table(games, seed, samples), "pairwise": pairwise_table(games), **seats}
+    try:
+        ratings = rating_table(games, seed, samples)
+    except ImportError:
+        ratings = []
+    tables: dict[str, Any] = {"ratings": ratings, "pairwise": pairwise_table(games), **seats}
     if len(distinct_agents(games)) < 2:
         tables["note"] = SELF_PLAY_NOTE
+    elif not ratings:
+        tables["note"] = NO_RATINGS_NOTE
     return tables
 
 
@@ -496,28 +532,29 @@ def _percent_interval(interval: Sequence[float]) -> str:
     return f"[{interval[0]:.0%}, {interval[1]:.0%}]"
 
 
-def print_tournament(result: TournamentResult, console: Console) -> None:
-    """The tournament's tables as rich tables (ratings by rating, pairwise matrix, seats, per-seat results)."""
+def print_tournament(result: TournamentResult, console: ResultsConsole) -> None:
+    """The tournament's tables (ratings by rating, pairwise matrix, seats, per-seat results) on `console`."""
     tournament, tables = result.tournament, result.tables
     setting = _setting_text(tournament.game_name, tournament.sweep)
-    console.print(
-        f"\n[bold]{setting}[/bold]: {tournament.num_players} seats, {len(tournament.lineups)} line-up(s), "
-        f"{len(result.games)} games"
+    console.heading(
+        f"{setting}: {tournament.num_players} seats, {len(tournament.lineups)} line-up(s), {len(result.games)} games"
     )
     if "note" in tables:
-        console.print(tables["note"])
+        console.text(tables["note"])
     if tables.get("ratings"):
-        console.print(_ratings_renderable(tables["ratings"], setting))
-        order = [row["agent"] for row in tables["ratings"]]
-        console.print(_pairwise_renderable(tables["pairwise"], order, setting))
+        console.table(_ratings_renderable(tables["ratings"], setting))
+    if tables.get("pairwise"):
+        order = [row["agent"] for row in tables.get("ratings") or []] or distinct_agents(result.games)
+        console.table(_pairwise_renderable(tables["pairwise"], order, setting))
     if "team" in tables:
-        console.print(_team_renderable(tables["team"], setting))
-    console.print(_seat_renderable(tables["seats"], setting))
-    console.print(_per_seat_renderable(tables["per_seat"], tournament.num_players, setting))
+        console.table(_team_renderable(tables["team"], setting))
+    if "seats" in tables:
+        console.table(_seat_renderable(tables["seats"], setting))
+        console.table(_per_seat_renderable(tables["per_seat"], tournament.num_players, setting))
 
 
-def _ratings_renderable(rows: Sequence[Mapping[str, Any]], setting: str) -> Table:
-    table = Table(title=f"Ratings, {setting} (Plackett-Luce, Elo scale)")
+def _ratings_renderable(rows: Sequence[Mapping[str, Any]], setting: str) -> TextTable:
+    table = TextTable(f"Ratings, {setting} (Plackett-Luce, Elo scale)")
     table.add_column("#", justify="right")
     table.add_column("agent")
     for name in ("rating", "95% CI", "games"):
@@ -530,8 +567,8 @@ def _ratings_renderable(rows: Sequence[Mapping[str, Any]], setting: str) -> Tabl
     return table
 
 
-def _pairwise_renderable(rows: Sequence[Mapping[str, Any]], order: Sequence[str], setting: str) -> Table:
-    table = Table(title=f"Pairwise, {setting}: row placed above column (ties half)")
+def _pairwise_renderable(rows: Sequence[Mapping[str, Any]], order: Sequence[str], setting: str) -> TextTable:
+    table = TextTable(f"Pairwise, {setting}: row placed above column (ties half)")
     table.add_column("agent")
     for opponent in order:
         table.add_column(agent_label(opponent), justify="right")
@@ -545,8 +582,8 @@ def _pairwise_renderable(rows: Sequence[Mapping[str, Any]], order: Sequence[str]
     return table
 
 
-def _seat_renderable(rows: Sequence[Mapping[str, Any]], setting: str) -> Table:
-    table = Table(title=f"Seat advantage, {setting}")
+def _seat_renderable(rows: Sequence[Mapping[str, Any]], setting: str) -> TextTable:
+    table = TextTable(f"Seat advantage, {setting}")
     for name in ("seat", "games", "win share", "95% CI", "even game", "mean reward"):
         table.add_column(name, justify="right")
     for row in rows:
@@ -562,8 +599,8 @@ def _seat_renderable(rows: Sequence[Mapping[str, Any]], setting: str) -> Table:
     return table
 
 
-def _per_seat_renderable(rows: Sequence[Mapping[str, Any]], num_players: int, setting: str) -> Table:
-    table = Table(title=f"Per-seat results, {setting}: win share · mean score (games)")
+def _per_seat_renderable(rows: Sequence[Mapping[str, Any]], num_players: int, setting: str) -> TextTable:
+    table = TextTable(f"Per-seat results, {setting}: win share · mean score (games)")
     table.add_column("agent")
     for seat in range(num_players):
         table.add_column(f"seat {seat}", justify="right")
@@ -577,8 +614,8 @@ def _per_seat_renderable(rows: Sequence[Mapping[str, Any]], num_players: int, se
     return table
 
 
-def _team_renderable(rows: Sequence[Mapping[str, Any]], setting: str) -> Table:
-    table = Table(title=f"Team win rate per line-up, {setting}")
+def _team_renderable(rows: Sequence[Mapping[str, Any]], setting: str) -> TextTable:
+    table = TextTable(f"Team win rate per line-up, {setting}")
     table.add_column("line-up (seat 0 first, every rotation played)")
     for name in ("games", "win rate", "95% CI", "mean team score"):
         table.add_column(name, justify="right")

@@ -1,8 +1,9 @@
 """Train an agent from a YAML config: `python train.py [--config FILE] [key=value ...]` or `--resume RUN_DIR`.
 
-Installed, the same command is `tabletop-train`. With no argument it trains MaskablePPO on Unbroken with
-configs/unbroken/maskable_ppo.yaml (a few minutes on two CPU cores; the configs ship inside the agents package).
-Dotted overrides are YAML scalars: `python train.py algo.learning_rate=1e-4 env.difficulty=hard` (`env.X` is short
+Installed, the same command is `tabletop-train`. With no argument it trains MaskablePPO on the default game of
+configs/defaults.yaml with its configs/<game>/maskable_ppo.yaml (a few minutes on two CPU cores; the configs ship
+inside the agents package).
+Dotted overrides are YAML scalars: `python train.py algo.learning_rate=1e-4 env.num_players=3` (`env.X` is short
 for `env.kwargs.X`). The config is validated (and the env built once) before any training starts; errors name the
 file and the key.
 """
@@ -18,19 +19,10 @@ from agents.config import ConfigError, ExperimentConfig, load_experiment_config,
 from agents.console import log_to_console
 from agents.environment import probe_env
 from agents.run_dir import CONFIG_FILE_NAME
+from agents.shipped_configs import CONFIGS_DIR, default_game
 
-
-def _configs_dir() -> Path:
-    """The shipped configs: agents/configs in the package (in a checkout, a link to the top-level configs/)."""
-    packaged = Path(__file__).resolve().parent / "configs"
-    # A checkout without symbolic links (git on Windows by default) has a text file there: use configs/ itself.
-    return packaged if packaged.is_dir() else Path(__file__).resolve().parents[1] / "configs"
-
-
-CONFIGS_DIR = _configs_dir()
-"""configs/<game>/ holds each game's configs, shipped as package data of agents."""
-DEFAULT_CONFIG = CONFIGS_DIR / "unbroken" / "maskable_ppo.yaml"
-"""The config used when train.py is run without --config."""
+DEFAULT_CONFIG = CONFIGS_DIR / default_game() / "maskable_ppo.yaml"
+"""The config used when train.py is run without --config (the default game's, configs/defaults.yaml)."""
 CONSOLE_SCRIPT = "tabletop-train"
 """The name of this command when installed (pyproject.toml's [project.scripts])."""
 INTERRUPTED_EXIT_CODE = 130
@@ -137,7 +129,7 @@ def main(argv: list[str] | None = None) -> int:
     if config.logging.tensorboard:
         print(f"TensorBoard: tensorboard --logdir {run_dir / 'tensorboard'}")
     if config.train.final_eval_episodes > 0:
-        final_evaluation(run_dir, config, facts.game_name)
+        final_evaluation(run_dir, config, facts.game_name, progress=not args.no_progress)
     print(f"evaluate: python evaluate.py --agent {run_dir} --agent random")
     return 0
 
@@ -148,9 +140,9 @@ FINAL_EVAL_DIR_NAME = "final_evaluation"
 """Where the final evaluation's results.json and plots go, inside the run directory."""
 
 
-def final_evaluation(run_dir: Path, config: ExperimentConfig, game_name: str) -> None:
+def final_evaluation(run_dir: Path, config: ExperimentConfig, game_name: str, progress: bool = True) -> None:
     """evaluate.py on the run's own env: the final model beside random and the game's heuristic, same deals."""
-    import evaluate
+    from agents import evaluate_cli as evaluate
     from envs.core.registration import game_record
 
     agents = [str(run_dir), "random"]
@@ -164,6 +156,7 @@ def final_evaluation(run_dir: Path, config: ExperimentConfig, game_name: str) ->
         str(config.train.seed + FINAL_EVAL_SEED_OFFSET),
         "--out",
         str(run_dir / FINAL_EVAL_DIR_NAME),
+        *(() if progress else ("--no-progress",)),
     ]
     print(f"final evaluation: {config.train.final_eval_episodes} deals, the model beside {', '.join(agents[1:])}")
     if evaluate.main(arguments) != 0:

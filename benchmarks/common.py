@@ -7,9 +7,9 @@ from pathlib import Path
 from typing import Any
 
 from agents.config import ConfigError, EvalConfig, load_eval_config
+from agents.evaluate_cli import game_eval_config
 from agents.evaluation import parse_sweep_flag
 from envs.core.registration import GameRecord, UnknownGameError, game_record, registered_games
-from evaluate import game_eval_config
 
 RESULTS_DIR = Path(__file__).resolve().parent / "results"
 """Where benchmarks write their reports by default (`<game>_<benchmark>.json` and `.md`)."""

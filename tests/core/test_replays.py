@@ -211,3 +211,22 @@ def test_the_replayer_cli_rejects_a_view_of_a_missing_seat(tmp_path: Path, capsy
     assert capsys.readouterr().err == "error: view: the game has seats 0..2, not seat 3\n"
     assert replay_cli.main([str(path), "--view", "omniscient", "--render", "none"]) == 0
     assert "[state]" not in capsys.readouterr().out  # --render none: the events only
+
+
+@pytest.mark.parametrize(
+    ("game_kwargs", "message"),
+    [
+        ({"num_players": 9}, "GameSpec.num_players: 9 is outside 2..4"),
+        ({"num_players": 3, "speed": "fast"}, "unexpected keyword argument 'speed'"),
+        ({"num_players": 3, "reward": "score"}, "unexpected keyword argument 'reward'"),  # an adapter's kwarg
+    ],
+)
+def test_the_replayer_cli_refuses_bad_game_kwargs_with_one_line(
+    game_kwargs: dict, message: str, tmp_path: Path, capsys: pytest.CaptureFixture
+) -> None:
+    _, record = played_game()
+    path = write_record(record.model_copy(update={"game_kwargs": game_kwargs}), tmp_path / "game.json")
+    assert replay_cli.main([str(path), "--render", "none"]) == 1
+    error = capsys.readouterr().err
+    assert error.startswith(f"error: game_kwargs: card_duel rejects {game_kwargs}: ") and message in error
+    assert error.count("\n") == 1

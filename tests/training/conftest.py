@@ -13,7 +13,7 @@ for folder in (HERE.parents[1], HERE):  # the repo root (agents, envs) and the h
     if str(folder) not in sys.path:
         sys.path.insert(0, str(folder))
 
-from training_support import TrainedRun, run_cli, tiny_training_config, write_yaml  # noqa: E402
+from training_support import TrainedRun, damaged_models, run_cli, tiny_training_config, write_yaml  # noqa: E402
 
 from agents.environment import solo_env_ids  # noqa: E402
 
@@ -37,3 +37,9 @@ def copied_run(trained_run: TrainedRun, tmp_path: Path) -> TrainedRun:
     copy = tmp_path / trained_run.run_dir.name
     shutil.copytree(trained_run.run_dir, copy)
     return TrainedRun(trained_run.env_id, copy, trained_run.stdout)
+
+
+@pytest.fixture(scope="session")
+def damaged_model_files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """Model files that cannot be loaded, by what is wrong with them (training_support.damaged_models)."""
+    return damaged_models(tmp_path_factory.mktemp("damaged_models"))

@@ -137,9 +137,12 @@ def test_make_agent_reads_specs() -> None:
             make_agent("mcts", env, {"mcts": {"prior": "oracle"}})
         with pytest.raises(AgentSpecError, match="unknown agent 'alphazero'"):
             make_agent("alphazero", env)
-        with pytest.raises(AgentSpecError, match="integer number of simulations"):
-            make_agent("mcts:many", env)
-        with pytest.raises(AgentSpecError, match="not found"):
+        for spec in ("mcts:many", "mcts:0", "mcts:-3", "mcts:2.5"):
+            with pytest.raises(AgentSpecError, match=f"^agent '{spec}': mcts:N needs a whole number of simulations"):
+                make_agent(spec, env)
+        with pytest.raises(AgentSpecError, match="^agent 'mcts:': nothing after the colon"):
+            make_agent("mcts:", env)
+        with pytest.raises(AgentSpecError, match="^cannot load no/such/model.zip: no such model file"):
             make_agent("no/such/model.zip", env)
     finally:
         env.close()

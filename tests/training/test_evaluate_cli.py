@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 import json
+import multiprocessing
+import signal
+import subprocess
 from pathlib import Path
 
 import pytest
 import yaml
-from training_support import REPO_ROOT, TrainedRun, run_cli, write_yaml
+from training_support import DAMAGED_MODEL_REASONS, REPO_ROOT, TrainedRun, interrupt_after, run_cli, write_yaml
 
 import evaluate
+from agents import evaluate_cli
 from agents.evaluation import EvaluationGroup, build_groups, run_evaluation
 from envs import replay
 from envs.core.registration import game_record
@@ -165,7 +169,10 @@ def test_sweep_settings_sweeps_the_games_record(tmp_path: Path) -> None:
     ("arguments", "message"),
     [
         (["--agent", "alphazero"], "unknown agent 'alphazero'"),
-        (["--agent", "missing_model.zip"], "not found"),
+        (["--agent", "missing_model.zip"], "error: cannot load missing_model.zip: no such model file"),
+        (["--agent", "mcts:0"], "error: agent 'mcts:0': mcts:N needs a whole number of simulations of at least 1"),
+        (["--agent", "mcts:-3"], "error: agent 'mcts:-3': mcts:N needs a whole number"),
+        (["--agent", "mcts:abc"], "error: agent 'mcts:abc': mcts:N needs a whole number"),
         (["--agent", "random", "--workers", "0"], "evaluation.workers: must be > 0"),
         (["--agent", "random", "env.id=tabletop/Nope-v0"], "env.id: unknown env id"),
         (["--agent", "random", "--sweep", "difficulty=easy,impossible"], "env.kwargs: "),
@@ -175,7 +182,22 @@ def test_sweep_settings_sweeps_the_games_record(tmp_path: Path) -> None:
 )
 def test_bad_evaluations_fail_fast(arguments: list[str], message: str, capsys: pytest.CaptureFixture) -> None:
     assert evaluate.main(arguments) == 2
-    assert message in capsys.readouterr().err
+    error = capsys.readouterr().err
+    assert message in error and error.count("\n") == 1
+
+
+@pytest.mark.parametrize("damage", sorted(DAMAGED_MODEL_REASONS))
+def test_a_model_that_cannot_be_loaded_is_one_line_and_exit_2(
+    damage: str, damaged_model_files: dict[str, Path], tmp_path: Path, capsys: pytest.CaptureFixture
+) -> None:
+    """A corrupt policy, a zip without data, a file that is no zip and torch's refusal to unpickle all end in
+    "cannot load MODEL: reason", never in a traceback or in torch's advice to pass weights_only=False."""
+    model = damaged_model_files[damage]
+    assert evaluate.main(["--agent", "random", "--agent", str(model), "--out", str(tmp_path)]) == 2
+    error = capsys.readouterr().err
+    assert error.startswith(f"error: cannot load {model}: {DAMAGED_MODEL_REASONS[damage]}")
+    assert error.count("\n") == 1 and "weights_only" not in error
+    assert not (tmp_path / "results.json").exists()
 
 
 def test_a_run_is_evaluated_on_its_own_env_settings(
@@ -199,3 +221,120 @@ def test_a_run_is_evaluated_on_its_own_env_settings(
     assert evaluate.main(arguments) == 0
     document = json.loads((tmp_path / "b" / "results.json").read_text())
     assert document["results"][0]["env_kwargs"] == {"difficulty": "easy", "preset": "spanish"}
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_ctrl_c_keeps_the_finished_episodes_summarised_and_exits_130(
+    workers: int, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture
+) -> None:
+    """Ctrl-C while playing: the episodes finished so far are summarised and written (marked interrupted), the worker
+    processes are terminated, and the command ends with one line and exit status 130."""
+    workers_seen: list = []
+    interrupt_after(monkeypatch, 3, workers_seen)
+    out = tmp_path / "out"
+    arguments = ["--agent", "heuristic", "--agent", "random", "--episodes", "40", "--workers", str(workers)]
+    assert evaluate.main([*arguments, "--out", str(out), "--record"]) == 130
+    captured = capsys.readouterr()
+    results = out / "results.json"
+    assert captured.err.splitlines()[-1] == f"interrupted: 3 of 80 episodes finished; their results: {results}"
+    assert "Traceback" not in captured.err and "done in" not in captured.out
+    document = json.loads(results.read_text())
+    meta = document["meta"]
+    assert (meta["interrupted"], meta["episodes_finished"], meta["episodes_planned"]) == (True, 3, 80)
+    summaries = [group["summary"] for group in document["results"]]
+    assert sum(summary["episodes"] for summary in summaries) == 3
+    for group, summary in zip(document["results"], summaries, strict=True):
+        assert len(group["episodes"]) == summary["episodes"]
+        assert summary["wins"] == sum(episode["won"] for episode in group["episodes"])
+    assert "heuristic" in captured.out and "win rate" in captured.out  # the summary table of what was played
+    assert len(list((out / "recordings").rglob("*.json"))) == 3
+    if workers == 1:
+        assert summaries[0]["episodes"] == 3 and summaries[1]["episodes"] == 0  # groups are played in order
+        assert [episode["episode"] for episode in document["results"][0]["episodes"]] == [0, 1, 2]
+    else:
+        assert len(workers_seen) == workers
+        assert all(process.exitcode == -signal.SIGTERM for process in workers_seen)  # stopped, not run to the end
+        assert multiprocessing.active_children() == []
+
+
+def test_ctrl_c_before_any_episode_ends_with_one_line(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture
+) -> None:
+    def interrupted(args: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(evaluate_cli, "resolve_settings", interrupted)
+    assert evaluate.main(["--agent", "random"]) == 130
+    captured = capsys.readouterr()
+    assert captured.err.strip() == "interrupted" and captured.out == ""
+
+
+def test_progress_goes_to_stderr_and_no_progress_turns_it_off(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    arguments = ["--agent", "random", "--episodes", "20", "--out", str(tmp_path)]
+    assert evaluate.main(arguments) == 0
+    captured = capsys.readouterr()
+    lines = captured.err.splitlines()
+    assert len(lines) == 10 and lines[0].startswith("episodes 2/20 (10%)") and "left" in lines[0]
+    assert lines[-1].startswith("episodes 20/20 (100%)") and lines[-1].endswith(" in all")
+    assert "episodes 2/20" not in captured.out
+    assert evaluate.main([*arguments, "--no-progress"]) == 0
+    assert capsys.readouterr().err == ""
+
+
+TRAIN_EXTRA_MODULES = (
+    "torch",
+    "stable_baselines3",
+    "sb3_contrib",
+    "tensorboard",
+    "tqdm",
+    "rich",
+    "matplotlib",
+    "choix",
+)
+"""What `pip install tabletop-gym` without the train extra lacks (and what evaluate.py must do without)."""
+
+
+def evaluate_without_train_extra(*arguments: str) -> subprocess.CompletedProcess:
+    """evaluate.py in a fresh process where importing any of TRAIN_EXTRA_MODULES fails."""
+    code = (
+        "import sys\n"
+        f"for name in {TRAIN_EXTRA_MODULES!r}:\n"
+        "    sys.modules[name] = None  # import name: ImportError, as where it is not installed\n"
+        "import evaluate\n"
+        "sys.exit(evaluate.main(sys.argv[1:]))\n"
+    )
+    return run_cli("-c", code, *arguments)
+
+
+def test_without_the_train_extra_evaluate_still_saves_its_results(tmp_path: Path) -> None:
+    """Random and heuristic agents with the core dependencies only: a plain-text table, results.json, no plots."""
+    out = tmp_path / "out"
+    result = evaluate_without_train_extra(
+        "--agent", "random", "--agent", "heuristic", "--episodes", "2", "--out", str(out)
+    )
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    header = lines.index("Evaluation") + 1
+    assert lines[header].split()[:3] == ["agent", "episodes", "win"] and set(lines[header + 1]) <= {"-", " "}
+    assert lines[header + 2].startswith("random ") and lines[header + 3].startswith("heuristic ")
+    assert "no plots: matplotlib is not installed" in result.stdout
+    document = json.loads((out / "results.json").read_text())
+    assert [group["summary"]["episodes"] for group in document["results"]] == [2, 2]
+    assert not (out / "score_histograms.png").exists()
+    tournament = evaluate_without_train_extra(
+        "--config",
+        str(REPO_ROOT / "tests" / "toys" / "configs" / "card_duel_eval.yaml"),
+        "--agent",
+        "random",
+        "--agent",
+        "heuristic",
+        "--episodes",
+        "2",
+        "--out",
+        str(tmp_path / "duel"),
+        "env.kwargs.num_players=2",
+    )
+    assert tournament.returncode == 0, tournament.stderr
+    assert "no ratings: they need choix" in tournament.stdout and "Seat advantage, card_duel" in tournament.stdout
+    tables = json.loads((tmp_path / "duel" / "results.json").read_text())["tournaments"][0]["tables"]
+    assert tables["ratings"] == [] and len(tables["pairwise"]) == 2

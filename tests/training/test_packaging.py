@@ -1,7 +1,10 @@
-"""The installed package: a plain (non-editable) install holds envs and agents, the configs and the train command."""
+"""The installed package: only envs and agents (no generic top-level evaluate module), tabletop-evaluate's console
+script, and the default configs shipped as package data so an installed evaluation finds them."""
 
 from __future__ import annotations
 
+import fnmatch
+import json
 import os
 import shutil
 import subprocess
@@ -9,62 +12,77 @@ import sys
 import zipfile
 from pathlib import Path
 
+import pytest
 from training_support import REPO_ROOT
 
-import train
-from agents import train_cli
+from agents import evaluate_cli
 
-BUILD_INPUTS = ("pyproject.toml", "README.md", "envs", "agents", "configs", "train.py", "evaluate.py")
-"""What building the wheel reads from the checkout."""
-BUILD_WHEEL = "import sys; from setuptools import build_meta; print(build_meta.build_wheel(sys.argv[1]))"
+SOURCES = ("pyproject.toml", "README.md", "envs", "agents", "configs", "train.py", "evaluate.py")
+"""What a wheel is built from (a copy, so the build writes nothing into the checkout)."""
 
 
-def build_wheel(tmp_path: Path) -> Path:
-    """Build the project's wheel from a copy of the checkout (the build writes beside its sources)."""
+def pyproject() -> dict:
+    tomllib = pytest.importorskip("tomllib")  # Python 3.11+
+    return tomllib.loads((REPO_ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+
+
+def test_evaluate_is_a_console_script_not_a_top_level_module() -> None:
+    settings = pyproject()
+    assert settings["project"]["scripts"]["tabletop-evaluate"] == "agents.evaluate_cli:main"
+    assert "evaluate" not in settings["tool"]["setuptools"].get("py-modules", [])
+    assert (REPO_ROOT / "evaluate.py").read_text(encoding="utf-8").count("\n") < 20  # a shim over agents.evaluate_cli
+
+
+def test_the_default_eval_config_is_package_data_of_agents() -> None:
+    agents_dir = REPO_ROOT / "agents"
+    patterns = pyproject()["tool"]["setuptools"]["package-data"]["agents"]
+    default = evaluate_cli.default_config()
+    assert default.is_file() and default.parent.parent == evaluate_cli.CONFIGS_DIR
+    for path in (default, evaluate_cli.DEFAULTS_FILE):
+        relative = f"configs/{path.relative_to(evaluate_cli.CONFIGS_DIR).as_posix()}"  # inside the agents package
+        assert any(fnmatch.fnmatch(relative, pattern) for pattern in patterns), relative
+    assert evaluate_cli.CONFIGS_DIR == (agents_dir / "configs").resolve() == (REPO_ROOT / "configs").resolve()
+
+
+def test_a_non_editable_install_evaluates_with_its_default_config(tmp_path: Path) -> None:
+    """Build the wheel, install it into a folder, and run tabletop-evaluate's main from elsewhere."""
+    pytest.importorskip("setuptools")
     source = tmp_path / "source"
     source.mkdir()
-    for name in BUILD_INPUTS:
+    for name in SOURCES:
         path = REPO_ROOT / name
         if path.is_dir():
-            ignore = shutil.ignore_patterns("__pycache__", "*.egg-info")
-            shutil.copytree(path, source / name, symlinks=True, ignore=ignore)
+            shutil.copytree(path, source / name, symlinks=True, ignore=shutil.ignore_patterns("__pycache__"))
         else:
             shutil.copy2(path, source / name)
-    dist = tmp_path / "dist"
-    result = subprocess.run(
-        [sys.executable, "-c", BUILD_WHEEL, str(dist)], cwd=source, capture_output=True, text=True, timeout=300
-    )
-    assert result.returncode == 0, result.stderr
-    return dist / result.stdout.split()[-1]
-
-
-def test_the_wheel_installs_envs_and_agents_with_the_configs_and_the_train_command(tmp_path: Path) -> None:
-    wheel = build_wheel(tmp_path)
+    wheels = tmp_path / "wheels"
+    build = [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q", "-w", str(wheels)]
+    subprocess.run([*build, str(source)], check=True, capture_output=True, timeout=300)
+    (wheel,) = wheels.glob("*.whl")
     with zipfile.ZipFile(wheel) as archive:
         names = archive.namelist()
-        (entry_points,) = [name for name in names if name.endswith(".dist-info/entry_points.txt")]
-        scripts = archive.read(entry_points).decode()
-    top_level = {name.split("/")[0] for name in names if ".dist-info/" not in name}
-    # No generic top-level module (train.py stays a checkout's shim); evaluate.py is still one, until it moves too.
-    assert top_level - {"evaluate.py"} == {"agents", "envs"}
-    assert {"agents/configs/unbroken/maskable_ppo.yaml", "agents/configs/unbroken/eval.yaml"} <= set(names)
-    assert "tabletop-train = agents.train_cli:main" in scripts
-    # Installed without the checkout on the path, the default config is found inside the installed package.
-    target = tmp_path / "site"
-    install = [sys.executable, "-m", "pip", "install", "--no-deps", "--no-index", "--target", str(target), str(wheel)]
+    top_level = {name.split("/")[0] for name in names if not name.split("/")[0].endswith(".dist-info")}
+    assert "evaluate.py" not in top_level and {"envs", "agents"} <= top_level
+    assert {"agents/configs/defaults.yaml", "agents/configs/unbroken/eval.yaml"} <= set(names)
+    site = tmp_path / "site"
+    install = [sys.executable, "-m", "pip", "install", "--no-deps", "-q", "--target", str(site), str(wheel)]
     subprocess.run(install, check=True, capture_output=True, timeout=300)
-    show = "from agents import train_cli; print(train_cli.DEFAULT_CONFIG, train_cli.DEFAULT_CONFIG.is_file())"
-    environment = {**os.environ, "PYTHONPATH": str(target)}
+    out = tmp_path / "out"
+    code = (
+        "import sys, agents.evaluate_cli as cli; assert cli.__file__.startswith(sys.argv[1]), cli.__file__; "
+        "sys.exit(cli.main(['--agent', 'random', '--episodes', '2', '--out', sys.argv[2]]))"
+    )
+    environment = {**os.environ, "PYTHONPATH": str(site)}
     result = subprocess.run(
-        [sys.executable, "-c", show], cwd=tmp_path, env=environment, capture_output=True, text=True, timeout=120
+        [sys.executable, "-c", code, str(site), str(out)],
+        cwd=tmp_path,
+        env=environment,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
     )
     assert result.returncode == 0, result.stderr
-    path, found = result.stdout.split()
-    assert Path(path) == target / "agents" / "configs" / "unbroken" / "maskable_ppo.yaml" and found == "True"
-
-
-def test_the_checkout_finds_the_default_config_through_the_package() -> None:
-    """In a checkout agents/configs is a link to configs/: the same files, one copy."""
-    package = Path(train_cli.__file__).resolve().parent
-    assert train.DEFAULT_CONFIG == train_cli.DEFAULT_CONFIG == package / "configs" / "unbroken" / "maskable_ppo.yaml"
-    assert train_cli.DEFAULT_CONFIG.resolve() == (REPO_ROOT / "configs" / "unbroken" / "maskable_ppo.yaml").resolve()
+    document = json.loads((out / "results.json").read_text())
+    assert document["results"][0]["env_id"] == "tabletop/Unbroken-v0"
+    assert document["meta"]["config"]["env"]["kwargs"]["preset"] == "english"  # configs/unbroken/eval.yaml's kwargs

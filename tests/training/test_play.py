@@ -7,7 +7,9 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
+from training_support import DAMAGED_MODEL_REASONS
 
+from agents import play as play_module
 from agents.play import (
     HUMAN,
     INTERRUPTED_EXIT_CODE,
@@ -167,8 +169,10 @@ def test_bad_seats_and_opponents_are_refused_with_one_line(
     assert written == []  # refused before the game starts
 
 
-def test_ctrl_c_ends_with_one_line_and_status_130(capsys: pytest.CaptureFixture) -> None:
-    def interrupt(prompt: str) -> str:
+def test_ctrl_c_ends_with_one_line_and_status_130(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture
+) -> None:
+    def interrupt(*arguments: object) -> str:
         raise KeyboardInterrupt
 
     for arguments in ([CARD_DUEL, "--seat", "1"], ["unbroken"]):
@@ -176,6 +180,32 @@ def test_ctrl_c_ends_with_one_line_and_status_130(capsys: pytest.CaptureFixture)
         assert main(arguments, interrupt, written.append) == INTERRUPTED_EXIT_CODE
         assert written[-1] == "\ninterrupted"
         assert capsys.readouterr().err == ""
+    # Ctrl-C while the game and its agents are set up (a model or a search agent may take a while to build).
+    monkeypatch.setattr(play_module, "make_agent", interrupt)
+    written = []
+    assert main(["unbroken", "--hint", "mcts:50"], always("1"), written.append) == INTERRUPTED_EXIT_CODE
+    assert written == ["\ninterrupted"] and capsys.readouterr().err == ""
+
+
+@pytest.mark.parametrize("damage", sorted(DAMAGED_MODEL_REASONS))
+def test_a_model_that_cannot_be_loaded_is_refused_with_one_line(
+    damage: str, damaged_model_files: dict[str, Path], capsys: pytest.CaptureFixture
+) -> None:
+    model = damaged_model_files[damage]
+    for arguments in (["unbroken", "--hint", str(model)], [CARD_DUEL, "--opponent", str(model)]):
+        written: list[str] = []
+        assert main(arguments, always("1"), written.append) == USAGE_EXIT_CODE
+        error = capsys.readouterr().err
+        assert error.startswith(f"error: cannot load {model}: {DAMAGED_MODEL_REASONS[damage]}")
+        assert error.count("\n") == 1 and "weights_only" not in error
+        assert written == []
+
+
+def test_bad_mcts_specs_are_refused_naming_the_spec(capsys: pytest.CaptureFixture) -> None:
+    for spec in ("mcts:0", "mcts:-3", "mcts:abc"):
+        assert main(["unbroken", "--hint", spec], always("1"), [].append) == USAGE_EXIT_CODE
+        error = capsys.readouterr().err
+        assert error.startswith(f"error: agent '{spec}': mcts:N needs a whole number") and error.count("\n") == 1
 
 
 def test_record_writes_a_replay_record_for_solo_and_multiplayer_games(tmp_path: Path) -> None:

@@ -10,12 +10,13 @@ from typing import Any
 import numpy as np
 import pytest
 import yaml
-from training_support import REPO_ROOT, write_yaml
+from training_support import REPO_ROOT, interrupt_after, write_yaml
 
 import evaluate
 from agents.config import ConfigError, EvalConfig, validate_config
 from agents.tournament import (
     COOPERATIVE_NOTE,
+    NO_GAMES_NOTE,
     GameResult,
     default_lineups,
     plan_tournaments,
@@ -229,3 +230,23 @@ def test_a_bad_agent_spec_exits_2_with_one_line_naming_it(tmp_path: Path, capsys
     error = capsys.readouterr().err
     assert error.count("\n") == 1 and error.startswith("error: ") and "'bogus'" in error
     assert not (tmp_path / "results.json").exists()
+
+
+def test_ctrl_c_keeps_the_finished_games_with_their_tables(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    interrupt_after(monkeypatch, 7)
+    config = toy_config(tmp_path, 2)
+    out = tmp_path / "out"
+    arguments = ["--config", str(config), "--out", str(out), "--agent", "heuristic", "--agent", "random"]
+    assert evaluate.main([*arguments, "--episodes", "30"]) == 130
+    captured = capsys.readouterr()
+    results = out / "results.json"
+    assert captured.err.splitlines()[-1] == f"interrupted: 7 of 60 games finished; their results: {results}"
+    document = json.loads(results.read_text())
+    assert (document["meta"]["interrupted"], document["meta"]["games_finished"]) == (True, 7)
+    (tournament,) = document["tournaments"]
+    assert len(tournament["games"]) == 7
+    assert sum(row["games"] for row in tournament["tables"]["per_seat"]) == 7 * 2
+    assert "Seat advantage" in captured.out
+    assert tournament_tables([], cooperative=False, seed=0) == {"note": NO_GAMES_NOTE}  # interrupted before any game

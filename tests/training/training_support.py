@@ -2,12 +2,19 @@
 
 from __future__ import annotations
 
+import io
+import multiprocessing
 import subprocess
 import sys
+import zipfile
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+import pytest
 import yaml
+
+from agents.progress import Progress
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 
@@ -56,3 +63,74 @@ class TrainedRun:
     env_id: str
     run_dir: Path
     stdout: str
+
+
+def interrupt_after(monkeypatch: pytest.MonkeyPatch, items: int, seen: list | None = None) -> None:
+    """Ctrl-C in evaluate.py's process right after it has received `items` results (as if pressed then); `seen`
+    gets the live worker processes at that moment."""
+    advance = Progress.advance
+
+    def advance_then_interrupt(self: Progress, count: int = 1) -> None:
+        advance(self, count)
+        if self.done == items:
+            if seen is not None:
+                seen.extend(multiprocessing.active_children())
+            raise KeyboardInterrupt
+
+    monkeypatch.setattr(Progress, "advance", advance_then_interrupt)
+
+
+class _Unsafe:
+    """An object whose unpickling would run code (os.getcwd): torch's weights-only loader must refuse it."""
+
+    def __reduce__(self) -> tuple:
+        import os
+
+        return (os.getcwd, ())
+
+
+def _rewrite_zip(source: Path, target: Path, change: Callable[[str, bytes], bytes | None]) -> Path:
+    """A copy of a zip with each entry changed (None drops it)."""
+    with zipfile.ZipFile(source) as original, zipfile.ZipFile(target, "w") as copy:
+        for entry in original.infolist():
+            data = change(entry.filename, original.read(entry.filename))
+            if data is not None:
+                copy.writestr(entry, data)
+    return target
+
+
+def damaged_models(folder: Path) -> dict[str, Path]:
+    """Model files that cannot be loaded, by what is wrong with them (made from a fresh, untrained Unbroken model)."""
+    import gymnasium as gym
+    import torch
+    from sb3_contrib import MaskablePPO
+
+    import envs  # noqa: F401  (registers the ids)
+
+    env = gym.make("tabletop/Unbroken-v0")
+    good = folder / "good.zip"
+    MaskablePPO("MultiInputPolicy", env, n_steps=64, batch_size=32, policy_kwargs={"net_arch": [8]}).save(good)
+    env.close()
+    unsafe = io.BytesIO()
+    torch.save({"weights": _Unsafe()}, unsafe)
+    not_a_zip = folder / "not_a_zip.zip"
+    not_a_zip.write_text("this is not a model\n")
+    return {
+        "corrupt policy": _rewrite_zip(
+            good, folder / "corrupt.zip", lambda name, data: b"\x00garbage" * 8 if name == "policy.pth" else data
+        ),
+        "no data": _rewrite_zip(good, folder / "no_data.zip", lambda name, data: None if name == "data" else data),
+        "not a zip": not_a_zip,
+        "unsafe pickle": _rewrite_zip(
+            good, folder / "unsafe.zip", lambda name, data: unsafe.getvalue() if name == "policy.pth" else data
+        ),
+    }
+
+
+DAMAGED_MODEL_REASONS = {
+    "corrupt policy": "its weights are damaged or hold more than tensors",
+    "no data": "the zip holds no 'data' entry",
+    "not a zip": "not a zip file",
+    "unsafe pickle": "its weights are damaged or hold more than tensors",
+}
+"""What the one error line says about each of `damaged_models`."""
