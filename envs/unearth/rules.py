@@ -223,6 +223,8 @@ class UnearthState(State):
     decisions: int = 0
     """Decisions taken so far (automatic ones excluded)."""
     _legal: tuple[int, ...] | None = dataclasses.field(default=None, compare=False, repr=False)
+    _outcomes: list[tuple[int, float]] | None = dataclasses.field(default=None, compare=False, repr=False)
+    """The pending chance event's outcomes, kept by `_run` (read-only; cleared when the event is resolved)."""
 
     # ------------------------------------------------------------------------------------------ the contract
     @property
@@ -248,12 +250,14 @@ class UnearthState(State):
         """(outcome, probability) pairs of the chance event on top of the stack."""
         if self.over or not self.stack or self.stack[-1].seat != CHANCE:
             return []
-        return self._chance_outcomes(self.stack[-1])
+        if self._outcomes is None:
+            self._outcomes = self._chance_outcomes(self.stack[-1])
+        return list(self._outcomes)
 
     def _apply(self, action: int) -> None:
         frame = self.stack[-1]
         self.stack = self.stack[:-1]
-        self._legal = None
+        self._legal = self._outcomes = None
         if frame.seat == CHANCE:
             self._resolve_chance(frame, action)
         else:
@@ -451,10 +455,10 @@ class UnearthState(State):
 
     def _game_over(self) -> bool:
         return (
-            self.active != NOWHERE
-            and all(r == NOWHERE for r in self.table)
+            self.end_of_age_revealed
             and not self.ruin_deck
-            and (self.end_of_age_revealed)
+            and self.active != NOWHERE
+            and all(r == NOWHERE for r in self.table)
         )
 
     def _run(self) -> None:
@@ -470,6 +474,7 @@ class UnearthState(State):
             if frame.seat == CHANCE:
                 outcomes = self._chance_outcomes(frame)
                 if outcomes:
+                    self._outcomes = outcomes
                     return
                 self.stack = self.stack[:-1]  # nothing to draw: the event does nothing (RULES.md)
                 self._resolve_chance_nothing(frame)
@@ -506,7 +511,7 @@ class UnearthState(State):
         if kind == FIRST_PLAYER:
             return _uniform(range(self.num_players))
         if kind == ROLL:
-            return _uniform(range(1, self.game.cards.die_sides[frame.detail("die")] + 1))
+            return _die_outcomes(self.game.cards.die_sides[frame.detail("die")])
         if kind == WONDER_TOKEN:
             return _uniform(self.greater_tokens if frame.detail("greater") else self.lesser_tokens)
         if kind == DRAW_REMOVED:
@@ -515,7 +520,7 @@ class UnearthState(State):
 
     def sample_chance(self, rng: np.random.Generator) -> int:
         """Draw the chance outcome with its exact probability from `rng` (one uniform draw, no arrays)."""
-        outcomes = self._chance_outcomes(self.stack[-1])
+        outcomes = self._outcomes if self._outcomes is not None else self._chance_outcomes(self.stack[-1])
         if len(outcomes) == 1:
             return outcomes[0][0]
         threshold = rng.random()
@@ -836,11 +841,16 @@ class UnearthState(State):
     # ------------------------------------------------------------------------------------------ claims
     def _check_claims(self, frame: DecisionFrame) -> None:
         """Resolve every claimed Ruin, in table order (RULES.md, "Claims")."""
+        totals = [0] * len(self.table)
+        for seat_places, seat_values in zip(self.die_place, self.die_value, strict=True):
+            for place, value in zip(seat_places, seat_values, strict=True):
+                if place != NOWHERE:
+                    totals[place] += value
         for place in self.ruins_on_table():
-            dice = self.dice_on(place)
-            if not dice:
-                continue
             ruin = self.table[place]
+            if not totals[place] or totals[place] < self.game.ruins[ruin].claim:
+                continue  # not claimed: "the total of all the dice ... greater than or equal to the claim value"
+            dice = self.dice_on(place)
             result = resolve_claim(self.game.ruins[ruin].claim, dice)
             if not result.claimed:
                 continue
@@ -1089,6 +1099,12 @@ _AUTOMATIC: dict[str, Callable[[UnearthState, DecisionFrame], None]] = {
     CHECK_CLAIMS: UnearthState._check_claims,
 }
 """Automatic steps of the rules and their handlers."""
+
+
+@functools.cache
+def _die_outcomes(faces: int) -> list[tuple[int, float]]:
+    """Each face of a die equally likely (shared: callers never change it)."""
+    return [(face, 1.0 / faces) for face in range(1, faces + 1)]
 
 
 def _pile(counts: Counts) -> list[tuple[int, float]]:
