@@ -84,10 +84,10 @@ def test_opponent_env_renders_the_public_table() -> None:
     """The opponent env renders the public table as text and as a picture."""
     text_env = gym.make("tabletop/Unearth-v0", num_players=3, render_mode="ansi")
     text_env.reset(seed=0)
-    assert "Ruin" in text_env.render()
+    assert "Ruin" in str(text_env.render())
     picture_env = gym.make("tabletop/Unearth-v0", render_mode="rgb_array")
     picture_env.reset(seed=0)
-    picture = picture_env.render()
+    picture = np.asarray(picture_env.render())
     assert picture.ndim == 3 and picture.shape[2] == 3 and picture.std() > 0
 
 
