@@ -13,6 +13,7 @@ from pettingzoo.test import api_test, seed_test
 
 import envs  # noqa: F401 - registers tabletop/Unearth-v0
 from envs.adapters.pettingzoo_env import agent_name
+from envs.unearth.rules import UnearthState
 from envs.unearth.unearth_v0 import env, raw_env
 
 SEATS = [2, 3, 4]
@@ -105,6 +106,7 @@ def test_a_decision_out_of_turn_is_an_agent_selection_change() -> None:
                 aec.step(None)
                 continue
             state = aec._driver.live_state()
+            assert isinstance(state, UnearthState)
             if agent_name(state.active) != agent:
                 found += 1
                 decision = state.decision()
