@@ -315,3 +315,27 @@ def test_eval_config_errors_name_the_file_and_the_sweep_key(tmp_path: Path) -> N
     assert caught.value.key == "evaluation.sweep.preset[1]"
     config = load_eval_config(path, ["evaluation.sweep.difficulty=[easy, hard]", "evaluation.sweep.seed_bonus=[1, 2]"])
     assert config.evaluation.sweep == {"difficulty": ["easy", "hard"], "seed_bonus": [1, 2]}
+
+
+SHIPPED_TRAINING_CONFIGS = sorted(
+    path
+    for path in (REPO_ROOT / "configs").glob("*/*.yaml")
+    if path.name != "eval.yaml" and path.parent.name != "configs"
+)
+SHIPPED_EVAL_CONFIGS = sorted((REPO_ROOT / "configs").glob("*/eval.yaml"))
+
+
+@pytest.mark.parametrize("path", SHIPPED_TRAINING_CONFIGS, ids=lambda path: f"{path.parent.name}/{path.name}")
+def test_every_shipped_training_config_validates_and_builds_its_env(path: Path) -> None:
+    """Every config under configs/ loads (no unknown key) and its env, opponents included, builds."""
+    from agents.environment import probe_env
+
+    config = load_experiment_config(path)
+    facts = probe_env(config.env, str(path), config.opponents)
+    assert facts.num_players >= 1
+
+
+@pytest.mark.parametrize("path", SHIPPED_EVAL_CONFIGS, ids=lambda path: path.parent.name)
+def test_every_shipped_eval_config_validates(path: Path) -> None:
+    """Every game's eval.yaml loads with its agents named."""
+    assert load_eval_config(path).evaluation.agents
