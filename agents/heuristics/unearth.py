@@ -178,7 +178,7 @@ class UnearthHeuristicAgent:
         if kind in (READING_SIGN, WONDER_MODIFIER, MODIFIER_ORDER):
             return self._modifier(state, frame.detail("seat"), frame.detail("die"), kind, legal)
         if kind in (MAP_REROLL, EDIFICE_REROLL):
-            return self._reroll(state, frame.detail("seat"), frame.detail("die"), kind)
+            return self._reroll(state, frame.detail("seat"), frame.detail("die"))
         if kind == TAKE_STONE:
             held = state.tableaus[seat].stones_by_colour
             return max(legal, key=lambda a: (held[a - ids.take_stone], -a))
@@ -225,7 +225,7 @@ class UnearthHeuristicAgent:
         owner = (seat + relative) % state.num_players
         place = state.die_place[owner][die]
         faces = self.cards.die_sides[die]
-        now = self._place_value(state, seat, place, self.game_dice(state, place))
+        now = self._place_value(state, seat, place, state.dice_on(place))
         effect = self.cards.delvers[card].effect
         if effect.kind == "modify_placed_die":
             value = min(max(state.die_value[owner][die] + effect.amount, 1), faces)
@@ -235,10 +235,6 @@ class UnearthHeuristicAgent:
             for v in range(1, faces + 1)
         )
         return expected / faces - now
-
-    def game_dice(self, state: UnearthState, place: int) -> list[PlacedDie]:
-        """The dice on `place` as they are."""
-        return state.dice_on(place)
 
     def _song_value(self, state: UnearthState, seat: int, number: int) -> float:
         """Rough gain of rerolling every die showing `number`: other seats' high dice lost, own ones at risk."""
@@ -291,7 +287,7 @@ class UnearthHeuristicAgent:
 
         return max(legal, key=lambda a: (after(a), -a))
 
-    def _reroll(self, state: UnearthState, owner: int, die: int, kind: str) -> int:
+    def _reroll(self, state: UnearthState, owner: int, die: int) -> int:
         """Reroll when the expected reroll beats keeping what the die shows (with its Stone, if it gains one)."""
         ids = self.ids
         place = state.die_place[owner][die]
@@ -300,7 +296,6 @@ class UnearthHeuristicAgent:
             state, owner, place, self._dice_with(state, place, owner, die, state.die_value[owner][die]), face <= 3
         )
         reroll = self.roll_value(state, owner, die, place, state.roll_modifier)
-        del kind
         return ids.reroll + (REROLL if reroll > keep else KEEP)
 
     def _cell_value(self, state: UnearthState, seat: int, cell: int) -> float:

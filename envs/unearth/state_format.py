@@ -126,14 +126,12 @@ def state_from_dict(game: UnearthGame, data: dict[str, Any]) -> UnearthState:
 
 def _check_conservation(game: UnearthGame, values: dict[str, Any]) -> None:
     """Every Delver card and Stone is somewhere exactly once."""
-    types = len(game.cards.delvers)
     for t, delver in enumerate(game.cards.delvers):
         held = values["delver_deck"][t] + values["delver_discard"][t] + sum(hand[t] for hand in values["hands"])
         if held != delver.count:
             raise StateFormatError(
                 "hands", f"{delver.name}: {held} copies in deck, discard and hands, the game has {delver.count}"
             )
-    del types
     for c, colour in enumerate(game.cards.stone_colours):
         held = values["bag"][c] + sum(s[c] for s in values["ruin_stones"])
         held += sum(t.stones_by_colour[c] for t in values["tableaus"])
