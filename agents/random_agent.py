@@ -14,6 +14,8 @@ class RandomAgent(BaseAgent):
     """Picks uniformly among the legal actions with its own seeded generator."""
 
     name = "random"
+    reads_observation = False
+    """Opponent envs need not build its observation (it reads the mask only)."""
 
     def __init__(self, seed: int | Sequence[int] | None = None) -> None:
         self.rng = np.random.default_rng(seed)

@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 
 from envs.unearth.actions import GENERIC_WONDER, KEEP, MINUS, MODIFIER_AMOUNTS, PLUS, REROLL
-from envs.unearth.claims import PlacedDie, resolve_claim
+from envs.unearth.claims import PlacedDie, dice_by_owner, leading_seats
 from envs.unearth.game import UnearthGame
 from envs.unearth.rules import (
     BUILD_WONDER,
@@ -66,11 +66,15 @@ class UnearthHeuristicAgent:
     """Rule-of-thumb policy over the visible state (own hand, hidden Ruin and tokens; the public table)."""
 
     name = "heuristic"
+    reads_observation = False
+    """Opponent envs need not build its observation (it reads the state's public queries)."""
 
     def __init__(self, game: UnearthGame) -> None:
         self.game = game
         self.ids = game.actions
         self.cards = game.cards
+        self._roll_values: dict[tuple[int, int, int, int], float] | None = None
+        """Roll values computed during the current `act` call only (None outside it: states change in place)."""
 
     def reset(self, seed: int | None = None) -> None:
         """Deterministic: nothing to reseed."""
@@ -92,18 +96,12 @@ class UnearthHeuristicAgent:
         held[ruin.colour] += 1
         return float(gain + MIXED_SET_BONUS * (min(held) - before))
 
-    def _claim_winner(self, state: UnearthState, place: int, dice: list[PlacedDie]) -> int | None:
-        """The claimer if the Ruin at `place` with `dice` is claimed (None: not claimed or an unbreakable tie)."""
-        claim = self.game.ruins[state.table[place]].claim
-        result = resolve_claim(claim, dice)
-        return result.winner if result.claimed else None
-
-    def _leader(self, dice: list[PlacedDie]) -> int | None:
-        """The seat that would claim the Ruin if it were claimed now (None: no dice or a tie)."""
+    def _claim_result(self, claim: int, dice: list[PlacedDie]) -> tuple[bool, int | None]:
+        """Whether `dice` claim a Ruin of `claim`, and the seat leading them (None: no dice or a tie)."""
         if not dice:
-            return None
-        result = resolve_claim(1, dice)
-        return result.winner
+            return False, None
+        leaders = leading_seats(dice_by_owner(dice))
+        return sum(die.value for die in dice) >= claim, leaders[0] if len(leaders) == 1 else None
 
     def outcome_value(self, state: UnearthState, seat: int, place: int, dice: list[PlacedDie], stone: bool) -> float:
         """Worth to `seat` of the Ruin at `place` holding `dice` (after a roll), plus a Stone if one is gained."""
@@ -112,16 +110,20 @@ class UnearthHeuristicAgent:
         ruin = state.table[place]
         if ruin == NOWHERE:
             return value
+        return value + self._ruin_share(state, seat, ruin, dice)
+
+    def _ruin_share(self, state: UnearthState, seat: int, ruin: int, dice: list[PlacedDie]) -> float:
+        """Worth to `seat` of the Ruin `ruin` holding `dice`: won, lost to a rival, or a share of it for leading."""
         worth = self.ruin_value(state, seat, ruin)
-        winner = self._claim_winner(state, place, dice)
-        total = sum(die.value for die in dice)
-        if total >= self.game.ruins[ruin].claim:
-            if winner == seat:
-                return value + worth
-            return value - RIVAL_CLAIM_SHARE * worth if winner is not None else value
-        if self._leader(dice) == seat:
-            value += LEAD_SHARE * worth * total / self.game.ruins[ruin].claim
-        return value
+        claim = self.game.ruins[ruin].claim
+        claimed, leader = self._claim_result(claim, dice)
+        if claimed:
+            if leader == seat:
+                return worth
+            return -RIVAL_CLAIM_SHARE * worth if leader is not None else 0.0
+        if leader == seat:
+            return LEAD_SHARE * worth * sum(die.value for die in dice) / claim
+        return 0.0
 
     def _dice_with(self, state: UnearthState, place: int, seat: int, die: int, value: int) -> list[PlacedDie]:
         """The dice on `place` with `seat`'s die `die` showing `value` (added, or changed if already there)."""
@@ -135,16 +137,40 @@ class UnearthHeuristicAgent:
 
     def roll_value(self, state: UnearthState, seat: int, die: int, place: int, bonus: int = 0) -> float:
         """Expected worth of rolling `seat`'s die onto `place` (each face equally likely, `bonus` added, clamped)."""
+        memo = self._roll_values
+        if memo is None:
+            return self._roll_value(state, seat, die, place, bonus)
+        key = (seat, die, place, bonus)
+        if key not in memo:
+            memo[key] = self._roll_value(state, seat, die, place, bonus)
+        return memo[key]
+
+    def _roll_value(self, state: UnearthState, seat: int, die: int, place: int, bonus: int) -> float:
+        """`roll_value` computed: the Ruin's worth once per distinct clamped value, a Stone's worth per face 1-3."""
         faces = self.cards.die_sides[die]
+        stone_value = STONE_VALUE if sum(state.ruin_stones[place]) + sum(state.bag) > 0 else 0.0
+        ruin = state.table[place]
+        others = self._dice_with(state, place, seat, die, 1)[:-1]
+        shares: dict[int, float] = {}
         total = 0.0
         for face in range(1, faces + 1):
             value = min(max(face + bonus, 1), faces)
-            total += self.outcome_value(state, seat, place, self._dice_with(state, place, seat, die, value), face <= 3)
+            if ruin != NOWHERE and value not in shares:
+                shares[value] = self._ruin_share(state, seat, ruin, [*others, PlacedDie(seat, faces, value)])
+            total += (stone_value if face <= 3 else 0.0) + shares.get(value, 0.0)
         return total / faces
 
     # ------------------------------------------------------------------------------------------ the policy
     def act(self, observation: Any, action_mask: np.ndarray, state: Any | None = None) -> int:
         """The heuristic's choice for the seat to decide in `state`."""
+        self._roll_values = {}
+        try:
+            return self._choose(action_mask, state)
+        finally:
+            self._roll_values = None
+
+    def _choose(self, action_mask: np.ndarray, state: Any) -> int:
+        """The decision itself (`act` wraps it with the per-call memo of roll values)."""
         assert isinstance(state, UnearthState), "the Unearth heuristic reads the rules-core state"
         frame = state.decision()
         assert frame is not None, "act() is called only when a seat decides"

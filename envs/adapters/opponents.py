@@ -7,7 +7,8 @@ either a callable `policy(observation, action_mask, state, seat) -> int` or an o
 reseeded at every env reset from the env's generator. Each policy has a weight; every opponent seat draws its
 policy independently with probability proportional to the weights. Opponents receive their own seat's observation
 in the learner's format (Dict or flat), so a snapshot of the learner can serve as an opponent, and the live
-`State` (read-only: a policy must not change it).
+`State` (read-only: a policy must not change it). A policy whose attribute `reads_observation` is False (random
+play, a heuristic over the state's public queries) receives None instead: its observation is never built.
 
 Seats (`learner_seats=`):
 
@@ -75,6 +76,7 @@ class RandomPolicy:
     """Uniform over the legal actions, from its own generator (the opponent env reseeds it at every reset)."""
 
     name = "random"
+    reads_observation = False
 
     def __init__(self, seed: int | None = None) -> None:
         self.rng = np.random.default_rng(seed)
@@ -196,7 +198,7 @@ class OpponentEnv(ReplayViews, gym.Env):
                 self._seat = seat
                 return
             policy = self.policies[self.opponents[seat] or 0]
-            observation = self._observation(seat)
+            observation = self._observation(seat) if getattr(policy, "reads_observation", True) else None
             state = driver.live_state()
             if isinstance(policy, SupportsAct):
                 action = action_index(policy.act(observation, driver.mask, state=state), driver.num_actions)

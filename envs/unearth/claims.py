@@ -81,6 +81,16 @@ def tie_break_key(player_dice: Iterable[PlacedDie], length: int = 0) -> TieBreak
     return tuple(ranked) + (MISSING_DIE,) * max(0, length - len(ranked))
 
 
+def leading_seats(by_owner: dict[int, list[PlacedDie]]) -> tuple[int, ...]:
+    """The seats whose dice rank first by the tie-break (one seat: it would claim; several: an unbreakable tie).
+
+    `by_owner` is `dice_by_owner` of a Ruin's dice (not empty); keys as `tie_break_key`, padded to the longest."""
+    longest = max(len(owned) for owned in by_owner.values())
+    keys = {seat: tie_break_key(owned, longest) for seat, owned in by_owner.items()}
+    best = max(keys.values())
+    return tuple(seat for seat, key in keys.items() if key == best)
+
+
 def _check_die(die: PlacedDie) -> None:
     """Raise ValueError unless the die is a real die showing one of its faces."""
     if die.owner < 0 or die.faces < 1 or not 1 <= die.value <= die.faces:
@@ -95,10 +105,7 @@ def resolve_claim(claim_value: int, dice: Sequence[PlacedDie]) -> ClaimResult:
     if not placed or not is_claimed(claim_value, placed):  # a Ruin without dice is never claimed
         return ClaimResult(claimed=False, winner=None, tied=(), delver_draws={})
     by_owner = dice_by_owner(placed)
-    longest = max(len(owned) for owned in by_owner.values())
-    keys = {seat: tie_break_key(owned, longest) for seat, owned in by_owner.items()}
-    best = max(keys.values())
-    leaders = tuple(seat for seat, key in keys.items() if key == best)
+    leaders = leading_seats(by_owner)
     winner = leaders[0] if len(leaders) == 1 else None
     draws = {seat: len(owned) for seat, owned in by_owner.items() if seat != winner}
     return ClaimResult(claimed=True, winner=winner, tied=leaders if winner is None else (), delver_draws=draws)
@@ -112,6 +119,7 @@ __all__ = [
     "dice_by_owner",
     "dice_total",
     "is_claimed",
+    "leading_seats",
     "resolve_claim",
     "tie_break_key",
 ]

@@ -196,6 +196,36 @@ def test_weighted_pool_and_callable_policies() -> None:
     assert set(calls) == {1, 2, 3}
 
 
+class RecordingPolicy(RandomPolicy):
+    """A random policy that records the observations it is handed."""
+
+    def __init__(self, reads_observation: bool) -> None:
+        super().__init__()
+        self.reads_observation = reads_observation
+        self.seen: list[object] = []
+
+    def act(self, observation: object, action_mask: np.ndarray, state: object | None = None) -> int:
+        """Record the observation, then play a uniform legal action."""
+        self.seen.append(observation)
+        return super().act(observation, action_mask, state)
+
+
+@pytest.mark.parametrize("reads_observation", [True, False])
+def test_observation_is_built_only_for_policies_that_read_it(reads_observation: bool) -> None:
+    """A policy with `reads_observation = False` gets None (its observation is never built); others get their seat's."""
+    policy = RecordingPolicy(reads_observation)
+    env = OpponentEnv(CardDuelGame(3), [policy], learner_seats=0)  # type: ignore[list-item]
+    _play(env, 2)
+    assert policy.seen
+    if reads_observation:
+        assert all(
+            isinstance(seen, dict) and seen["observation"].shape == env.observation_space["observation"].shape
+            for seen in policy.seen
+        )
+    else:
+        assert all(seen is None for seen in policy.seen)
+
+
 def test_penalize_and_opponent_illegal_action() -> None:
     """The learner's illegal action under 'penalize' ends the episode at -1; an opponent's always raises."""
     env = _env(3, illegal_action="penalize", learner_seats=2)
