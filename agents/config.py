@@ -314,6 +314,11 @@ class PolicyKwargs(ConfigModel):
     activation_fn: ActivationName = "tanh"
     ortho_init: bool = True
     share_features_extractor: bool = True
+    features_extractor: Literal["flatten", "seat_grids"] = "flatten"
+    """`flatten` (sb3's default) or `seat_grids` (agents.extractors: each seat's grid views, such as Unearth's
+    tableaus, through one shared linear layer of `grid_features` units; the rest flat)."""
+    grid_features: PositiveInteger = 64
+    """Units per seat of each grid view's shared encoder (`seat_grids` only)."""
 
     @field_validator("net_arch")
     @classmethod
@@ -324,8 +329,9 @@ class PolicyKwargs(ConfigModel):
                     raise rule_violation((key,), "unknown key (a split net_arch has keys pi and vf)", net_arch[key])
         return net_arch
 
-    def to_sb3(self) -> dict[str, Any]:
-        """The policy_kwargs dict sb3 expects (activation name -> torch.nn class)."""
+    def to_sb3(self, view_shapes: Mapping[str, Sequence[int]] | None = None) -> dict[str, Any]:
+        """The policy_kwargs dict sb3 expects (activation name -> torch.nn class; `view_shapes`: the observer's views,
+        which the `seat_grids` extractor needs)."""
         from torch import nn
 
         activations: dict[str, type[nn.Module]] = {
@@ -337,12 +343,23 @@ class PolicyKwargs(ConfigModel):
             "silu": nn.SiLU,
         }
         net_arch = dict(self.net_arch) if isinstance(self.net_arch, dict) else list(self.net_arch)
-        return {
+        kwargs: dict[str, Any] = {
             "net_arch": net_arch,
             "activation_fn": activations[self.activation_fn],
             "ortho_init": self.ortho_init,
             "share_features_extractor": self.share_features_extractor,
         }
+        if self.features_extractor != "flatten":
+            from agents.extractors import FEATURE_EXTRACTORS
+
+            if view_shapes is None:
+                raise ValueError(f"the {self.features_extractor!r} features extractor needs the observer's view shapes")
+            kwargs["features_extractor_class"] = FEATURE_EXTRACTORS[self.features_extractor]
+            kwargs["features_extractor_kwargs"] = {
+                "view_shapes": {name: list(shape) for name, shape in view_shapes.items()},
+                "grid_features": self.grid_features,
+            }
+        return kwargs
 
 
 class AlgorithmHyperparameters(ConfigModel):
@@ -371,8 +388,9 @@ class MaskablePPOHyperparameters(AlgorithmHyperparameters):
     device: str = "cpu"
     policy_kwargs: PolicyKwargs = Field(default_factory=PolicyKwargs)
 
-    def sb3_kwargs(self) -> dict[str, Any]:
-        """Constructor keyword arguments for MaskablePPO (except policy, env, seed, logging)."""
+    def sb3_kwargs(self, view_shapes: Mapping[str, Sequence[int]] | None = None) -> dict[str, Any]:
+        """Constructor keyword arguments for MaskablePPO (except policy, env, seed, logging); `view_shapes` are the
+        observer's views (a `seat_grids` features extractor needs them)."""
         learning_rate: Any = self.learning_rate
         if self.learning_rate_schedule == "linear":
             from stable_baselines3.common.utils import LinearSchedule
@@ -394,7 +412,7 @@ class MaskablePPOHyperparameters(AlgorithmHyperparameters):
             "target_kl": self.target_kl,
             "stats_window_size": self.stats_window_size,
             "device": self.device,
-            "policy_kwargs": self.policy_kwargs.to_sb3(),
+            "policy_kwargs": self.policy_kwargs.to_sb3(view_shapes),
         }
 
 

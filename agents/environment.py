@@ -10,7 +10,7 @@ from typing import Any
 import gymnasium as gym
 import numpy as np
 
-from agents.config import SNAPSHOT_AGENT, ConfigError, EnvConfig, OpponentsConfig
+from agents.config import SNAPSHOT_AGENT, ConfigError, EnvConfig, ExperimentConfig, OpponentsConfig
 from envs.core.registration import (
     UnknownGameError,
     game_record_of_env_id,
@@ -69,6 +69,34 @@ def make_env(
     return make_opponent_env(
         resolved, kwargs, opponents or OpponentsConfig(), env_index, snapshot_dir, snapshot_stand_in, render_mode
     )
+
+
+def observation_view_shapes(env_config: EnvConfig) -> dict[str, tuple[int, ...]]:
+    """The named views of the configured env's observation, in layout order, as its game's observer declares them."""
+    import envs  # noqa: F401 - registers the ids
+    from envs.adapters.driver import split_env_kwargs
+
+    game = make_game(game_record_of_env_id(resolve_env_id(env_config.id)), split_env_kwargs(env_config.kwargs)[1])
+    return dict(game.observer(0).view_shapes)
+
+
+def check_features_extractor(config: ExperimentConfig, source: str) -> None:
+    """Raise ConfigError unless the policy's features extractor fits the env's views (seat_grids needs a grid)."""
+    from agents.config import MaskablePPOHyperparameters
+    from agents.extractors import grid_view_names
+
+    hyperparameters = config.algo.hyperparameters
+    if not isinstance(hyperparameters, MaskablePPOHyperparameters):
+        return
+    if hyperparameters.policy_kwargs.features_extractor == "seat_grids":
+        shapes = observation_view_shapes(config.env)
+        if not grid_view_names(shapes):
+            raise ConfigError(
+                source,
+                "algo.policy_kwargs.features_extractor",
+                f"'seat_grids' needs a per-seat grid view (3 or more dimensions); {config.env.id} has views "
+                f"{', '.join(f'{name} {shape}' for name, shape in shapes.items())}",
+            )
 
 
 def _is_multi_player(env_id: str) -> bool:

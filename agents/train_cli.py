@@ -17,7 +17,7 @@ from pathlib import Path
 
 from agents.config import ConfigError, ExperimentConfig, load_experiment_config, parse_override
 from agents.console import log_to_console
-from agents.environment import probe_env
+from agents.environment import check_features_extractor, probe_env
 from agents.run_dir import CONFIG_FILE_NAME
 from agents.shipped_configs import CONFIGS_DIR, default_game
 
@@ -85,6 +85,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         config, source = load_config(args)
         facts = probe_env(config.env, source, config.opponents)
+        check_features_extractor(config, source)
         if config.pretrain.steps > 0:
             check_pretrain_teacher(config, source)
     except ConfigError as error:
