@@ -144,6 +144,7 @@ def bad_config_cases(tmp_path: Path) -> dict[str, tuple[list[str], str]]:
     opponents = variant("opponents", {"opponents": {"pool": [{"agent": "random"}]}})
     teacher = variant("teacher", {"pretrain": {"steps": 100, "teacher": "alphazero"}})
     share = variant("share", {"pretrain": {"steps": 100, "student_share": 2.0}})
+    no_grid = variant("no_grid", {"algo": {"policy_kwargs": {"features_extractor": "seat_grids"}}})
     missing = str(tmp_path / "missing.yaml")
     return {
         "unknown teacher": (["--config", teacher], f"{teacher}: pretrain.teacher: unknown agent 'alphazero'"),
@@ -155,6 +156,10 @@ def bad_config_cases(tmp_path: Path) -> dict[str, tuple[list[str], str]]:
         "bad env kwarg": (["--config", bad_kwarg], f"{bad_kwarg}: env.kwargs: "),
         "solo opponents": (["--config", opponents], f"{opponents}: opponents.pool: "),
         "bad override": (["--config", unknown_env, "train.seed=-1"], "train.seed: must be >= 0"),
+        "no grid view": (
+            ["--config", no_grid],
+            f"{no_grid}: algo.policy_kwargs.features_extractor: 'seat_grids' needs a per-seat grid view",
+        ),
     }
 
 
@@ -170,6 +175,7 @@ def bad_config_cases(tmp_path: Path) -> dict[str, tuple[list[str], str]]:
         "bad override",
         "unknown teacher",
         "bad student share",
+        "no grid view",
     ],
 )
 def test_bad_configs_fail_before_training(case: str, tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
