@@ -86,7 +86,8 @@ class SeatGridExtractor(BaseFeaturesExtractor):
             vector, mask = observations, None
         vector = vector.flatten(1)
         batch = vector.shape[0]
-        parts = [vector.index_select(1, self.flat_index)]
+        flat_index: torch.Tensor = self.flat_index  # type: ignore[assignment]  # a registered buffer
+        parts = [vector.index_select(1, flat_index)]
         for (start, length, seats), encoder in zip(self.grids, self.encoders, strict=True):
             grid = vector[:, start : start + length].reshape(batch, seats, length // seats)
             parts.append(torch.relu(encoder(grid)).reshape(batch, -1))
