@@ -170,6 +170,14 @@ class State(abc.ABC):
             return self.chance_label(outcome)
         return "a hidden chance outcome"
 
+    def action_label_for(self, action: int, player: int | None) -> str:
+        """The decision `action` of the seat to act in this state, as seat `player` (None: a spectator) may see it.
+
+        The full label by default. A game where a decision names what only the decider may see (a card chosen from
+        a hidden pool) overrides this to redact it for the other seats.
+        """
+        return self.game.action_label(action)
+
     def is_terminal(self) -> bool:
         """Whether the game is over."""
         return self.current_player() == TERMINAL

@@ -223,12 +223,13 @@ def who(player: int) -> str:
 
 def event_label(state: State, player: int, action: int, view: View = "omniscient") -> str:
     """The label of an event in `state`, the state before it: the action's, or the chance outcome's as `view` may
-    see it (a seat or "public" see only what the game shows them: `State.chance_label_for`)."""
-    if player != CHANCE:
-        return state.game.action_label(action)
+    see it (a seat or "public" see only what the game shows them: `State.chance_label_for`, `action_label_for`)."""
     if view is None or view == "omniscient":
-        return state.chance_label(action)
-    return state.chance_label_for(action, None if view == "public" else int(view))
+        return state.game.action_label(action) if player != CHANCE else state.chance_label(action)
+    seat = None if view == "public" else int(view)
+    if player != CHANCE:
+        return state.action_label_for(action, seat)
+    return state.chance_label_for(action, seat)
 
 
 def apply_event(state: State, step: int, player: int, action: int, view: View = "omniscient") -> str:

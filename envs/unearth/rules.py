@@ -381,6 +381,14 @@ class UnearthState(State):
             return f"seat {seat} adds a removed Ruin to its hidden Ruins"
         return self.chance_label(outcome)
 
+    def action_label_for(self, action: int, player: int | None) -> str:
+        """The decision as `player` may see it: the removed Ruin The Crumbling Memorial takes is named to its owner
+        only (the others see that a removed Ruin joined the hidden Ruins)."""
+        frame = self.decision()
+        if frame is not None and frame.kind == CHOOSE_REMOVED and frame.seat != player:
+            return f"seat {frame.seat} adds a removed Ruin to its hidden Ruins"
+        return self.game.action_label(action)
+
     # ------------------------------------------------------------------------------------------ queries
     def standings(self) -> FinalStandings:
         """Every seat's score breakdown, tie-break key and place, as if the game ended now."""

@@ -11,9 +11,19 @@ import numpy as np
 import pytest
 
 from envs.core.game import CHANCE
+from envs.core.replays import event_label
 from envs.unearth.game import UnearthGame
-from envs.unearth.rules import CHOOSE_END_OF_AGE, DEAL_DELVER, DEAL_HIDDEN_RUIN, DRAW_REMOVED, REMOVE_RUIN, UnearthState
+from envs.unearth.rules import (
+    CHOOSE_END_OF_AGE,
+    CHOOSE_REMOVED,
+    DEAL_DELVER,
+    DEAL_HIDDEN_RUIN,
+    DRAW_REMOVED,
+    REMOVE_RUIN,
+    UnearthState,
+)
 from tests.unearth.scenarios import (
+    BLACK,
     BLUE,
     D6_A,
     D8,
@@ -224,3 +234,28 @@ def test_resample_hidden_redeals_the_face_down_end_of_age_card_only() -> None:
     assert any(hidden.resample_hidden(0, rng).end_of_age != hidden.end_of_age for _ in range(RESAMPLES))
     revealed = scenario(2, table=TABLE, end_of_age="The Gathering", end_of_age_revealed=True, roll_modifier=-1)
     assert all(revealed.resample_hidden(0, rng).end_of_age == revealed.end_of_age for _ in range(RESAMPLES))
+
+
+def test_the_removed_ruin_the_crumbling_memorial_takes_is_named_to_its_owner_only() -> None:
+    """The Crumbling Memorial: "Look at the removed Ruins and choose 1 for your hidden scoring": the choice is hidden
+    scoring, so the decision's label names the Ruin to its owner (and in the omniscient replay) only."""
+    state = scenario(
+        2,
+        table=TABLE,
+        tableaus={0: open_ring((BLACK,) * 5)},
+        stones={3: (0, 0, 0, 0)[:BLACK] + (1,) + (0, 0, 0, 0)[BLACK + 1 :]},
+        named_in_play=["The Crumbling Memorial"],
+    )
+    excavate(state, D6_A, 3, 1)
+    place_stone(state, closer_cell())
+    act(state, "build: The Crumbling Memorial")
+    assert top_kind(state) == CHOOSE_REMOVED and state.current_player() == 0
+    for action in state.legal_actions():
+        name = state.game.action_label(action)
+        assert name.startswith("removed ruin: ")
+        assert state.action_label_for(action, 0) == name
+        assert event_label(state, 0, action, view="omniscient") == name
+        for viewer, view in ((1, "1"), (None, "public")):
+            hidden = state.action_label_for(action, viewer)
+            assert name.removeprefix("removed ruin: ") not in hidden
+            assert event_label(state, 0, action, view=view) == hidden
