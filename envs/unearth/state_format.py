@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 from envs.core.decisions import stack_from_list
 from envs.core.game import StateFormatError
-from envs.unearth.tableau import Tableau
+from envs.unearth.tableau import TABLEAU_RADIUS, Tableau
 
 if TYPE_CHECKING:
     from envs.unearth.game import UnearthGame
@@ -99,6 +99,11 @@ def state_from_dict(game: UnearthGame, data: dict[str, Any]) -> UnearthState:
     values["tableaus"] = tuple(
         Tableau.from_dict(t, f"tableaus[{seat}]") for seat, t in enumerate(_per_seat(data["tableaus"], "tableaus", n))
     )
+    for seat, tableau in enumerate(values["tableaus"]):
+        if tableau.radius != TABLEAU_RADIUS:
+            raise StateFormatError(
+                f"tableaus[{seat}].radius", f"every tableau is a grid of radius {TABLEAU_RADIUS}, got {tableau.radius}"
+            )
     for name in ("lesser_built", "greater_built"):
         values[name] = tuple(
             _ints(v, f"{name}[{seat}]", 0, 20) for seat, v in enumerate(_per_seat(data[name], name, n))

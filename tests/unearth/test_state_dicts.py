@@ -137,3 +137,9 @@ def test_every_decision_asked_has_two_options_or_more(num_players: int) -> None:
             assert len(state.legal_actions()) >= 2, state.decision()
 
     random_game(num_players, seed=20 + num_players, each_step=check)
+
+
+def test_a_tableau_on_another_grid_is_refused() -> None:
+    """Every tableau is the fixed grid of RULES.md ("The grid": radius 9); a tableau of another radius would not fit
+    the observation's grid views, so it is refused, naming its radius."""
+    assert bad(lambda d: d["tableaus"][1].update(radius=7)).field == "tableaus[1].radius"
