@@ -13,11 +13,14 @@ from __future__ import annotations
 import itertools
 import math
 import multiprocessing
+import os
 import queue
 import re
 import signal
 import sys
 import textwrap
+import threading
+import time
 from collections import Counter
 from collections.abc import Callable, Generator, Iterator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
@@ -244,11 +247,31 @@ _worker_items: Any = None
 """In a worker process: the queue its results go to (set by `_start_worker`)."""
 
 
-def _start_worker(items: Any) -> None:
-    """Worker initializer: keep the results queue; ignore Ctrl-C, which the parent handles by stopping the workers."""
+PARENT_POLL_SECONDS = 1.0
+"""How often a worker checks that the process that started it is still alive."""
+
+
+def _exit_when_orphaned(parent: int) -> None:
+    """Worker watchdog: end this worker at once when `parent` is gone (killed by SIGTERM or SIGKILL, it could not
+    stop its workers, which would otherwise go on playing for nobody)."""
+    while True:
+        time.sleep(PARENT_POLL_SECONDS)
+        try:
+            os.kill(parent, 0)
+        except ProcessLookupError:
+            os._exit(1)
+        except PermissionError:  # another user's process took the number: the parent is gone
+            os._exit(1)
+
+
+def _start_worker(items: Any, parent: int | None = None) -> None:
+    """Worker initializer: keep the results queue; ignore Ctrl-C, which the parent handles by stopping the workers;
+    watch the parent process `parent` and exit when it is gone."""
     global _worker_items
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     _worker_items = items
+    if parent is not None:
+        threading.Thread(target=_exit_when_orphaned, args=(parent,), daemon=True, name="parent-watchdog").start()
 
 
 def _stream_chunk(task: tuple[Callable[[Any], Iterator[Any]], Any]) -> int:
@@ -285,7 +308,9 @@ def stream_in_workers(
     method = "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
     context = multiprocessing.get_context(method)
     items = context.Queue()
-    pool = ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_start_worker, initargs=(items,))
+    pool = ProcessPoolExecutor(
+        max_workers=workers, mp_context=context, initializer=_start_worker, initargs=(items, os.getpid())
+    )
     finished = False
     try:
         futures = [pool.submit(_stream_chunk, (play, chunk)) for chunk in chunks]

@@ -338,3 +338,37 @@ def test_without_the_train_extra_evaluate_still_saves_its_results(tmp_path: Path
     assert "no ratings: they need choix" in tournament.stdout and "Seat advantage, card_duel" in tournament.stdout
     tables = json.loads((tmp_path / "duel" / "results.json").read_text())["tournaments"][0]["tables"]
     assert tables["ratings"] == [] and len(tables["pairwise"]) == 2
+
+
+def test_workers_end_when_their_parent_is_killed() -> None:
+    """A parent killed outright (SIGKILL: no cleanup runs) leaves no worker playing on: they watch it and exit."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    parent = subprocess.Popen(
+        [sys.executable, "-c", "from tests.training.worker_support import stream_until_killed; stream_until_killed()"],
+        cwd=REPO_ROOT,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    assert parent.stdout is not None
+    workers = {int(parent.stdout.readline()) for _ in range(2)}
+    assert len(workers) == 2
+    parent.send_signal(signal.SIGKILL)
+    parent.wait()
+
+    def alive(pid: int) -> bool:
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return False
+        with open(f"/proc/{pid}/stat") as stat:  # a zombie waiting to be reaped has ended
+            return stat.read().split(")")[-1].split()[0] != "Z"
+
+    deadline = time.monotonic() + 15
+    while any(alive(pid) for pid in workers) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert not any(alive(pid) for pid in workers)
