@@ -23,6 +23,7 @@ from envs.unbroken.words import (
     action_card_text,
     action_text,
     attack_text,
+    battle_roll,
     condition_text,
     craft_text,
     encounter_text,
@@ -255,7 +256,8 @@ class UnbrokenObserver(Observer):
         else:
             lines.append(f"monster: face down (level {ROMAN[s.level]})")
         if s.round:
-            lines.append(f"combat round {s.round}" + (f", last roll {s.last_roll}" if s.last_roll else ""))
+            roll = battle_roll(s)
+            lines.append(f"combat round {s.round}" + (f", last roll {roll}" if roll else ""))
         if s.phase == DECIDE_REACTION:
             lines.append(f"the monster rolled {s.roll}: {roll_text(s, s.roll)} - react with a skill or accept it")
         for title, conditions in (

@@ -25,6 +25,7 @@ from envs.unbroken.words import (
     action_card_text,
     attack_text,
     bag_text,
+    battle_roll,
     effects_text,
     roll_text,
     rounds_left_text,
@@ -234,7 +235,8 @@ def header_lines(state: UnbrokenState) -> tuple[str, str]:
     )
     step = PHASE_NAMES[s.phase]
     if s.round:
-        step += f"   combat round {s.round}" + (f", last roll {s.last_roll}" if s.last_roll else "")
+        roll = battle_roll(s)
+        step += f"   combat round {s.round}" + (f", last roll {roll}" if roll else "")
     return title, step
 
 
@@ -300,7 +302,7 @@ def _monster(state: UnbrokenState, column: Column) -> None:
     shift = s.roll_shift(monster)
     lines.append((f"combat table (d6{f', every roll {shift:+d}' if shift else ''}):", INK))
     for face, row in enumerate(monster.combat, start=1):
-        colour = WOUND_COLOUR if s.round and s.last_roll and face == _row_of_last_roll(s) else DIM
+        colour = WOUND_COLOUR if battle_roll(s) and face == _row_of_last_roll(s) else DIM
         lines.append((f"{face}: {row_text(cards, row)}", colour))
     lines.append((f"rewards: {bag_text(monster.rewards)}", DIM))
     column.add(lines, MONSTER_FRAME)

@@ -174,6 +174,20 @@ def monster_lines(state: UnbrokenState) -> list[str]:
     return lines
 
 
+def battle_roll(state: UnbrokenState) -> int:
+    """The monster's last roll in this battle, 0 before its first (`last_roll` outlives a battle: a new battle in
+    which the player acts first has no roll before round 2, unless the game ended on round 1's roll)."""
+    if state.round == 0:
+        return 0
+    rolled = (
+        state.round > 1
+        or state.phase == Phase.DECIDE_REACTION
+        or state.is_terminal()
+        or state.game.setting["monster_first"]
+    )
+    return state.last_roll if rolled else 0
+
+
 def roll_text(state: UnbrokenState, face: int, reaction_modifier: int = 0) -> str:
     """What a die face does on this monster's table now: 'row 4: lose 1 food [else lose 2 small effort]'."""
     monster = state.cards.monsters[state.monster()]
@@ -298,7 +312,9 @@ def report(before: UnbrokenState, player: int, action: int, after: UnbrokenState
         )
     if after.ambushed and not before.ambushed:
         ambush = cards.monsters[after.monster()].ambush
-        lines.append(f"ambushed! the monster's ambush: {effects_text(cards, ambush) if ambush else 'none'}")
+        # Whether a loss could be paid depends on what the event gained before the ambush: the changes below tell.
+        applied = " - your skill ignores it" if ambush and any(before.ignores(kind) for kind, _ in ambush) else ""
+        lines.append(f"ambushed! the monster's ambush: {effects_text(cards, ambush) if ambush else 'none'}{applied}")
     combat_step = after.phase == Phase.DECIDE_TRICKERY or after.round > 0
     if before.round == 0 and before.phase != Phase.DECIDE_TRICKERY and combat_step and after.level < FINAL_LEVEL:
         lines.append(f"time moves to the level {ROMAN[after.level + 1]} skull: {after.resources[TIME]}")
@@ -355,12 +371,18 @@ def roll_report(before: UnbrokenState, face: int, reaction_modifier: int, after:
     text = f"the monster's roll lands on row {value}{changed}: {row_text(cards, row)}"
     if before.rolls_again(row):
         return f"{text} - that condition is already yours for the next level: the monster rolls again"
-    if any(before.ignores(kind) for kind, _ in row.effects):
-        return f"{text} - your skill ignores it"
-    if not all(before.monster_effect_applicable(kind, argument) for kind, argument in row.effects):
-        alternative = "nothing happens" if row.alt is None else f"instead {effects_text(cards, row.alt)}"
-        return f"{text} - it cannot be applied: {alternative}"
-    return text
+    return text + applied_text(before, row.effects, row.alt)
+
+
+def applied_text(state: UnbrokenState, effects: tuple[Effect, ...], alternative: tuple[Effect, ...] | None) -> str:
+    """How monster effects apply in `state`, the position they meet: '' when as written, else why not and what
+    happens instead (a skill ignores them; they cannot be applied, so the bracketed alternative or nothing)."""
+    if any(state.ignores(kind) for kind, _ in effects):
+        return " - your skill ignores it"
+    if not all(state.monster_effect_applicable(kind, argument) for kind, argument in effects):
+        instead = "nothing happens" if alternative is None else f"instead {effects_text(state.cards, alternative)}"
+        return f" - it cannot be applied: {instead}"
+    return ""
 
 
 def turn_start(before: UnbrokenState, after: UnbrokenState) -> list[str]:
