@@ -5,14 +5,18 @@ that live outside envs/, e.g. `tests.toys:tabletop/card_duel_v0`). `--env-kwarg 
 game (`num_players=3`) or of the adapter (`reward=score`).
 
 A solo game (a Gymnasium id, or the name of a game that has one) is played through its Gymnasium env, shown with the
-env's ansi render. A multi-player game (a PettingZoo id such as `tabletop/card_duel_v0`, or the name of a game that
-has only PettingZoo modules) is played through the opponent env (envs/adapters/opponents.py): you play seat K
-(`--seat`, default 0) and agents play the others (`--opponent SPEC`, the specs evaluate.py takes: random, heuristic,
-mcts:N, a model path; one spec for every other seat, or one per other seat in seat order; default random). You see
-your seat's own view and, after each of your moves, what happened until your next turn: every agent's decision and
-every chance outcome, by label (chance labels are the game's: a game whose deals name the cards shows them). At the
-end every seat's result and rank (by score, ties sharing the better rank).
+env's ansi render; after each move you are told every chance outcome that followed, by label. A multi-player game
+(a PettingZoo id such as `tabletop/card_duel_v0`, or the name of a game that has only PettingZoo modules) is played
+through the opponent env (envs/adapters/opponents.py): you play seat K (`--seat`, default 0) and agents play the
+others (`--opponent SPEC`, the specs evaluate.py takes: random, heuristic, mcts:N, a model path; one spec for every
+other seat, or one per other seat in seat order; default random). You see your seat's own view and, after each of
+your moves, what happened until your next turn: every agent's decision and every chance outcome, by label (chance
+labels are the game's: a game whose deals name the cards shows them). At the end every seat's result and rank (by
+score, ties sharing the better rank).
 
+Each legal action is listed as the game's observer reads it in the position (`Observer.action_text`: a game names
+the card, the cost, the effect), and under every event the game's observer says what it did (`Observer.report`:
+gains, losses, the effects of a roll). A choice with a single legal action is taken without asking, and said so.
 At the prompt a number plays that action, `h` asks the hint agent (`--hint SPEC`) for a suggestion, `q` quits.
 `--record FILE` writes the game's replay record (envs/core/replays.py) when the game ends or you quit; replay it
 with `python -m envs.replay FILE`. Ctrl-C ends with "interrupted" and exit status 130; a bad game, seat or agent
@@ -57,6 +61,10 @@ USAGE_EXIT_CODE = 2
 """Exit status of a bad command line (unknown game, seat out of range, bad agent spec)."""
 INTERRUPTED_EXIT_CODE = 130
 """Exit status after Ctrl-C (128 + SIGINT), as shells report it."""
+ONLY_CHOICE = "(the only legal action: taken automatically)"
+"""Written after a move the person did not have to choose."""
+REPORT_INDENT = "    "
+"""What an event did (`Observer.report`) is written under the event, indented by this."""
 
 
 def find_env_id(game: str) -> str:
@@ -191,15 +199,24 @@ def seat_table(env_id: str, env_kwargs: Mapping[str, Any], seat: int, specs: Seq
 
 # ------------------------------------------------------------------------------------------------ playing
 class Narrator:
-    """Writes what happened since the person's last move: other seats' decisions and chance outcomes, by label.
+    """Writes what happened since the person's last move: chance outcomes and other seats' decisions by label, and
+    under every event (the person's own moves too) what the person sees it do (`Observer.report`).
 
-    It replays the env's history on a state of its own (labels need the state before each event).
+    It replays the env's history on a state of its own (labels and reports need the state before each event).
     """
 
-    def __init__(self, env: OpponentEnv, labels: Sequence[str], write: Callable[[str], None]) -> None:
+    def __init__(
+        self,
+        env: TabletopEnv | OpponentEnv,
+        seat: int,
+        labels: Sequence[str],
+        write: Callable[[str], None],
+    ) -> None:
         self.env = env
+        self.seat = seat
         self.labels = list(labels)
         self.write = write
+        self.observer = env.game.observer(seat)
         self.state: State | None = None
         self.seen = 0
 
@@ -212,16 +229,20 @@ class Narrator:
         history = env.history
         for step in range(self.seen, len(history)):
             player, action = history[step]
-            label = apply_event(self.state, step + 1, player, action, view=env.learner_seat)
+            before = self.state.clone()
+            label = apply_event(self.state, step + 1, player, action, view=self.seat)
             if player == CHANCE:
                 self.write(f"  chance: {label}")
-            elif player != env.learner_seat:
+            elif player != self.seat:
                 self.write(f"  seat {player} ({self.labels[player]}): {label}")
+            for line in self.observer.report(before, player, action, self.state):
+                self.write(f"{REPORT_INDENT}{line}")
         self.seen = len(history)
 
 
 def _play_turns(
     env: gym.Env,
+    seat: int,
     seed: int | None,
     hint_agent: Agent | None,
     read_line: Callable[[str], str],
@@ -231,29 +252,36 @@ def _play_turns(
 ) -> dict[str, Any] | None:
     """The person's turns from reset to the end (the final info) or until they quit (None).
 
-    `show` writes the view before each choice; `narrate` what happened since the reset or the last move.
+    `show` writes the view before each choice; `narrate` what happened since the reset or the last move. Each legal
+    action is listed as the seat's observer reads it in the position (`Observer.action_text`); a choice with a
+    single legal action is taken without asking, and said so.
     """
     game = game_of(env)
+    observer = game.observer(seat)
     observation, info = env.reset(seed=seed)
     if hint_agent is not None:
         hint_agent.reset(seed)
     narrate()
     while True:
-        show()
         mask = action_mask_of(env, observation)
         legal = [int(a) for a in mask.nonzero()[0]]
-        labels = [game.action_label(a) for a in legal]
         state = getattr(env.unwrapped, "state", None)
+        labels = [game.action_label(a) if state is None else observer.action_text(state, a) for a in legal]
+        if len(legal) == 1:
+            action: int | None = legal[0]
+            write(f"> {labels[0]}  {ONLY_CHOICE}")
+        else:
+            show()
 
-        def hint(mask: Any = mask, state: Any = state, observation: Any = observation) -> int:
-            assert hint_agent is not None
-            return hint_agent.act(observation, mask, state=state)
+            def hint(mask: Any = mask, state: Any = state, observation: Any = observation) -> int:
+                assert hint_agent is not None
+                return hint_agent.act(observation, mask, state=state)
 
-        action = choose_action(legal, labels, read_line, write, hint if hint_agent else None)
-        if action is None:
-            write("quit")
-            return None
-        write(f"> {game.action_label(action)}")
+            action = choose_action(legal, labels, read_line, write, hint if hint_agent else None)
+            if action is None:
+                write("quit")
+                return None
+            write(f"> {labels[legal.index(action)]}")
         observation, _, terminated, truncated, info = env.step(action)
         narrate()
         if terminated or truncated:
@@ -298,14 +326,15 @@ def play(
     """One interactive episode of a solo game; returns the final info, or None when the player quit."""
     env = make_env(env_id, env_kwargs, render_mode="ansi")
     try:
-        info = _play_turns(env, seed, hint_agent, read_line, write, lambda: write(str(env.render())), lambda: None)
+        played = env.unwrapped
+        if not isinstance(played, TabletopEnv):
+            raise TypeError(f"{env_id} is not a tabletop env: it cannot be played here")
+        narrator = Narrator(played, 0, [HUMAN], write)
+        info = _play_turns(env, 0, seed, hint_agent, read_line, write, lambda: write(str(env.render())), narrator)
         if info is not None:
             write(str(env.render()))
             write(outcome_line(env_id, info))
         if record_path is not None:
-            played = env.unwrapped
-            if not isinstance(played, TabletopEnv):
-                raise TypeError(f"{env_id} is not a tabletop env: it cannot be recorded")
             _, game_kwargs = split_env_kwargs(env_kwargs)
             save_record(played, record_path, env_id, game_kwargs, seed, [HUMAN], write)
         return info
@@ -340,7 +369,7 @@ def play_table(
     """One interactive game of a multi-player table (`seat_table`); returns the final info, or None on quitting."""
     env, seat = table.env, table.seat
     observer = table.game.observer(seat)
-    narrator = Narrator(env, table.labels, write)
+    narrator = Narrator(env, seat, table.labels, write)
     write(
         f"you play seat {seat} of {len(table.labels)}: "
         + ", ".join(f"seat {s} {who}" for s, who in enumerate(table.labels))
@@ -351,7 +380,7 @@ def play_table(
             write(observer.text(env.state))
 
     try:
-        info = _play_turns(env, seed, hint_agent, read_line, write, show, narrator)
+        info = _play_turns(env, seat, seed, hint_agent, read_line, write, show, narrator)
         if info is not None and env.state is not None:
             show()
             for line in result_lines(env.state, table.labels, seat):

@@ -284,6 +284,22 @@ class Observer(abc.ABC):
     def text(self, state: State) -> str:
         """A readable table of everything this player may see."""
 
+    def action_text(self, state: State, action: int) -> str:
+        """A legal action of `state` as this player reads it there (terminal play lists the choices with it).
+
+        By default the action's label; a game adds what the action names in this position (the card, its cost,
+        what it does), never what this player may not see.
+        """
+        return state.game.action_label(action)
+
+    def report(self, before: State, player: int, action: int, after: State) -> list[str]:
+        """What this player sees happen when `player` (or CHANCE) plays `action` in `before`, giving `after`.
+
+        Terminal play writes these lines after each event's label: rolls' effects, gains and losses. By default
+        nothing (the label says it all); a game reports only what this player may see.
+        """
+        return []
+
     @property
     def view_shapes(self) -> dict[str, tuple[int, ...]]:
         """The shape of every view (`ObservationLayout.shapes`); by default each view is a vector of its length."""

@@ -153,6 +153,8 @@ class Skill:
     action: ActionCard | None
     reaction_cost: Bag | None
     reaction_roll_modifier: int
+    text: str = ""
+    """The card's words, for people (the text view and the picture)."""
 
 
 @dataclass(frozen=True)
@@ -161,6 +163,8 @@ class Condition:
 
     name: str
     modifiers: dict[str, Any]
+    text: str = ""
+    """The card's words, for people (the text view and the picture)."""
 
 
 @dataclass(frozen=True)
@@ -366,7 +370,7 @@ class ConditionCard(Card):
 
     def _record(self) -> Condition:
         given = self.modifiers.given().items()
-        return Condition(self.name, {key: v if isinstance(v, int) else _bag(v) for key, v in given})
+        return Condition(self.name, {key: v if isinstance(v, int) else _bag(v) for key, v in given}, self.text)
 
 
 class ConditionsFile(Record):
@@ -618,8 +622,8 @@ class SkillCard(Card):
         passive = {} if self.passive is None else self.passive._record()
         action = None if self.action is None else self.action._card(self.name)
         if self.reaction is None:
-            return Skill(self.name, passive, action, None, 0)
-        return Skill(self.name, passive, action, _bag(self.reaction.cost), self.reaction.roll_modifier)
+            return Skill(self.name, passive, action, None, 0, self.text)
+        return Skill(self.name, passive, action, _bag(self.reaction.cost), self.reaction.roll_modifier, self.text)
 
 
 class SkillsFile(Record):

@@ -11,7 +11,18 @@ from __future__ import annotations
 from collections.abc import MutableSequence, Sequence
 from typing import Any
 
-from envs.unbroken.cards import EFFORTS, LARGE_EFFORT, MEDIUM_EFFORT, PASSIVES, SMALL_EFFORT, TIME, Bag, Monster, Weapon
+from envs.unbroken.cards import (
+    EFFORTS,
+    LARGE_EFFORT,
+    MEDIUM_EFFORT,
+    PASSIVES,
+    SMALL_EFFORT,
+    TIME,
+    Bag,
+    CombatRow,
+    Monster,
+    Weapon,
+)
 from envs.unbroken.state import FINAL_LEVEL, MAX_REVEAL, Outcome, Phase, UnbrokenStateData
 
 PAYMENT_TOLERANCE = 1e-9
@@ -198,19 +209,26 @@ class UnbrokenEconomy(UnbrokenStateData):
         """The combat roll after modifiers (clamped to 1..6 under the Spanish printing)."""
         return self.roll_on_table(self.roll, self.cards.monsters[self.monster()], self.reaction_modifier)
 
+    def roll_shift(self, monster: Monster) -> int:
+        """What the conditions and the monster's special add to every combat roll against `monster`."""
+        return self.condition_total("monster_roll_modifier") + monster.modifiers.get("roll_modifier", 0)
+
     def roll_on_table(self, face: int, monster: Monster, reaction_modifier: int = 0) -> int:
         """The combat-table row a die `face` lands on against `monster`: the face plus the reaction's, the
         conditions' and the monster's modifiers, clamped to 1..6 under the Spanish printing (else a row off the
         table, 0 or 7, matches nothing). Planners ask it of monsters not revealed yet."""
-        value = (
-            face
-            + reaction_modifier
-            + self.condition_total("monster_roll_modifier")
-            + monster.modifiers.get("roll_modifier", 0)
-        )
+        value = face + reaction_modifier + self.roll_shift(monster)
         if self.preset.clamp_monster_roll:
             value = min(6, max(1, value))
         return value
+
+    def rolls_again(self, row: CombatRow) -> bool:
+        """Whether the monster rolls again instead of applying `row`: it would give a condition already gained for the
+        next level (Monster Turns; Appendix C)."""
+        for kind, argument in row.effects:
+            if kind == "condition" and argument[1] == "next_level" and argument[0] in self.conditions_next:
+                return True
+        return False
 
     def attack_wounds(self, index: int) -> int:
         """Wounds attack option `index` of the equipped weapon inflicts now on this level's monster."""

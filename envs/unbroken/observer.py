@@ -15,8 +15,24 @@ from envs.core.observation import ObservationLayout
 from envs.unbroken.actions import MAX_EAT
 from envs.unbroken.cards import RESOURCES, TIME
 from envs.unbroken.presets import DIFFICULTIES, RulePreset
-from envs.unbroken.rules import DECIDE_REACTION, DIE_FACES, UnbrokenState
+from envs.unbroken.rules import DECIDE_HUNGER, DECIDE_REACTION, DECIDE_TRAVEL, DIE_FACES, UnbrokenState
 from envs.unbroken.state import FINAL_LEVEL, MAX_REVEAL, MAX_SKILL_OFFER, PHASE_NAMES, Outcome
+from envs.unbroken.words import (
+    RESOURCE_WORDS,
+    ROMAN,
+    action_card_text,
+    action_text,
+    attack_text,
+    battle_roll,
+    condition_text,
+    craft_text,
+    encounter_text,
+    monster_lines,
+    report,
+    roll_text,
+    rounds_left_text,
+    skill_text,
+)
 
 if TYPE_CHECKING:
     from envs.core.game import State
@@ -204,60 +220,76 @@ class UnbrokenObserver(Observer):
         return np.multiply(counts, self.deck_scale)
 
     def text(self, state: State) -> str:
-        """A readable table of everything the player may see."""
+        """A readable table of everything the player may see that matters for a decision: the display, the weapon's
+        attacks, the revealed monster's sheet (trickery, combat table), conditions with their rounds, the cards on
+        offer."""
         assert isinstance(state, UnbrokenState)
         s = state
         cards = self.game.cards
         bars = cards.display.bar_maximum
         lines = [
-            f"Unbroken ({self.game.difficulty}, {self.game.preset.name} printing) - level {s.level}"
+            f"Unbroken ({self.game.difficulty} difficulty, {self.game.preset.name} printing) - level {ROMAN[s.level]}"
             f" - {PHASE_NAMES[s.phase]}",
         ]
-        character = cards.characters[s.character].name if s.character >= 0 else "?"
-        lines.append(f"character: {character} (ability uses left {s.ability_uses})")
+        if s.character >= 0:
+            character = cards.characters[s.character]
+            lines.append(f"character: {character.name} (ability uses left {s.ability_uses})")
+            lines += [f"  {ability.name}: {action_card_text(ability)}" for ability in character.abilities]
+        else:
+            lines.append("character: ?")
         resources = []
-        for r, name in enumerate(RESOURCES):
+        for r, name in enumerate(RESOURCE_WORDS):
             if r == TIME and s.time_token_removed:
                 resources.append("time -")
             else:
                 resources.append(f"{name} {s.resources[r]}/{bars[r]}")
         lines.append("resources: " + ", ".join(resources))
-        lines.append("weapon: " + " > ".join(cards.weapons[w].name for w in s.weapons))
+        weapon = cards.weapons[s.weapons[-1]]
+        stack = f" (stack: {' > '.join(cards.weapons[w].name for w in s.weapons)})" if len(s.weapons) > 1 else ""
+        lines.append(f"weapon: {weapon.name} ({weapon.kind}){stack}")
+        lines += [f"  attack {i + 1}: {attack_text(s, i)}" for i in range(len(weapon.attacks))]
+        lines += [f"  craft {craft_text(s, upgrade.to)}" for upgrade in weapon.upgrades]
         if s.aside_weapon >= 0:
-            lines.append(f"set aside: {cards.weapons[s.aside_weapon].name} for {s.aside_rounds} rounds")
+            lines.append(f"  set aside: {cards.weapons[s.aside_weapon].name} for {s.aside_rounds} rounds")
         if s.monster_revealed:
-            m = cards.monsters[s.monster()]
-            lines.append(
-                f"monster: {m.name} (level {m.level}) wounds {s.wounds}/{s.monster_health()} "
-                f"armor broken {s.armor_broken}/{s.monster_armor()}" + (" DEFENDING" if s.defending else "")
-            )
-            if m.special_name:
-                lines.append(f"  special: {m.special_name}: {m.special_text}")
+            lines += monster_lines(s)
         else:
-            lines.append("monster: face down")
+            lines.append(f"monster: face down (level {ROMAN[s.level]})")
         if s.round:
-            lines.append(f"combat round {s.round}" + (f", last roll {s.last_roll}" if s.last_roll else ""))
-        for title, conditions in (("conditions", s.conditions_active), ("for next level", s.conditions_next)):
+            roll = battle_roll(s)
+            lines.append(f"combat round {s.round}" + (f", last roll {roll}" if roll else ""))
+        if s.phase == DECIDE_REACTION:
+            lines.append(f"the monster rolled {s.roll}: {roll_text(s, s.roll)} - react with a skill or accept it")
+        for title, conditions in (
+            ("conditions this level", s.conditions_active),
+            ("for the next level", s.conditions_next),
+        ):
             if conditions:
-                lines.append(f"{title}: " + ", ".join(cards.conditions[c].name for c in conditions))
+                lines.append(f"{title}:")
+                lines += [f"  {condition_text(cards, c)}" for c in conditions]
         if s.conditions_now:
-            lines.append(
-                "immediate: "
-                + ", ".join(
-                    f"{cards.conditions[c].name} ({'combat' if r < 0 else f'{r} rounds'})"
-                    for c, r in s.conditions_now.items()
-                )
-            )
+            lines.append("immediate conditions:")
+            lines += [f"  {condition_text(cards, c)} ({rounds_left_text(r)})" for c, r in s.conditions_now.items()]
         if s.skills:
-            lines.append("skills: " + ", ".join(cards.skills[k].name for k in s.skills))
+            lines.append("skills:")
+            lines += [f"  {skill_text(cards, k)}" for k in s.skills]
         if s.skill_offer:
-            lines.append("skill offer: " + ", ".join(cards.skills[k].name for k in s.skill_offer))
-        for i, card in enumerate(s.revealed_cards):
-            lines.append(f"revealed {i + 1}: {describe_encounter(self.game, card)}")
+            lines.append("skill offer (keep one):")
+            lines += [f"  card {i + 1}: {skill_text(cards, k)}" for i, k in enumerate(s.skill_offer)]
+        if s.revealed_cards:
+            lines.append("revealed encounters (choose one):")
+            lines += [f"  card {i + 1}: {encounter_text(cards, card)}" for i, card in enumerate(s.revealed_cards)]
         if s.chosen_card >= 0:
-            lines.append(f"chosen: {describe_encounter(self.game, s.chosen_card)}")
+            lines.append(f"chosen: {encounter_text(cards, s.chosen_card)} (rest gains {s.rest_gain(s.chosen_card)})")
         if s.committed or s.committed_now:
             lines.append("committed to the next encounter")
+        elif s.phase == DECIDE_TRAVEL:
+            lines.append(f"an exploration reveals {s.reveal_count()} cards")
+        if s.phase == DECIDE_HUNGER:
+            lines.append(
+                f"food requirement {s.food_requirement()}: each food eaten gains 1 small effort; food not eaten costs "
+                "1, 2, 3... small effort"
+            )
         lines.append(f"encounter deck: {sum(s.encounter_deck)} cards, discard {sum(s.encounter_discard)}")
         if s.is_terminal():
             result = (
@@ -266,14 +298,12 @@ class UnbrokenObserver(Observer):
             lines.append(result)
         return "\n".join(lines)
 
+    def action_text(self, state: State, action: int) -> str:
+        """A legal action as the player reads it here: the card, skill or attack it names, its cost, its effect."""
+        assert isinstance(state, UnbrokenState)
+        return action_text(state, action)
 
-def describe_bag(bag: tuple[tuple[int, int], ...]) -> str:
-    """'2 small_effort + 1 cunning', or 'nothing'."""
-    return " + ".join(f"{amount} {RESOURCES[r]}" for r, amount in bag) or "nothing"
-
-
-def describe_encounter(game: UnbrokenGame, card: int) -> str:
-    """One line for an encounter card."""
-    e = game.cards.encounters[card]
-    commit = ", commit to next encounter" if e.commit else ""
-    return f"{e.name}: spend {describe_bag(e.spend)} -> gain {describe_bag(e.gain)}, time {e.time}{commit}"
+    def report(self, before: State, player: int, action: int, after: State) -> list[str]:
+        """What the player sees an event do: the roll's row, gains and losses, conditions, weapons, the result."""
+        assert isinstance(before, UnbrokenState) and isinstance(after, UnbrokenState)
+        return report(before, player, action, after)

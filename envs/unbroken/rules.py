@@ -471,10 +471,9 @@ class UnbrokenState(UnbrokenEconomy, State):  # type: ignore[misc]
         monster = self.cards.monsters[self.monster()]
         if 1 <= value <= 6:
             row = monster.combat[value - 1]
-            for kind, argument in row.effects:
-                if kind == "condition" and argument[1] == "next_level" and argument[0] in self.conditions_next:
-                    self.phase = CHANCE_MONSTER_ROLL  # reroll
-                    return
+            if self.rolls_again(row):
+                self.phase = CHANCE_MONSTER_ROLL
+                return
             self.phase = CHANCE_MONSTER_ROLL  # still the monster's turn while effects apply
             self._apply_monster_effects(row.effects, row.alt)
             if self.outcome:

@@ -13,6 +13,8 @@ from agents import play as play_module
 from agents.play import (
     HUMAN,
     INTERRUPTED_EXIT_CODE,
+    ONLY_CHOICE,
+    REPORT_INDENT,
     USAGE_EXIT_CODE,
     choose_action,
     find_env_id,
@@ -24,7 +26,7 @@ from agents.play import (
 )
 from agents.random_agent import RandomAgent
 from envs import replay
-from envs.core.game import CHANCE
+from envs.core.game import CHANCE, Observer, State
 from envs.core.registration import UnknownGameError
 from envs.core.replays import read_record
 
@@ -69,6 +71,64 @@ def test_play_runs_a_whole_game_with_labels_and_render() -> None:
     assert written[-1].startswith("game over: you ")
     assert any(line.startswith("> ") for line in written)  # the chosen action's label is echoed
     assert find_env_id("tabletop/Unbroken-v0") == "tabletop/Unbroken-v0"
+
+
+def counting_first(prompts: list[str]) -> Callable[[str], str]:
+    """A read_line that always answers "1" (the first listed action) and collects the prompts it was asked."""
+
+    def read_line(prompt: str) -> str:
+        prompts.append(prompt)
+        return "1"
+
+    return read_line
+
+
+def test_a_choice_with_one_legal_action_is_taken_without_asking_and_said_so() -> None:
+    """The person is asked only when there is something to choose; a forced move is echoed with ONLY_CHOICE."""
+    for arguments in (["unbroken", "--seed", "3"], [CARD_DUEL, "--seed", "2", "--opponent", "heuristic"]):
+        prompts: list[str] = []
+        written: list[str] = []
+        assert main(arguments, counting_first(prompts), written.append) == 0
+        moves = [line for line in written if line.startswith("> ")]
+        forced = [line for line in moves if line.endswith(f"  {ONLY_CHOICE}")]
+        assert forced, f"{arguments[0]}: no forced move in this game (pick a seed that has one)"
+        assert len(prompts) == len(moves) - len(forced)
+        for line in forced:  # nothing was listed to choose from right before a forced move
+            assert not written[written.index(line) - 1].startswith("  [1] ")
+
+
+def test_every_event_is_followed_by_what_the_observer_reports(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The generic hook: `Observer.report` lines are written, indented, under the event they describe: the
+    person's own moves, the other seats' moves and chance outcomes alike."""
+    table = seat_table(CARD_DUEL, {}, 0, ["random"])
+    observer_class = type(table.game.observer(0))
+
+    def report(self: Observer, before: State, player: int, action: int, after: State) -> list[str]:
+        return [f"reported {player}:{action}"]
+
+    monkeypatch.setattr(observer_class, "report", report)
+    written: list[str] = []
+    play_table(table, 5, None, always("1"), written.append)
+    end = next(index for index, line in enumerate(written) if line.startswith("game over: "))
+    reports = [index for index, line in enumerate(written) if line.startswith(f"{REPORT_INDENT}reported ")]
+    events = [index for index, line in enumerate(written[:end]) if line.startswith(("> ", "  chance: ", "  seat "))]
+    assert len(reports) == len(events) == len(table.env.history)
+    for event, reported in zip(events, reports, strict=True):
+        assert reported == event + 1  # right under its event
+
+
+def test_unbroken_choices_are_listed_by_name_and_moves_report_what_happened() -> None:
+    """A person who knows the rulebook sees each choice by its card's, skill's or attack's name, and after each
+    move the roll and its row, and what was gained and lost."""
+    written: list[str] = []
+    assert main(["unbroken", "--seed", "3"], always("1"), written.append) == 0
+    listed = [line for line in written if line.startswith("  [")]
+    assert any(re.match(r"  \[1\] choose card 1: [^:]+: spend .* -> gain .*, time \d+", line) for line in listed)
+    assert any(re.match(r"  \[\d\] attack with Bare Hands: \d+ small effort -> \d+ wound", line) for line in listed)
+    reports = [line.removeprefix(REPORT_INDENT) for line in written if line.startswith(REPORT_INDENT)]
+    assert any(re.match(r"the monster's roll lands on row \d: ", line) for line in reports)
+    assert any(re.match(r"small effort \d+ -> \d+", line) for line in reports)
+    assert any(line.startswith("you lost: ") or line.startswith("you won: ") for line in reports)
 
 
 def test_games_are_found_by_record_name_and_report_their_outcome_facts() -> None:
