@@ -49,7 +49,7 @@ updates only the cell, its neighbours and the legality of the cells within two s
 from __future__ import annotations
 
 import functools
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -95,6 +95,10 @@ _EMPTY = 0
 """Cell code of an empty cell; a stone of colour c is ``c + 1``."""
 _WONDER = NUM_COLOURS + 1
 """Cell code of a wonder (a closed ring's centre)."""
+_CODE_PLANES = np.eye(NUM_COLOURS + 2, dtype=np.float32)[:, 1:]
+"""Cell code -> its stone-colour and wonder planes of `to_array` (one-hot; all zero for an empty cell)."""
+_RING_FRACTION = (np.arange(RING_SIZE + 1) / RING_SIZE).astype(np.float32)
+"""Stones around an empty cell -> its ring-progress plane value (count / RING_SIZE)."""
 
 
 class IllegalPlacementError(ValueError):
@@ -137,6 +141,10 @@ class TableauGeometry:
         """`neighbour_table` as an int16 array of shape (cells, 6), for vectorised queries (read-only)."""
         self.on_grid_mask = self.grid.array_mask()
         """Boolean (2R+1, 2R+1) mask of the array view: True on the grid's cells (read-only)."""
+        rows, cols = self.grid.array_indices()
+        self.array_cells = rows * self.grid.array_shape[1] + cols
+        """Cell -> its position in the flattened array view (`to_array`), as an intp array (read-only)."""
+        self.array_cells.flags.writeable = False
         self.neighbour_array.flags.writeable = False  # shared by every tableau of the radius
         self.on_grid_mask.flags.writeable = False
         self.empty_tableau_parts = _derived(self, bytes(self.size), ())
@@ -443,17 +451,25 @@ class Tableau:
         return self._spaces[cell]
 
     # ------------------------------------------------------------------------------------------ views
-    def to_array(self) -> np.ndarray:
-        """float32 planes of shape (2R+1, 2R+1, len(PLANE_NAMES)) in the grid's axial array layout (`PLANE_NAMES`)."""
+    def to_array(self, planes: Sequence[int] | None = None) -> np.ndarray:
+        """float32 planes of shape (2R+1, 2R+1, len(PLANE_NAMES)) in the grid's axial array layout (`PLANE_NAMES`);
+        with `planes` (indices into `PLANE_NAMES`) only those, in that order (off-grid cells are 0 in every plane).
+
+        Table lookups over all cells at once: an observer builds the planes of every new tableau."""
         codes = np.frombuffer(self._cells, dtype=np.uint8)
-        planes = np.zeros((self.geometry.size, len(PLANE_NAMES)), dtype=np.float32)
-        for colour in range(NUM_COLOURS):
-            planes[:, colour] = codes == colour + 1
-        planes[:, NUM_COLOURS] = codes == _WONDER
-        planes[:, NUM_COLOURS + 1] = self.ring_progress() / RING_SIZE
-        planes[:, NUM_COLOURS + 2] = np.frombuffer(self._legal, dtype=np.uint8)
-        planes[:, NUM_COLOURS + 3] = 1.0
-        return self.geometry.grid.to_array(planes)
+        per_cell = np.empty((self.geometry.size, len(PLANE_NAMES)), dtype=np.float32)
+        per_cell[:, : NUM_COLOURS + 1] = _CODE_PLANES[codes]
+        ring = _RING_FRACTION[np.frombuffer(self._stones_next, dtype=np.uint8)]
+        ring[codes != _EMPTY] = 0.0  # ring progress is shown on empty cells only
+        per_cell[:, NUM_COLOURS + 1] = ring
+        per_cell[:, NUM_COLOURS + 2] = np.frombuffer(self._legal, dtype=np.uint8)
+        per_cell[:, NUM_COLOURS + 3] = 1.0
+        if planes is not None:
+            per_cell = per_cell[:, planes]
+        rows, cols = self.geometry.grid.array_shape
+        out = np.zeros((rows * cols, per_cell.shape[1]), dtype=np.float32)
+        out[self.geometry.array_cells] = per_cell
+        return out.reshape(rows, cols, per_cell.shape[1])
 
     def draw_ascii(self, show_legal: bool = False) -> str:
         """The whole grid as text: a letter per stone colour (`COLOUR_LETTERS`), W per wonder (w: not chosen yet)."""

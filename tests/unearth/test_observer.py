@@ -18,7 +18,7 @@ from envs.unearth.tableau import PLANE_NAMES
 from tests.unearth.reference_observer import ReferenceUnearthObserver
 
 SEATS = [2, 3, 4]
-EQUIVALENCE_GAMES = {2: 10, 3: 8, 4: 6}
+EQUIVALENCE_GAMES = {2: 10, 3: 7, 4: 5}
 """Seeded random games per player count in which the fast observer is checked against the reference at every step."""
 
 
