@@ -157,15 +157,17 @@ class UnearthObserver(Observer):
         # Per Ruin id: the start of its `table` row (present, colour, claim, points), its claim, and the slots of its
         # colour and claim value in `claimed` (written as the reference arithmetic writes them: same float32 values).
         colours = self.ruin_colours
-        self._ruin_head = np.zeros((n_ruins, 1 + colours + 1 + 3), dtype=np.float32)
+        heads = np.zeros((n_ruins, 1 + colours + 1 + 3), dtype=np.float32)
         for ruin_id, ruin in enumerate(game.ruins):
-            head = self._ruin_head[ruin_id]
+            head = heads[ruin_id]
             head[0] = 1.0
             head[1 + (colours if ruin.colour is None else ruin.colour)] = 1.0
             head[2 + colours] = ruin.claim / self.max_claim
             head[3 + colours] = min(max(ruin.points, 0), POINTS_SCALE) / POINTS_SCALE
             head[4 + colours] = min(max(-ruin.points, 0), POINTS_SCALE) / POINTS_SCALE
         self._ruin_claim = tuple(ruin.claim for ruin in game.ruins)
+        self._ruin_heads = tuple(heads)
+        self._stones_at = heads.shape[1]
         self._die_fractions = tuple(
             tuple(float(value / sides) for value in range(max(cards.die_sides) + 1)) for sides in self.die_sides
         )
@@ -285,8 +287,8 @@ class UnearthObserver(Observer):
         """Per place: present, colour (End of Age last), claim, points gained/lost, Stones per colour, dice."""
         table = self._table
         table.fill(0.0)
-        width, head = self._table_width, self._ruin_head
-        stones_at = head.shape[1]
+        width, heads, fractions = self._table_width, self._ruin_heads, self._die_fractions
+        stones_at = self._stones_at
         dice_at = stones_at + NUM_COLOURS + 1
         places = state.table
         totals = [0] * len(places)
@@ -297,12 +299,15 @@ class UnearthObserver(Observer):
                 if place != NOWHERE and places[place] != NOWHERE:
                     value = values[die]
                     totals[place] += value
-                    table[place * width + at + die] = self._die_fraction(die, value)
+                    fraction = fractions[die]
+                    table[place * width + at + die] = (
+                        fraction[value] if 0 <= value < len(fraction) else self._die_fraction(die, value)
+                    )
         for place, ruin_id in enumerate(places):
             if ruin_id == NOWHERE:
                 continue
             row = place * width
-            table[row : row + stones_at] = head[ruin_id]
+            table[row : row + stones_at] = heads[ruin_id]
             for colour, stones in enumerate(state.ruin_stones[place]):
                 if stones:
                     table[row + stones_at + colour] = stones / self.max_ruin_stones
@@ -310,27 +315,29 @@ class UnearthObserver(Observer):
 
     def _write_dice(self, state: UnearthState) -> None:
         """Per seat and die (only the seats whose dice changed): in the pool, its place (one-hot), value and face."""
-        dice = self._dice
-        shown = self._dice_shown
+        dice, shown, fractions = self._dice, self._dice_shown, self._die_fractions
+        block = self.dice_per_player * DIE_FEATURES
         for seat, rel in enumerate(self._rel):
             places, values, faces = state.die_place[seat], state.die_value[seat], state.die_face[seat]
             if shown[seat] == (places, values, faces):
                 continue
             shown[seat] = (places, values, faces)
-            start = rel * self.dice_per_player * DIE_FEATURES
-            dice[start : start + self.dice_per_player * DIE_FEATURES] = 0.0
+            start = rel * block
+            dice[start : start + block] = 0.0
             for die, place in enumerate(places):
                 row = start + die * DIE_FEATURES
                 dice[row + 1 + place] = 1.0  # NOWHERE (-1): column 0, "in the pool"
                 value = values[die]
                 if value:  # a die in the pool shows nothing, unless an Expedition rolled it before its Ruin is chosen
-                    dice[row + 1 + MAX_TABLE] = self._die_fraction(die, value)
-                    dice[row + 2 + MAX_TABLE] = self._die_fraction(die, faces[die])
+                    fraction, face = fractions[die], faces[die]
+                    in_table = 0 <= value < len(fraction) and 0 <= face < len(fraction)
+                    dice[row + 1 + MAX_TABLE] = fraction[value] if in_table else self._die_fraction(die, value)
+                    dice[row + 2 + MAX_TABLE] = fraction[face] if in_table else self._die_fraction(die, face)
 
     def _die_fraction(self, die: int, value: int) -> float:
-        """`value` / the faces of die `die`, the float32 quotient (from the table of every value a die can show)."""
-        fractions = self._die_fractions[die]
-        return fractions[value] if 0 <= value < len(fractions) else float(value / self.die_sides[die])
+        """`value` / the faces of die `die` as float32 computes it (what `_die_fractions` holds for 0 to the most faces
+        of any die)."""
+        return float(value / self.die_sides[die])
 
     def _write_supply(self, state: UnearthState) -> None:
         """Stones in the bag, Wonder tokens left in their stacks, Named Wonders in play."""

@@ -119,8 +119,16 @@ STONE_FACES = 3
 Counts = tuple[int, ...]
 
 
+FRAME_CACHE = 8192
+"""Distinct decision frames kept by `new_frame` (a game makes a few hundred; they recur from game to game)."""
+
+
+@functools.lru_cache(maxsize=FRAME_CACHE)
 def new_frame(decider: int, kind: str, reason: str = "", /, **details: Any) -> DecisionFrame:
-    """A frame for `decider` (a seat or CHANCE) with its details as keywords."""
+    """A frame for `decider` (a seat or CHANCE) with its details as keywords.
+
+    Cached: a frame is immutable, so equal arguments share one frame (the rules make several frames per decision,
+    most of them made before)."""
     return DecisionFrame(decider, kind, reason, tuple(details.items()))
 
 

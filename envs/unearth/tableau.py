@@ -95,10 +95,32 @@ _EMPTY = 0
 """Cell code of an empty cell; a stone of colour c is ``c + 1``."""
 _WONDER = NUM_COLOURS + 1
 """Cell code of a wonder (a closed ring's centre)."""
-_CODE_PLANES = np.eye(NUM_COLOURS + 2, dtype=np.float32)[:, 1:]
-"""Cell code -> its stone-colour and wonder planes of `to_array` (one-hot; all zero for an empty cell)."""
-_RING_FRACTION = (np.arange(RING_SIZE + 1) / RING_SIZE).astype(np.float32)
-"""Stones around an empty cell -> its ring-progress plane value (count / RING_SIZE)."""
+
+
+def _cell_planes() -> np.ndarray:
+    """The `to_array` planes of a cell by its key ((code * (RING_SIZE + 1) + stones around it) * 2 + legal), and a
+    last row of zeros for the array cells off the grid (`_OFF_GRID_KEY`)."""
+    codes, nears = NUM_COLOURS + 2, RING_SIZE + 1
+    table = np.zeros((codes * nears * 2 + 1, len(PLANE_NAMES)), dtype=np.float32)
+    ring_fraction = (np.arange(nears) / RING_SIZE).astype(np.float32)  # stones around an empty cell / RING_SIZE
+    for code in range(codes):
+        for near in range(nears):
+            for legal in (0, 1):
+                row = table[(code * nears + near) * 2 + legal]
+                if code != _EMPTY:
+                    row[code - 1] = 1.0  # a stone's colour plane, or the wonder plane (code _WONDER)
+                else:
+                    row[NUM_COLOURS + 1] = ring_fraction[near]
+                row[NUM_COLOURS + 2] = legal
+                row[NUM_COLOURS + 3] = 1.0
+    table.flags.writeable = False
+    return table
+
+
+_CELL_PLANES = _cell_planes()
+"""A cell's key -> its `to_array` planes (read-only)."""
+_OFF_GRID_KEY = len(_CELL_PLANES) - 1
+"""The key of an array cell off the grid: zero in every plane."""
 
 
 class IllegalPlacementError(ValueError):
@@ -143,6 +165,8 @@ class TableauGeometry:
         """Boolean (2R+1, 2R+1) mask of the array view: True on the grid's cells (read-only)."""
         rows, cols = self.grid.array_indices()
         self.array_cells = rows * self.grid.array_shape[1] + cols
+        self.array_cells_size = self.grid.array_shape[0] * self.grid.array_shape[1]
+        """Cells of the array view, the off-grid corners included."""
         """Cell -> its position in the flattened array view (`to_array`), as an intp array (read-only)."""
         self.array_cells.flags.writeable = False
         self.neighbour_array.flags.writeable = False  # shared by every tableau of the radius
@@ -455,21 +479,16 @@ class Tableau:
         """float32 planes of shape (2R+1, 2R+1, len(PLANE_NAMES)) in the grid's axial array layout (`PLANE_NAMES`);
         with `planes` (indices into `PLANE_NAMES`) only those, in that order (off-grid cells are 0 in every plane).
 
-        Table lookups over all cells at once: an observer builds the planes of every new tableau."""
+        One table lookup per array cell (`_CELL_PLANES`): an observer builds the planes of every new tableau."""
+        geometry = self.geometry
         codes = np.frombuffer(self._cells, dtype=np.uint8)
-        per_cell = np.empty((self.geometry.size, len(PLANE_NAMES)), dtype=np.float32)
-        per_cell[:, : NUM_COLOURS + 1] = _CODE_PLANES[codes]
-        ring = _RING_FRACTION[np.frombuffer(self._stones_next, dtype=np.uint8)]
-        ring[codes != _EMPTY] = 0.0  # ring progress is shown on empty cells only
-        per_cell[:, NUM_COLOURS + 1] = ring
-        per_cell[:, NUM_COLOURS + 2] = np.frombuffer(self._legal, dtype=np.uint8)
-        per_cell[:, NUM_COLOURS + 3] = 1.0
-        if planes is not None:
-            per_cell = per_cell[:, planes]
-        rows, cols = self.geometry.grid.array_shape
-        out = np.zeros((rows * cols, per_cell.shape[1]), dtype=np.float32)
-        out[self.geometry.array_cells] = per_cell
-        return out.reshape(rows, cols, per_cell.shape[1])
+        near = np.frombuffer(self._stones_next, dtype=np.uint8)
+        legal = np.frombuffer(self._legal, dtype=np.uint8)
+        keys = np.full(geometry.array_cells_size, _OFF_GRID_KEY, dtype=np.uint8)
+        keys[geometry.array_cells] = (codes * (RING_SIZE + 1) + near) * 2 + legal
+        table = _CELL_PLANES if planes is None else _CELL_PLANES[:, list(planes)]
+        rows, cols = geometry.grid.array_shape
+        return table[keys].reshape(rows, cols, table.shape[1])
 
     def draw_ascii(self, show_legal: bool = False) -> str:
         """The whole grid as text: a letter per stone colour (`COLOUR_LETTERS`), W per wonder (w: not chosen yet)."""
