@@ -256,6 +256,23 @@ class TerminateIllegalWrapper(DirectAttributes, wrappers.TerminateIllegalWrapper
 class AssertOutOfBoundsWrapper(DirectAttributes, wrappers.AssertOutOfBoundsWrapper):
     """PettingZoo's AssertOutOfBoundsWrapper, reading the AEC loop's attributes directly (`DirectAttributes`)."""
 
+    def __init__(self, env: AECEnv) -> None:
+        super().__init__(env)
+        self._action_ids: dict[str, range] = {}
+        """Per agent with a Discrete action space, the ids it contains."""
+        for agent in self._bare.possible_agents:
+            space = self._bare.action_space(agent)
+            if isinstance(space, spaces.Discrete):
+                self._action_ids[agent] = range(int(space.start), int(space.start + space.n))
+
+    def step(self, action: Any) -> None:
+        """Step a Python int in the agent's Discrete space at once (`contains` accepts it); else as PettingZoo's."""
+        ids = self._action_ids.get(self._bare.agent_selection)
+        if type(action) is int and ids is not None and action in ids:
+            self.env.step(action)
+        else:
+            super().step(action)
+
 
 class OrderEnforcingWrapper(DirectAttributes, wrappers.OrderEnforcingWrapper):
     """PettingZoo's OrderEnforcingWrapper, reading the AEC loop's attributes directly (`DirectAttributes`); as

@@ -183,6 +183,7 @@ class UnearthObserver(Observer):
         self._table_width = layout.shapes["table"][1]
         self._dice = self._buffer[layout.views["dice"]]
         """Flat views of `table` and `dice`, written one value at a time."""
+        self._table_rows = self._views["table"]
         self._tableaus_shown: list[Tableau | None] = [None] * self.num_players
         self._dice_shown: list[tuple[tuple[int, ...], ...] | None] = [None] * self.num_players
         self._parts: tuple[tuple[Callable[[UnearthState], object], Callable[[UnearthState], None]], ...] = (
@@ -191,7 +192,8 @@ class UnearthObserver(Observer):
             (operator.attrgetter("tableaus"), self._write_tableaus),
             (operator.attrgetter("lesser_built", "greater_built", "named_built"), self._write_wonders),
             (operator.attrgetter("claimed", "hidden_ruins"), self._write_claimed),
-            (operator.attrgetter("table", "ruin_stones", "die_place", "die_value"), self._write_table),
+            (operator.attrgetter("table", "ruin_stones"), self._write_table),
+            (operator.attrgetter("table", "die_place", "die_value"), self._write_table_dice),
             (operator.attrgetter("die_place", "die_value", "die_face"), self._write_dice),
             (operator.attrgetter("bag", "lesser_tokens", "greater_tokens", "named_in_play"), self._write_supply),
             (
@@ -284,16 +286,28 @@ class UnearthObserver(Observer):
             block[-1] = len(state.hidden_ruins[seat]) / self.max_hidden
 
     def _write_table(self, state: UnearthState) -> None:
-        """Per place: present, colour (End of Age last), claim, points gained/lost, Stones per colour, dice."""
-        table = self._table
-        table.fill(0.0)
-        width, heads, fractions = self._table_width, self._ruin_heads, self._die_fractions
+        """Per place: present, colour (End of Age last), claim, points gained/lost, Stones per colour."""
+        table, width, heads = self._table, self._table_width, self._ruin_heads
         stones_at = self._stones_at
-        dice_at = stones_at + NUM_COLOURS + 1
+        self._table_rows[:, : stones_at + NUM_COLOURS] = 0.0
+        for place, ruin_id in enumerate(state.table):
+            if ruin_id == NOWHERE:
+                continue
+            row = place * width
+            table[row : row + stones_at] = heads[ruin_id]
+            for colour, stones in enumerate(state.ruin_stones[place]):
+                if stones:
+                    table[row + stones_at + colour] = stones / self.max_ruin_stones
+
+    def _write_table_dice(self, state: UnearthState) -> None:
+        """Per place holding a Ruin: the dice total / the claim (capped), and the value of each die on it."""
+        table, width, fractions = self._table, self._table_width, self._die_fractions
+        total_at = self._stones_at + NUM_COLOURS
+        self._table_rows[:, total_at:] = 0.0
         places = state.table
         totals = [0] * len(places)
         for seat, rel in enumerate(self._rel):
-            at = dice_at + rel * self.dice_per_player
+            at = total_at + 1 + rel * self.dice_per_player
             values = state.die_value[seat]
             for die, place in enumerate(state.die_place[seat]):
                 if place != NOWHERE and places[place] != NOWHERE:
@@ -304,14 +318,8 @@ class UnearthObserver(Observer):
                         fraction[value] if 0 <= value < len(fraction) else self._die_fraction(die, value)
                     )
         for place, ruin_id in enumerate(places):
-            if ruin_id == NOWHERE:
-                continue
-            row = place * width
-            table[row : row + stones_at] = heads[ruin_id]
-            for colour, stones in enumerate(state.ruin_stones[place]):
-                if stones:
-                    table[row + stones_at + colour] = stones / self.max_ruin_stones
-            table[row + dice_at - 1] = min(totals[place] / self._ruin_claim[ruin_id], 1.0)
+            if ruin_id != NOWHERE:
+                table[place * width + total_at] = min(totals[place] / self._ruin_claim[ruin_id], 1.0)
 
     def _write_dice(self, state: UnearthState) -> None:
         """Per seat and die (only the seats whose dice changed): in the pool, its place (one-hot), value and face."""

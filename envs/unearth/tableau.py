@@ -123,6 +123,14 @@ _OFF_GRID_KEY = len(_CELL_PLANES) - 1
 """The key of an array cell off the grid: zero in every plane."""
 
 
+@functools.lru_cache(maxsize=16)
+def _plane_table(planes: tuple[int, ...]) -> np.ndarray:
+    """`_CELL_PLANES` with only `planes`, in that order (read-only)."""
+    table = np.ascontiguousarray(_CELL_PLANES[:, list(planes)])
+    table.flags.writeable = False
+    return table
+
+
 class IllegalPlacementError(ValueError):
     """A stone placed on a cell where the tableau's rules do not allow it (the message says why)."""
 
@@ -486,9 +494,9 @@ class Tableau:
         legal = np.frombuffer(self._legal, dtype=np.uint8)
         keys = np.full(geometry.array_cells_size, _OFF_GRID_KEY, dtype=np.uint8)
         keys[geometry.array_cells] = (codes * (RING_SIZE + 1) + near) * 2 + legal
-        table = _CELL_PLANES if planes is None else _CELL_PLANES[:, list(planes)]
+        table = _CELL_PLANES if planes is None else _plane_table(tuple(planes))
         rows, cols = geometry.grid.array_shape
-        return table[keys].reshape(rows, cols, table.shape[1])
+        return table.take(keys, axis=0).reshape(rows, cols, table.shape[1])
 
     def draw_ascii(self, show_legal: bool = False) -> str:
         """The whole grid as text: a letter per stone colour (`COLOUR_LETTERS`), W per wonder (w: not chosen yet)."""
