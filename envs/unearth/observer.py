@@ -240,7 +240,9 @@ class UnearthObserver(Observer):
         """Own hidden Ruins, the removed Ruins once seen, and the Ruins this seat cannot see (multi-hot)."""
         views = self._views
         hidden, removed, unseen = views["hidden_ruins"], views["removed_ruins"], views["unseen_ruins"]
-        hidden[:] = removed[:] = unseen[:] = 0.0
+        hidden.fill(0.0)
+        removed.fill(0.0)
+        unseen.fill(0.0)
         me = self.player
         if me is not None:
             hidden[list(state.hidden_ruins[me])] = 1.0
@@ -260,7 +262,7 @@ class UnearthObserver(Observer):
     def _write_wonders(self, state: UnearthState) -> None:
         """Per seat: Lesser and Greater counts, Named Wonders built, and (own seat only) its face-down tokens' value."""
         wonders = self._views["wonders"]
-        wonders[:] = 0.0
+        wonders.fill(0.0)
         for seat, rel in enumerate(self._rel):
             block = wonders[rel]
             block[0] = len(state.lesser_built[seat]) / self.lesser_total
@@ -273,7 +275,7 @@ class UnearthObserver(Observer):
     def _write_claimed(self, state: UnearthState) -> None:
         """Per seat: claimed Ruins (multi-hot), per colour (End of Age last), per claim value; hidden Ruins held."""
         claimed = self._views["claimed"]
-        claimed[:] = 0.0
+        claimed.fill(0.0)
         n_ruins = len(self.game.ruins)
         by_colour, by_claim = self._ruin_colour_slot, self._ruin_claim_slot
         for seat, rel in enumerate(self._rel):
@@ -356,7 +358,7 @@ class UnearthObserver(Observer):
             len(state.greater_tokens) / self.greater_total,
         )
         named = views["named_in_play"]
-        named[:] = 0.0
+        named.fill(0.0)
         named[list(state.named_in_play)] = 1.0
 
     def _unseen_ruins(self, state: UnearthState) -> list[int]:
@@ -377,7 +379,7 @@ class UnearthObserver(Observer):
     def _write_ruins_left(self, state: UnearthState) -> None:
         """Ruins deck size, removed Ruins, End of Age revealed, the event's modifier, the card once revealed."""
         block = self._views["ruins_left"]
-        block[:] = 0.0
+        block.fill(0.0)
         block[0] = len(state.ruin_deck) / self.deck_ruins
         block[1] = min(len(state.removed) / self.removed_scale, 1.0)
         block[2] = float(state.end_of_age_revealed)
@@ -389,11 +391,11 @@ class UnearthObserver(Observer):
     def _write_turn(self, state: UnearthState) -> None:
         """Active seat, first player, this turn's counters, pending modifiers per amount, Underground Library draws."""
         block = self._views["turn"]
-        block[:] = 0.0
+        block.fill(0.0)
         if state.active != NOWHERE:
-            block[self.relative(state.active)] = 1.0
+            block[self._rel[state.active]] = 1.0
         if state.first_player != NOWHERE:
-            block[MAX_PLAYERS + self.relative(state.first_player)] = 1.0
+            block[MAX_PLAYERS + self._rel[state.first_player]] = 1.0
         counters = (state.map_rerolls, state.extra_dice, state.expeditions, state.reading, state.ancestral)
         at = 2 * MAX_PLAYERS
         for offset, counter in enumerate(counters):
@@ -410,16 +412,16 @@ class UnearthObserver(Observer):
     def _write_decision(self, state: UnearthState) -> None:
         """The pending decision's kind, decider and turn owner, and its context (die, place, Stone, ring, card)."""
         block = self._views["decision"]
-        block[:] = 0.0
+        block.fill(0.0)
         frame = state.decision()
         if frame is None:
             return
         block[self._kind_index[frame.kind]] = 1.0
         at = len(DECISION_KINDS)
-        block[at + self.relative(frame.seat)] = 1.0
+        block[at + self._rel[frame.seat]] = 1.0
         at += MAX_PLAYERS
         if state.active != NOWHERE:
-            block[at + self.relative(state.active)] = 1.0
+            block[at + self._rel[state.active]] = 1.0
         at += MAX_PLAYERS
         if frame.details:
             self._write_context(state, frame, block[at:])
@@ -431,7 +433,7 @@ class UnearthObserver(Observer):
         dice = self.dice_per_player
         seat, die, place = details.get("seat"), details.get("die"), details.get("place")
         if seat is not None and die is not None:
-            block[self.relative(seat)] = 1.0
+            block[self._rel[seat]] = 1.0
             block[MAX_PLAYERS + die] = 1.0
             if place is None:
                 place = state.die_place[seat][die]
