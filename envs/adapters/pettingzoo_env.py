@@ -37,6 +37,7 @@ returns the game's picture, an HxWx3 uint8 array from the `rgb_renderer` the gam
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Callable
 from typing import Any
 
@@ -209,8 +210,7 @@ def _bare_attribute(name: str, before_reset: bool = True) -> property:
     """A property that reads and writes attribute `name` of the bare env (`self._bare`) directly; with
     `before_reset=False` reading it before the first reset raises AttributeError, as OrderEnforcingWrapper does."""
 
-    def read(self: DirectAttributes) -> Any:
-        return getattr(self._bare, name)
+    read = operator.attrgetter(f"_bare.{name}")  # C-level: no Python frame on the hot path
 
     def read_after_reset(self: DirectAttributes) -> Any:
         if not self.__dict__["_has_reset"]:
