@@ -52,7 +52,7 @@ from envs.core.observation import ObservationLayout
 from envs.unearth.actions import MAX_PLAYERS, MAX_TABLE, MODIFIER_AMOUNTS
 from envs.unearth.render import state_text
 from envs.unearth.rules import DECISION_KINDS, NOWHERE, REMOVED_AT_SETUP, UnearthState
-from envs.unearth.tableau import NUM_COLOURS, PLANE_NAMES, RING_SIZE, Tableau, tableau_geometry
+from envs.unearth.tableau import NUM_COLOURS, PLANE_NAMES, RING_SIZE, Tableau, plane_table, tableau_geometry
 
 if TYPE_CHECKING:
     from envs.core.decisions import DecisionFrame
@@ -71,7 +71,9 @@ COUNTER_SCALE = 5
 DIE_FEATURES = 3 + MAX_TABLE
 """Per die in `dice`: in the pool, on place k (one-hot over MAX_TABLE), value shown / faces, face rolled / faces."""
 TABLEAU_CACHE = 256
-"""Tableaux whose planes are kept (`_tableau_planes`): a few games' worth of every seat's recent tableaux."""
+"""Tableaux whose plane keys are kept (`_plane_keys`): a few games' worth of every seat's recent tableaux."""
+FRACTION_CACHE = 4096
+"""Count tuples whose fractions an observer keeps (`UnearthObserver._fractions`) before it starts afresh."""
 POINTS_SCALE = 10
 """A Ruin's printed points (End of Age Ruins: +7, -4) are shown as gain and loss / 10, capped."""
 _TURN_FIELDS = (
@@ -184,7 +186,16 @@ class UnearthObserver(Observer):
         self._dice = self._buffer[layout.views["dice"]]
         """Flat views of `table` and `dice`, written one value at a time."""
         self._table_rows = self._views["table"]
+        self._delver_fractions: dict[tuple[int, ...], np.ndarray] = {}
+        self._bag_fractions: dict[tuple[int, ...], np.ndarray] = {}
+        """`_fractions` already computed: Delver cards per type / copies, Stones per colour / Stones of the colour."""
         self._tableaus_shown: list[Tableau | None] = [None] * self.num_players
+        self._tableau_keys: list[np.ndarray | None] = [None] * self.num_players
+        """Per seat, the tableau whose planes the buffer holds, and its `Tableau.plane_keys`."""
+        self._tableau_rows = self._views["tableaus"].reshape(MAX_PLAYERS, rows * cols, len(TABLEAU_PLANES))
+        """Per seat block, its planes as one row per array cell (a view of the buffer)."""
+        self._tableau_cells = geometry.array_cells
+        self._plane_table = plane_table(tuple(_PLANE_INDEX))
         self._dice_shown: list[tuple[tuple[int, ...], ...] | None] = [None] * self.num_players
         self._parts: tuple[tuple[Callable[[UnearthState], object], Callable[[UnearthState], None]], ...] = (
             (operator.attrgetter("hands", "delver_deck", "delver_discard"), self._write_cards),
@@ -228,9 +239,9 @@ class UnearthObserver(Observer):
         views = self._views
         me = self.player
         if me is not None:
-            views["hand"][:] = np.asarray(state.hands[me], dtype=np.float32) / self.copies
-        views["unseen_delvers"][:] = np.asarray(self._unseen_delvers(state), dtype=np.float32) / self.copies
-        views["delver_discard"][:] = np.asarray(state.delver_discard, dtype=np.float32) / self.copies
+            views["hand"][:] = self._fractions(state.hands[me], self.copies, self._delver_fractions)
+        views["unseen_delvers"][:] = self._fractions(self._unseen_delvers(state), self.copies, self._delver_fractions)
+        views["delver_discard"][:] = self._fractions(state.delver_discard, self.copies, self._delver_fractions)
         views["delver_deck_size"][0] = sum(state.delver_deck) / self.deck_size
         sizes = views["hand_sizes"]
         for seat, rel in enumerate(self._rel):
@@ -245,19 +256,30 @@ class UnearthObserver(Observer):
         unseen.fill(0.0)
         me = self.player
         if me is not None:
-            hidden[list(state.hidden_ruins[me])] = 1.0
+            for ruin in state.hidden_ruins[me]:
+                hidden[ruin] = 1.0
             if state.removed_seen[me]:
                 removed[list(state.removed)] = 1.0
         unseen[self._unseen_ruins(state)] = 1.0
 
     def _write_tableaus(self, state: UnearthState) -> None:
-        """The planes of each seat's tableau that changed since the last call (a tableau is immutable)."""
-        planes = self._views["tableaus"]
-        shown = self._tableaus_shown
+        """The planes of each seat's tableau that changed since the last call: only its cells whose planes changed
+        (a Stone changes a few: its cell, the ring progress around it, the rings it closes)."""
+        shown, shown_keys = self._tableaus_shown, self._tableau_keys
+        cells, table = self._tableau_cells, self._plane_table
         for seat, tableau in enumerate(state.tableaus):
-            if tableau is not shown[seat]:
-                shown[seat] = tableau
-                planes[self._rel[seat]] = _tableau_planes(tableau)
+            if tableau is shown[seat]:
+                continue
+            shown[seat] = tableau
+            keys = _plane_keys(tableau)
+            old = shown_keys[seat]
+            shown_keys[seat] = keys
+            planes = self._tableau_rows[self._rel[seat]]
+            if old is None or old.shape != keys.shape:
+                planes[cells] = table.take(keys, axis=0)
+            else:
+                changed = np.flatnonzero(keys != old)
+                planes[cells[changed]] = table.take(keys[changed], axis=0)
 
     def _write_wonders(self, state: UnearthState) -> None:
         """Per seat: Lesser and Greater counts, Named Wonders built, and (own seat only) its face-down tokens' value."""
@@ -352,14 +374,26 @@ class UnearthObserver(Observer):
     def _write_supply(self, state: UnearthState) -> None:
         """Stones in the bag, Wonder tokens left in their stacks, Named Wonders in play."""
         views = self._views
-        views["bag"][:] = np.asarray(state.bag, dtype=np.float32) / self.stones_per_colour
-        views["wonder_stacks"][:] = (
-            len(state.lesser_tokens) / self.lesser_total,
-            len(state.greater_tokens) / self.greater_total,
-        )
+        views["bag"][:] = self._fractions(state.bag, self.stones_per_colour, self._bag_fractions)
+        stacks = views["wonder_stacks"]
+        stacks[0] = len(state.lesser_tokens) / self.lesser_total
+        stacks[1] = len(state.greater_tokens) / self.greater_total
         named = views["named_in_play"]
         named.fill(0.0)
-        named[list(state.named_in_play)] = 1.0
+        for wonder in state.named_in_play:
+            named[wonder] = 1.0
+
+    @staticmethod
+    def _fractions(counts: tuple[int, ...], most: np.ndarray, cache: dict[tuple[int, ...], np.ndarray]) -> np.ndarray:
+        """`counts` / `most` (the float32 quotients), kept in `cache` (one per divisor): hands, piles and the bag
+        recur."""
+        fractions = cache.get(counts)
+        if fractions is None:
+            if len(cache) >= FRACTION_CACHE:
+                cache.clear()
+            fractions = cache[counts] = np.asarray(counts, dtype=np.float32) / most
+            fractions.flags.writeable = False
+        return fractions
 
     def _unseen_ruins(self, state: UnearthState) -> list[int]:
         """Ruin ids this seat cannot see: the deck, the removed ones (unless seen), the other seats' hidden Ruins."""
@@ -469,11 +503,8 @@ class UnearthObserver(Observer):
 
 
 @functools.lru_cache(maxsize=TABLEAU_CACHE)
-def _tableau_planes(tableau: Tableau) -> np.ndarray:
-    """The observation's planes of one tableau (`TABLEAU_PLANES` of `Tableau.to_array`), read-only.
-
-    Cached: a tableau is immutable and changes only when a Stone is placed, so most steps reuse every seat's planes
-    (equal tableaux, equal planes: the planes depend on the cells alone)."""
-    planes = tableau.to_array(_PLANE_INDEX)
-    planes.flags.writeable = False
-    return planes
+def _plane_keys(tableau: Tableau) -> np.ndarray:
+    """`Tableau.plane_keys` of `tableau`, read-only; cached, as every observer of a game sees each new tableau."""
+    keys = tableau.plane_keys()
+    keys.flags.writeable = False
+    return keys

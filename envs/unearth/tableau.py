@@ -124,8 +124,11 @@ _OFF_GRID_KEY = len(_CELL_PLANES) - 1
 
 
 @functools.lru_cache(maxsize=16)
-def _plane_table(planes: tuple[int, ...]) -> np.ndarray:
-    """`_CELL_PLANES` with only `planes`, in that order (read-only)."""
+def plane_table(planes: tuple[int, ...] | None = None) -> np.ndarray:
+    """Planes of a cell by its key (`Tableau.plane_keys`), the last row for array cells off the grid: every plane of
+    `PLANE_NAMES`, or only `planes` (indices into it) in that order (read-only)."""
+    if planes is None:
+        return _CELL_PLANES
     table = np.ascontiguousarray(_CELL_PLANES[:, list(planes)])
     table.flags.writeable = False
     return table
@@ -487,16 +490,22 @@ class Tableau:
         """float32 planes of shape (2R+1, 2R+1, len(PLANE_NAMES)) in the grid's axial array layout (`PLANE_NAMES`);
         with `planes` (indices into `PLANE_NAMES`) only those, in that order (off-grid cells are 0 in every plane).
 
-        One table lookup per array cell (`_CELL_PLANES`): an observer builds the planes of every new tableau."""
+        One table lookup per array cell (`plane_keys`, `plane_table`): an observer builds the planes of every new
+        tableau."""
         geometry = self.geometry
+        keys = np.full(geometry.array_cells_size, _OFF_GRID_KEY, dtype=np.uint8)
+        keys[geometry.array_cells] = self.plane_keys()
+        table = plane_table(None if planes is None else tuple(planes))
+        rows, cols = geometry.grid.array_shape
+        return table.take(keys, axis=0).reshape(rows, cols, table.shape[1])
+
+    def plane_keys(self) -> np.ndarray:
+        """uint8 key of each cell's planes, in cell order: the row of `plane_table` that holds them (two cells with
+        equal keys have equal planes)."""
         codes = np.frombuffer(self._cells, dtype=np.uint8)
         near = np.frombuffer(self._stones_next, dtype=np.uint8)
         legal = np.frombuffer(self._legal, dtype=np.uint8)
-        keys = np.full(geometry.array_cells_size, _OFF_GRID_KEY, dtype=np.uint8)
-        keys[geometry.array_cells] = (codes * (RING_SIZE + 1) + near) * 2 + legal
-        table = _CELL_PLANES if planes is None else _plane_table(tuple(planes))
-        rows, cols = geometry.grid.array_shape
-        return table.take(keys, axis=0).reshape(rows, cols, table.shape[1])
+        return (codes * (RING_SIZE + 1) + near) * 2 + legal
 
     def draw_ascii(self, show_legal: bool = False) -> str:
         """The whole grid as text: a letter per stone colour (`COLOUR_LETTERS`), W per wonder (w: not chosen yet)."""
