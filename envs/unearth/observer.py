@@ -12,6 +12,12 @@ hands together, never either alone), the other seats' hidden Ruins and face-down
 removed at setup (unless this seat looked at them: The Crumbling Memorial), the End of Age card until it is revealed,
 and the order and content of the decks (only their sizes, and the pool of Ruins this seat has not seen).
 
+Speed: an observer keeps its last tensor and rewrites a part of it (`UnearthObserver._parts`) only when a state
+field that part reads is no longer the same (the fields are immutable, so the same field means the same values), and
+a changed tableau only in the cells whose planes changed; each call returns a copy. tests/unearth/test_observer.py
+checks the result bit for bit against the straightforward reference implementation
+(tests/unearth/reference_observer.py) at every step of seeded games.
+
 Views (`UnearthObserver.view_shapes`; `Observer.view(observation, name)` returns one reshaped):
 
 | view | shape | contents |
@@ -72,6 +78,21 @@ DIE_FEATURES = 3 + MAX_TABLE
 """Per die in `dice`: in the pool, on place k (one-hot over MAX_TABLE), value shown / faces, face rolled / faces."""
 TABLEAU_CACHE = 256
 """Tableaux whose plane keys are kept (`_plane_keys`): a few games' worth of every seat's recent tableaux."""
+_REBUILT = (
+    "_buffer",
+    "_views",
+    "_table",
+    "_dice",
+    "_table_rows",
+    "_tableau_rows",
+    "_delver_fractions",
+    "_bag_fractions",
+    "_tableaus_shown",
+    "_tableau_keys",
+    "_dice_shown",
+    "_keys",
+)
+"""The observer's attributes that `UnearthObserver._start_afresh` makes (not pickled or copied: rebuilt)."""
 FRACTION_CACHE = 4096
 """Count tuples whose fractions an observer keeps (`UnearthObserver._fractions`) before it starts afresh."""
 POINTS_SCALE = 10
@@ -176,27 +197,9 @@ class UnearthObserver(Observer):
         """Per die, value / its faces as float32 computes it, for every value a die may show (0 to the most faces)."""
         self._ruin_colour_slot = tuple(colours if ruin.colour is None else ruin.colour for ruin in game.ruins)
         self._ruin_claim_slot = tuple(self.claim_values.index(ruin.claim) for ruin in game.ruins)
-        # The observation is kept between calls and each part is rewritten only when the state fields it reads
-        # changed (`tensor`); the fields are immutable, so a part whose fields are unchanged holds the right values.
-        self._buffer = layout.zeros()
-        self._views = layout.split(self._buffer)
-        self._views["seats_present"][list(self._rel)] = 1.0
-        self._table = self._buffer[layout.views["table"]]
         self._table_width = layout.shapes["table"][1]
-        self._dice = self._buffer[layout.views["dice"]]
-        """Flat views of `table` and `dice`, written one value at a time."""
-        self._table_rows = self._views["table"]
-        self._delver_fractions: dict[tuple[int, ...], np.ndarray] = {}
-        self._bag_fractions: dict[tuple[int, ...], np.ndarray] = {}
-        """`_fractions` already computed: Delver cards per type / copies, Stones per colour / Stones of the colour."""
-        self._tableaus_shown: list[Tableau | None] = [None] * self.num_players
-        self._tableau_keys: list[np.ndarray | None] = [None] * self.num_players
-        """Per seat, the tableau whose planes the buffer holds, and its `Tableau.plane_keys`."""
-        self._tableau_rows = self._views["tableaus"].reshape(MAX_PLAYERS, rows * cols, len(TABLEAU_PLANES))
-        """Per seat block, its planes as one row per array cell (a view of the buffer)."""
         self._tableau_cells = geometry.array_cells
         self._plane_table = plane_table(tuple(_PLANE_INDEX))
-        self._dice_shown: list[tuple[tuple[int, ...], ...] | None] = [None] * self.num_players
         self._parts: tuple[tuple[Callable[[UnearthState], object], Callable[[UnearthState], None]], ...] = (
             (operator.attrgetter("hands", "delver_deck", "delver_discard"), self._write_cards),
             (operator.attrgetter("ruin_deck", "removed", "removed_seen", "hidden_ruins"), self._write_ruins),
@@ -215,8 +218,40 @@ class UnearthObserver(Observer):
             (operator.attrgetter("over", "stack", "active", "die_place", "tableaus"), self._write_decision),
         )
         """(the state fields a part reads, its writer): every value of the observation is written by one part."""
+        self._start_afresh()
+
+    def _start_afresh(self) -> None:
+        """A zero buffer and its views, nothing shown yet: the next `tensor` writes every part.
+
+        The observation is kept between calls and each part is rewritten only when the state fields it reads
+        changed (`tensor`); the fields are immutable, so a part whose fields are unchanged holds the right values."""
+        layout = self.layout
+        self._buffer = layout.zeros()
+        self._views = layout.split(self._buffer)
+        self._views["seats_present"][list(self._rel)] = 1.0
+        self._table = self._buffer[layout.views["table"]]
+        self._dice = self._buffer[layout.views["dice"]]
+        """Flat views of `table` and `dice`, written one value at a time."""
+        self._table_rows = self._views["table"]
+        self._tableau_rows = self._views["tableaus"].reshape(MAX_PLAYERS, -1, len(TABLEAU_PLANES))
+        """Per seat block, its planes as one row per array cell (a view of the buffer)."""
+        self._delver_fractions: dict[tuple[int, ...], np.ndarray] = {}
+        self._bag_fractions: dict[tuple[int, ...], np.ndarray] = {}
+        """`_fractions` already computed: Delver cards per type / copies, Stones per colour / Stones of the colour."""
+        self._tableaus_shown: list[Tableau | None] = [None] * self.num_players
+        self._tableau_keys: list[np.ndarray | None] = [None] * self.num_players
+        """Per seat, the tableau whose planes the buffer holds, and its `Tableau.plane_keys`."""
+        self._dice_shown: list[tuple[tuple[int, ...], ...] | None] = [None] * self.num_players
         self._keys: list[object] = [None] * len(self._parts)
         """The fields each part was last written from."""
+
+    def __getstate__(self) -> dict[str, object]:
+        # The buffer's views would come back from pickle or deepcopy as separate arrays: they are rebuilt instead.
+        return {name: value for name, value in self.__dict__.items() if name not in _REBUILT}
+
+    def __setstate__(self, state: dict[str, object]) -> None:
+        self.__dict__.update(state)
+        self._start_afresh()
 
     def relative(self, seat: int) -> int:
         """Seat `seat` as this observer sees it: 0 is "me", 1 the next seat in turn order (public view: absolute)."""

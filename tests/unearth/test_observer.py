@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import copy
 import dataclasses
+import pickle
 from collections.abc import Callable
 
 import numpy as np
@@ -331,3 +333,17 @@ def test_fast_observer_equals_the_reference_on_states_in_any_order() -> None:
             fast, oracle = UnearthObserver(game, seat), ReferenceUnearthObserver(game, seat)
             for index in order:
                 assert np.array_equal(fast.tensor(states[index]), oracle.tensor(states[index])), (seat, index)
+
+
+def test_pickled_and_copied_observers_still_equal_the_reference() -> None:
+    """A pickled or deep-copied observer (an env sent to a worker process, a search's copy) rebuilds the tensor it
+    keeps between calls: its views do not come back as arrays detached from it."""
+    game = UnearthGame(3)
+    states = _play(game, seed=5)
+    for seat in (0, None):
+        observer, oracle = UnearthObserver(game, seat), ReferenceUnearthObserver(game, seat)
+        for state in states[:60]:
+            observer.tensor(state)
+        for copied in (pickle.loads(pickle.dumps(observer)), copy.deepcopy(observer)):
+            for state in states[60:200]:
+                assert np.array_equal(copied.tensor(state), oracle.tensor(state)), seat
