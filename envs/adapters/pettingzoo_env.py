@@ -37,6 +37,7 @@ returns the game's picture, an HxWx3 uint8 array from the `rgb_renderer` the gam
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Callable
 from typing import Any
 
@@ -205,14 +206,98 @@ class TabletopAECEnv(ReplayViews, AECEnv):
         """Nothing to release (no window)."""
 
 
-class ActionTypeWrapper(wrappers.BaseWrapper):
+def _bare_attribute(name: str, before_reset: bool = True) -> property:
+    """A property that reads and writes attribute `name` of the bare env (`self._bare`) directly; with
+    `before_reset=False` reading it before the first reset raises AttributeError, as OrderEnforcingWrapper does."""
+
+    read = operator.attrgetter(f"_bare.{name}")  # C-level: no Python frame on the hot path
+
+    def read_after_reset(self: DirectAttributes) -> Any:
+        if not self.__dict__["_has_reset"]:
+            raise AttributeError(f"{name} cannot be accessed before reset")
+        return getattr(self._bare, name)
+
+    def write(self: DirectAttributes, value: Any) -> None:
+        setattr(self._bare, name, value)
+
+    return property(read if before_reset else read_after_reset, write, doc=f"The bare env's `{name}`.")
+
+
+class DirectAttributes(wrappers.BaseWrapper):
+    """A wrapper that reads the attributes the AEC loop (`agent_iter`, `last`) and the wrappers use on every step
+    (`agent_selection`, `agents`, `terminations`, ...) and the action space straight from the bare env.
+
+    PettingZoo's BaseWrapper finds them through `__getattr__`, one failed lookup per wrapper on every read: with four
+    wrappers that was most of the time of a step of a fast game. No wrapper here holds its own copy of them, so the
+    bare env's values are the ones PettingZoo's lookup would find.
+    """
+
+    def __init__(self, env: AECEnv, *args: Any, **kwargs: Any) -> None:
+        super().__init__(env, *args, **kwargs)
+        self._bare: AECEnv = env.unwrapped
+
+    def action_space(self, agent: str) -> spaces.Space:
+        """The agent's action space (the bare env's object)."""
+        return self._bare.action_space(agent)
+
+    agent_selection = _bare_attribute("agent_selection")
+    agents = _bare_attribute("agents")
+    terminations = _bare_attribute("terminations")
+    truncations = _bare_attribute("truncations")
+    rewards = _bare_attribute("rewards")
+    infos = _bare_attribute("infos")
+    _cumulative_rewards = _bare_attribute("_cumulative_rewards")
+
+
+class TerminateIllegalWrapper(DirectAttributes, wrappers.TerminateIllegalWrapper):
+    """PettingZoo's TerminateIllegalWrapper, reading the AEC loop's attributes directly (`DirectAttributes`)."""
+
+
+class AssertOutOfBoundsWrapper(DirectAttributes, wrappers.AssertOutOfBoundsWrapper):
+    """PettingZoo's AssertOutOfBoundsWrapper, reading the AEC loop's attributes directly (`DirectAttributes`)."""
+
+    def __init__(self, env: AECEnv) -> None:
+        super().__init__(env)
+        self._action_ids: dict[str, range] = {}
+        """Per agent with a Discrete action space, the ids it contains."""
+        for agent in self._bare.possible_agents:
+            space = self._bare.action_space(agent)
+            if isinstance(space, spaces.Discrete):
+                self._action_ids[agent] = range(int(space.start), int(space.start + space.n))
+
+    def step(self, action: Any) -> None:
+        """Step a Python int in the agent's Discrete space at once (`contains` accepts it); else as PettingZoo's."""
+        ids = self._action_ids.get(self._bare.agent_selection)
+        if type(action) is int and ids is not None and action in ids:
+            self.env.step(action)
+        else:
+            super().step(action)
+
+
+class OrderEnforcingWrapper(DirectAttributes, wrappers.OrderEnforcingWrapper):
+    """PettingZoo's OrderEnforcingWrapper, reading the AEC loop's attributes directly (`DirectAttributes`); as
+    PettingZoo's, it refuses them (AttributeError) before the first reset."""
+
+    agent_selection = _bare_attribute("agent_selection", before_reset=False)
+    agents = _bare_attribute("agents", before_reset=False)
+    terminations = _bare_attribute("terminations", before_reset=False)
+    truncations = _bare_attribute("truncations", before_reset=False)
+    rewards = _bare_attribute("rewards", before_reset=False)
+    infos = _bare_attribute("infos", before_reset=False)
+
+    def __str__(self) -> str:
+        return str(self.env)
+
+
+class ActionTypeWrapper(DirectAttributes):
     """Refuses an action that is no action id (TypeError, `action_index`) before the wrappers inside read it."""
 
     def step(self, action: Any) -> None:
         """Check the action of an agent still in the game (a done agent steps None), then step the env inside."""
-        agent = self.env.agent_selection
-        if not (self.env.terminations[agent] or self.env.truncations[agent]):
-            action = action_index(action, self.env.unwrapped.game.spec.num_actions)
+        bare = self._bare
+        agent = bare.agent_selection
+        if not (bare.terminations[agent] or bare.truncations[agent]):
+            action = action_index(action, bare.game.spec.num_actions)
         self.env.step(action)
 
 
@@ -240,10 +325,10 @@ def make_env_module(
     def env(**kwargs: Any) -> AECEnv:
         """The AEC env wrapped as PettingZoo classic does (illegal moves end the game with -1 for the offender)."""
         wrapped: AECEnv = raw_env(**kwargs)
-        wrapped = wrappers.TerminateIllegalWrapper(wrapped, illegal_reward=ILLEGAL_ACTION_PENALTY)
-        wrapped = wrappers.AssertOutOfBoundsWrapper(wrapped)
+        wrapped = TerminateIllegalWrapper(wrapped, illegal_reward=ILLEGAL_ACTION_PENALTY)
+        wrapped = AssertOutOfBoundsWrapper(wrapped)
         wrapped = ActionTypeWrapper(wrapped)
-        return wrappers.OrderEnforcingWrapper(wrapped)
+        return OrderEnforcingWrapper(wrapped)
 
     raw_env.__qualname__ = raw_env.__name__
     env.__qualname__ = env.__name__

@@ -43,7 +43,10 @@ class DecisionFrame:
 
     def detail(self, name: str, default: Any = None) -> Any:
         """One of the frame's details by name."""
-        return dict(self.details).get(name, default)
+        for key, value in reversed(self.details):  # a few pairs: a scan beats building a dict (the last pair wins)
+            if key == name:
+                return value
+        return default
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-able dict of the frame."""

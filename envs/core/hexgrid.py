@@ -221,16 +221,17 @@ class HexGrid:
         if flat.shape[:1] != (len(self.hexes),):
             raise ValueError(f"expected {len(self.hexes)} values (one per hex), got shape {flat.shape}")
         out = np.full(self.array_shape + flat.shape[1:], fill, dtype=np.float32)
-        rows, cols = self._array_indices()
+        rows, cols = self.array_indices()
         out[rows, cols] = flat
         return out
 
-    def _array_indices(self) -> tuple[np.ndarray, np.ndarray]:
-        """Row and column of every hex in the array view, in index order (computed once per grid)."""
+    def array_indices(self) -> tuple[np.ndarray, np.ndarray]:
+        """Row and column of every hex in the array view, in index order (computed once per grid; read-only)."""
         cached = self.__dict__.get("_array_index_cache")
         if cached is None:
             rows = np.fromiter((r + self.radius for _, r in self.hexes), dtype=np.intp, count=len(self.hexes))
             cols = np.fromiter((q + self.radius for q, _ in self.hexes), dtype=np.intp, count=len(self.hexes))
+            rows.flags.writeable = cols.flags.writeable = False  # shared by every caller
             cached = (rows, cols)
             self.__dict__["_array_index_cache"] = cached
         return cached

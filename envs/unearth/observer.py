@@ -12,6 +12,12 @@ hands together, never either alone), the other seats' hidden Ruins and face-down
 removed at setup (unless this seat looked at them: The Crumbling Memorial), the End of Age card until it is revealed,
 and the order and content of the decks (only their sizes, and the pool of Ruins this seat has not seen).
 
+Speed: an observer keeps its last tensor and rewrites a part of it (`UnearthObserver._parts`) only when a state
+field that part reads is no longer the same (the fields are immutable, so the same field means the same values), and
+a changed tableau only in the cells whose planes changed; each call returns a copy. tests/unearth/test_observer.py
+checks the result bit for bit against the straightforward reference implementation
+(tests/unearth/reference_observer.py) at every step of seeded games.
+
 Views (`UnearthObserver.view_shapes`; `Observer.view(observation, name)` returns one reshaped):
 
 | view | shape | contents |
@@ -41,6 +47,8 @@ Views (`UnearthObserver.view_shapes`; `Observer.view(observation, name)` returns
 from __future__ import annotations
 
 import functools
+import operator
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -50,7 +58,7 @@ from envs.core.observation import ObservationLayout
 from envs.unearth.actions import MAX_PLAYERS, MAX_TABLE, MODIFIER_AMOUNTS
 from envs.unearth.render import state_text
 from envs.unearth.rules import DECISION_KINDS, NOWHERE, REMOVED_AT_SETUP, UnearthState
-from envs.unearth.tableau import NUM_COLOURS, PLANE_NAMES, RING_SIZE, Tableau, tableau_geometry
+from envs.unearth.tableau import NUM_COLOURS, PLANE_NAMES, RING_SIZE, Tableau, plane_table, tableau_geometry
 
 if TYPE_CHECKING:
     from envs.core.decisions import DecisionFrame
@@ -69,9 +77,38 @@ COUNTER_SCALE = 5
 DIE_FEATURES = 3 + MAX_TABLE
 """Per die in `dice`: in the pool, on place k (one-hot over MAX_TABLE), value shown / faces, face rolled / faces."""
 TABLEAU_CACHE = 256
-"""Tableaux whose planes are kept (`_tableau_planes`): a few games' worth of every seat's recent tableaux."""
+"""Tableaux whose plane keys are kept (`_plane_keys`): a few games' worth of every seat's recent tableaux."""
+_REBUILT = (
+    "_buffer",
+    "_views",
+    "_table",
+    "_dice",
+    "_table_rows",
+    "_tableau_rows",
+    "_delver_fractions",
+    "_bag_fractions",
+    "_tableaus_shown",
+    "_tableau_keys",
+    "_dice_shown",
+    "_keys",
+)
+"""The observer's attributes that `UnearthObserver._start_afresh` makes (not pickled or copied: rebuilt)."""
+FRACTION_CACHE = 4096
+"""Count tuples whose fractions an observer keeps (`UnearthObserver._fractions`) before it starts afresh."""
 POINTS_SCALE = 10
 """A Ruin's printed points (End of Age Ruins: +7, -4) are shown as gain and loss / 10, capped."""
+_TURN_FIELDS = (
+    "active",
+    "first_player",
+    "map_rerolls",
+    "extra_dice",
+    "expeditions",
+    "reading",
+    "ancestral",
+    "modifiers",
+    "library_draws",
+)
+"""The state fields the `turn` view shows."""
 
 
 class UnearthObserver(Observer):
@@ -137,6 +174,84 @@ class UnearthObserver(Observer):
         self.removed_scale = float(max(REMOVED_AT_SETUP.values()))
         self.die_sides = np.array(cards.die_sides, dtype=np.float32)
         self.radius = geometry.radius
+        self._rel = tuple(self.relative(seat) for seat in range(self.num_players))
+        """Seat -> its block in the per-seat views."""
+        self._kind_index = {kind: index for index, kind in enumerate(DECISION_KINDS)}
+        # Per Ruin id: the start of its `table` row (present, colour, claim, points), its claim, and the slots of its
+        # colour and claim value in `claimed` (written as the reference arithmetic writes them: same float32 values).
+        colours = self.ruin_colours
+        heads = np.zeros((n_ruins, 1 + colours + 1 + 3), dtype=np.float32)
+        for ruin_id, ruin in enumerate(game.ruins):
+            head = heads[ruin_id]
+            head[0] = 1.0
+            head[1 + (colours if ruin.colour is None else ruin.colour)] = 1.0
+            head[2 + colours] = ruin.claim / self.max_claim
+            head[3 + colours] = min(max(ruin.points, 0), POINTS_SCALE) / POINTS_SCALE
+            head[4 + colours] = min(max(-ruin.points, 0), POINTS_SCALE) / POINTS_SCALE
+        self._ruin_claim = tuple(ruin.claim for ruin in game.ruins)
+        self._ruin_heads = tuple(heads)
+        self._stones_at = heads.shape[1]
+        self._die_fractions = tuple(
+            tuple(float(value / sides) for value in range(max(cards.die_sides) + 1)) for sides in self.die_sides
+        )
+        """Per die, value / its faces as float32 computes it, for every value a die may show (0 to the most faces)."""
+        self._ruin_colour_slot = tuple(colours if ruin.colour is None else ruin.colour for ruin in game.ruins)
+        self._ruin_claim_slot = tuple(self.claim_values.index(ruin.claim) for ruin in game.ruins)
+        self._table_width = layout.shapes["table"][1]
+        self._tableau_cells = geometry.array_cells
+        self._plane_table = plane_table(tuple(_PLANE_INDEX))
+        self._parts: tuple[tuple[Callable[[UnearthState], object], Callable[[UnearthState], None]], ...] = (
+            (operator.attrgetter("hands", "delver_deck", "delver_discard"), self._write_cards),
+            (operator.attrgetter("ruin_deck", "removed", "removed_seen", "hidden_ruins"), self._write_ruins),
+            (operator.attrgetter("tableaus"), self._write_tableaus),
+            (operator.attrgetter("lesser_built", "greater_built", "named_built"), self._write_wonders),
+            (operator.attrgetter("claimed", "hidden_ruins"), self._write_claimed),
+            (operator.attrgetter("table", "ruin_stones"), self._write_table),
+            (operator.attrgetter("table", "die_place", "die_value"), self._write_table_dice),
+            (operator.attrgetter("die_place", "die_value", "die_face"), self._write_dice),
+            (operator.attrgetter("bag", "lesser_tokens", "greater_tokens", "named_in_play"), self._write_supply),
+            (
+                operator.attrgetter("ruin_deck", "removed", "end_of_age_revealed", "roll_modifier", "end_of_age"),
+                self._write_ruins_left,
+            ),
+            (operator.attrgetter(*_TURN_FIELDS), self._write_turn),
+            (operator.attrgetter("over", "stack", "active", "die_place", "tableaus"), self._write_decision),
+        )
+        """(the state fields a part reads, its writer): every value of the observation is written by one part."""
+        self._start_afresh()
+
+    def _start_afresh(self) -> None:
+        """A zero buffer and its views, nothing shown yet: the next `tensor` writes every part.
+
+        The observation is kept between calls and each part is rewritten only when the state fields it reads
+        changed (`tensor`); the fields are immutable, so a part whose fields are unchanged holds the right values."""
+        layout = self.layout
+        self._buffer = layout.zeros()
+        self._views = layout.split(self._buffer)
+        self._views["seats_present"][list(self._rel)] = 1.0
+        self._table = self._buffer[layout.views["table"]]
+        self._dice = self._buffer[layout.views["dice"]]
+        """Flat views of `table` and `dice`, written one value at a time."""
+        self._table_rows = self._views["table"]
+        self._tableau_rows = self._views["tableaus"].reshape(MAX_PLAYERS, -1, len(TABLEAU_PLANES))
+        """Per seat block, its planes as one row per array cell (a view of the buffer)."""
+        self._delver_fractions: dict[tuple[int, ...], np.ndarray] = {}
+        self._bag_fractions: dict[tuple[int, ...], np.ndarray] = {}
+        """`_fractions` already computed: Delver cards per type / copies, Stones per colour / Stones of the colour."""
+        self._tableaus_shown: list[Tableau | None] = [None] * self.num_players
+        self._tableau_keys: list[np.ndarray | None] = [None] * self.num_players
+        """Per seat, the tableau whose planes the buffer holds, and its `Tableau.plane_keys`."""
+        self._dice_shown: list[tuple[tuple[int, ...], ...] | None] = [None] * self.num_players
+        self._keys: list[object] = [None] * len(self._parts)
+        """The fields each part was last written from."""
+
+    def __getstate__(self) -> dict[str, object]:
+        # The buffer's views would come back from pickle or deepcopy as separate arrays: they are rebuilt instead.
+        return {name: value for name, value in self.__dict__.items() if name not in _REBUILT}
+
+    def __setstate__(self, state: dict[str, object]) -> None:
+        self.__dict__.update(state)
+        self._start_afresh()
 
     def relative(self, seat: int) -> int:
         """Seat `seat` as this observer sees it: 0 is "me", 1 the next seat in turn order (public view: absolute)."""
@@ -146,38 +261,174 @@ class UnearthObserver(Observer):
     def tensor(self, state: State) -> np.ndarray:
         """The flat float32 observation of this seat (see the module docstring for the views)."""
         assert isinstance(state, UnearthState)
-        out = self.layout.zeros()
-        views = self.layout.split(out)
+        keys = self._keys
+        for index, (key_of, write) in enumerate(self._parts):
+            key = key_of(state)
+            if key != keys[index]:  # immutable fields: equal (mostly identical) inputs write the same values
+                keys[index] = key
+                write(state)
+        return self._buffer.copy()
+
+    def _write_cards(self, state: UnearthState) -> None:
+        """Own hand, the unseen Delver cards, the discard pile, the draw pile's size and every hand's size."""
+        views = self._views
         me = self.player
-        n = state.num_players
         if me is not None:
-            views["hand"][:] = np.asarray(state.hands[me], dtype=np.float32) / self.copies
-            views["hidden_ruins"][list(state.hidden_ruins[me])] = 1.0
-            if state.removed_seen[me]:
-                views["removed_ruins"][list(state.removed)] = 1.0
-        views["unseen_ruins"][list(self._unseen_ruins(state))] = 1.0
-        views["unseen_delvers"][:] = np.asarray(self._unseen_delvers(state), dtype=np.float32) / self.copies
-        views["delver_discard"][:] = np.asarray(state.delver_discard, dtype=np.float32) / self.copies
+            views["hand"][:] = self._fractions(state.hands[me], self.copies, self._delver_fractions)
+        views["unseen_delvers"][:] = self._fractions(self._unseen_delvers(state), self.copies, self._delver_fractions)
+        views["delver_discard"][:] = self._fractions(state.delver_discard, self.copies, self._delver_fractions)
         views["delver_deck_size"][0] = sum(state.delver_deck) / self.deck_size
-        for seat in range(n):
-            rel = self.relative(seat)
-            views["seats_present"][rel] = 1.0
-            views["hand_sizes"][rel] = min(sum(state.hands[seat]), HAND_SCALE) / HAND_SCALE
-            views["tableaus"][rel] = _tableau_planes(state.tableaus[seat])
-            self._write_wonders(state, seat, views["wonders"][rel])
-            self._write_claimed(state, seat, views["claimed"][rel])
-        self._write_table(state, views["table"])
-        self._write_dice(state, views["dice"])
-        views["bag"][:] = np.asarray(state.bag, dtype=np.float32) / self.stones_per_colour
-        views["wonder_stacks"][:] = (
-            len(state.lesser_tokens) / self.lesser_total,
-            len(state.greater_tokens) / self.greater_total,
-        )
-        views["named_in_play"][list(state.named_in_play)] = 1.0
-        self._write_ruins_left(state, views["ruins_left"])
-        self._write_turn(state, views["turn"])
-        self._write_decision(state, views["decision"])
-        return out
+        sizes = views["hand_sizes"]
+        for seat, rel in enumerate(self._rel):
+            sizes[rel] = min(sum(state.hands[seat]), HAND_SCALE) / HAND_SCALE
+
+    def _write_ruins(self, state: UnearthState) -> None:
+        """Own hidden Ruins, the removed Ruins once seen, and the Ruins this seat cannot see (multi-hot)."""
+        views = self._views
+        hidden, removed, unseen = views["hidden_ruins"], views["removed_ruins"], views["unseen_ruins"]
+        hidden.fill(0.0)
+        removed.fill(0.0)
+        unseen.fill(0.0)
+        me = self.player
+        if me is not None:
+            for ruin in state.hidden_ruins[me]:
+                hidden[ruin] = 1.0
+            if state.removed_seen[me]:
+                removed[list(state.removed)] = 1.0
+        unseen[self._unseen_ruins(state)] = 1.0
+
+    def _write_tableaus(self, state: UnearthState) -> None:
+        """The planes of each seat's tableau that changed since the last call: only its cells whose planes changed
+        (a Stone changes a few: its cell, the ring progress around it, the rings it closes)."""
+        shown, shown_keys = self._tableaus_shown, self._tableau_keys
+        cells, table = self._tableau_cells, self._plane_table
+        for seat, tableau in enumerate(state.tableaus):
+            if tableau is shown[seat]:
+                continue
+            shown[seat] = tableau
+            keys = _plane_keys(tableau)
+            old = shown_keys[seat]
+            shown_keys[seat] = keys
+            planes = self._tableau_rows[self._rel[seat]]
+            if old is None or old.shape != keys.shape:
+                planes[cells] = table.take(keys, axis=0)
+            else:
+                changed = np.flatnonzero(keys != old)
+                planes[cells[changed]] = table.take(keys[changed], axis=0)
+
+    def _write_wonders(self, state: UnearthState) -> None:
+        """Per seat: Lesser and Greater counts, Named Wonders built, and (own seat only) its face-down tokens' value."""
+        wonders = self._views["wonders"]
+        wonders.fill(0.0)
+        for seat, rel in enumerate(self._rel):
+            block = wonders[rel]
+            block[0] = len(state.lesser_built[seat]) / self.lesser_total
+            block[1] = len(state.greater_built[seat]) / self.greater_total
+            block[[4 + k for k in state.named_built[seat]]] = 1.0
+            if seat == self.player:
+                block[2] = sum(state.lesser_built[seat]) / self.lesser_points
+                block[3] = sum(state.greater_built[seat]) / self.greater_points
+
+    def _write_claimed(self, state: UnearthState) -> None:
+        """Per seat: claimed Ruins (multi-hot), per colour (End of Age last), per claim value; hidden Ruins held."""
+        claimed = self._views["claimed"]
+        claimed.fill(0.0)
+        n_ruins = len(self.game.ruins)
+        by_colour, by_claim = self._ruin_colour_slot, self._ruin_claim_slot
+        for seat, rel in enumerate(self._rel):
+            block = claimed[rel]
+            for ruin_id in state.claimed[seat]:
+                block[ruin_id] = 1.0
+                colour, value = by_colour[ruin_id], by_claim[ruin_id]
+                block[n_ruins + colour] += 1.0 / self.ruins_per_colour
+                block[n_ruins + self.ruin_colours + 1 + value] += 1.0 / self.ruins_per_claim[value]
+            block[-1] = len(state.hidden_ruins[seat]) / self.max_hidden
+
+    def _write_table(self, state: UnearthState) -> None:
+        """Per place: present, colour (End of Age last), claim, points gained/lost, Stones per colour."""
+        table, width, heads = self._table, self._table_width, self._ruin_heads
+        stones_at = self._stones_at
+        self._table_rows[:, : stones_at + NUM_COLOURS] = 0.0
+        for place, ruin_id in enumerate(state.table):
+            if ruin_id == NOWHERE:
+                continue
+            row = place * width
+            table[row : row + stones_at] = heads[ruin_id]
+            for colour, stones in enumerate(state.ruin_stones[place]):
+                if stones:
+                    table[row + stones_at + colour] = stones / self.max_ruin_stones
+
+    def _write_table_dice(self, state: UnearthState) -> None:
+        """Per place holding a Ruin: the dice total / the claim (capped), and the value of each die on it."""
+        table, width, fractions = self._table, self._table_width, self._die_fractions
+        total_at = self._stones_at + NUM_COLOURS
+        self._table_rows[:, total_at:] = 0.0
+        places = state.table
+        totals = [0] * len(places)
+        for seat, rel in enumerate(self._rel):
+            at = total_at + 1 + rel * self.dice_per_player
+            values = state.die_value[seat]
+            for die, place in enumerate(state.die_place[seat]):
+                if place != NOWHERE and places[place] != NOWHERE:
+                    value = values[die]
+                    totals[place] += value
+                    fraction = fractions[die]
+                    table[place * width + at + die] = (
+                        fraction[value] if 0 <= value < len(fraction) else self._die_fraction(die, value)
+                    )
+        for place, ruin_id in enumerate(places):
+            if ruin_id != NOWHERE:
+                table[place * width + total_at] = min(totals[place] / self._ruin_claim[ruin_id], 1.0)
+
+    def _write_dice(self, state: UnearthState) -> None:
+        """Per seat and die (only the seats whose dice changed): in the pool, its place (one-hot), value and face."""
+        dice, shown, fractions = self._dice, self._dice_shown, self._die_fractions
+        block = self.dice_per_player * DIE_FEATURES
+        for seat, rel in enumerate(self._rel):
+            places, values, faces = state.die_place[seat], state.die_value[seat], state.die_face[seat]
+            if shown[seat] == (places, values, faces):
+                continue
+            shown[seat] = (places, values, faces)
+            start = rel * block
+            dice[start : start + block] = 0.0
+            for die, place in enumerate(places):
+                row = start + die * DIE_FEATURES
+                dice[row + 1 + place] = 1.0  # NOWHERE (-1): column 0, "in the pool"
+                value = values[die]
+                if value:  # a die in the pool shows nothing, unless an Expedition rolled it before its Ruin is chosen
+                    fraction, face = fractions[die], faces[die]
+                    in_table = 0 <= value < len(fraction) and 0 <= face < len(fraction)
+                    dice[row + 1 + MAX_TABLE] = fraction[value] if in_table else self._die_fraction(die, value)
+                    dice[row + 2 + MAX_TABLE] = fraction[face] if in_table else self._die_fraction(die, face)
+
+    def _die_fraction(self, die: int, value: int) -> float:
+        """`value` / the faces of die `die` as float32 computes it (what `_die_fractions` holds for 0 to the most faces
+        of any die)."""
+        return float(value / self.die_sides[die])
+
+    def _write_supply(self, state: UnearthState) -> None:
+        """Stones in the bag, Wonder tokens left in their stacks, Named Wonders in play."""
+        views = self._views
+        views["bag"][:] = self._fractions(state.bag, self.stones_per_colour, self._bag_fractions)
+        stacks = views["wonder_stacks"]
+        stacks[0] = len(state.lesser_tokens) / self.lesser_total
+        stacks[1] = len(state.greater_tokens) / self.greater_total
+        named = views["named_in_play"]
+        named.fill(0.0)
+        for wonder in state.named_in_play:
+            named[wonder] = 1.0
+
+    @staticmethod
+    def _fractions(counts: tuple[int, ...], most: np.ndarray, cache: dict[tuple[int, ...], np.ndarray]) -> np.ndarray:
+        """`counts` / `most` (the float32 quotients), kept in `cache` (one per divisor): hands, piles and the bag
+        recur."""
+        fractions = cache.get(counts)
+        if fractions is None:
+            if len(cache) >= FRACTION_CACHE:
+                cache.clear()
+            fractions = cache[counts] = np.asarray(counts, dtype=np.float32) / most
+            fractions.flags.writeable = False
+        return fractions
 
     def _unseen_ruins(self, state: UnearthState) -> list[int]:
         """Ruin ids this seat cannot see: the deck, the removed ones (unless seen), the other seats' hidden Ruins."""
@@ -194,68 +445,10 @@ class UnearthObserver(Observer):
             return state.unseen_delvers(self.player)
         return tuple(sum(counts) for counts in zip(state.delver_deck, *state.hands, strict=True))
 
-    def _write_wonders(self, state: UnearthState, seat: int, block: np.ndarray) -> None:
-        """Lesser and Greater counts, Named Wonders built, and (own seat only) the points of its face-down tokens."""
-        block[0] = len(state.lesser_built[seat]) / self.lesser_total
-        block[1] = len(state.greater_built[seat]) / self.greater_total
-        block[[4 + k for k in state.named_built[seat]]] = 1.0
-        if seat == self.player:
-            block[2] = sum(state.lesser_built[seat]) / self.lesser_points
-            block[3] = sum(state.greater_built[seat]) / self.greater_points
-
-    def _write_claimed(self, state: UnearthState, seat: int, block: np.ndarray) -> None:
-        """Claimed Ruins (multi-hot), per Ruin colour (End of Age Ruins last), per claim value; hidden Ruins held."""
-        n_ruins, colours = len(self.game.ruins), self.ruin_colours
-        for ruin_id in state.claimed[seat]:
-            ruin = self.game.ruins[ruin_id]
-            block[ruin_id] = 1.0
-            block[n_ruins + (colours if ruin.colour is None else ruin.colour)] += 1.0 / self.ruins_per_colour
-            value = self.claim_values.index(ruin.claim)
-            block[n_ruins + colours + 1 + value] += 1.0 / self.ruins_per_claim[value]
-        block[-1] = len(state.hidden_ruins[seat]) / self.max_hidden
-
-    def _write_table(self, state: UnearthState, table: np.ndarray) -> None:
-        """Per place: present, colour (End of Age last), claim, points gained/lost, Stones per colour, dice."""
-        colours = self.ruin_colours
-        stones_at = 1 + colours + 1 + 3
-        dice_at = stones_at + NUM_COLOURS + 1
-        dice = self.dice_per_player
-        for place, ruin_id in enumerate(state.table):
-            if ruin_id == NOWHERE:
-                continue
-            ruin = self.game.ruins[ruin_id]
-            row = table[place]
-            row[0] = 1.0
-            row[1 + (colours if ruin.colour is None else ruin.colour)] = 1.0
-            row[2 + colours] = ruin.claim / self.max_claim
-            row[3 + colours] = min(max(ruin.points, 0), POINTS_SCALE) / POINTS_SCALE
-            row[4 + colours] = min(max(-ruin.points, 0), POINTS_SCALE) / POINTS_SCALE
-            row[stones_at : stones_at + NUM_COLOURS] = np.asarray(state.ruin_stones[place]) / self.max_ruin_stones
-            total = 0
-            for seat, die in state.placed_dice():
-                if state.die_place[seat][die] == place:
-                    value = state.die_value[seat][die]
-                    total += value
-                    row[dice_at + self.relative(seat) * dice + die] = value / self.die_sides[die]
-            row[dice_at - 1] = min(total / ruin.claim, 1.0)
-
-    def _write_dice(self, state: UnearthState, block: np.ndarray) -> None:
-        """Per seat and die: in the pool, its place (one-hot), value shown and face rolled over its faces."""
-        for seat in range(state.num_players):
-            rows = block[self.relative(seat)]
-            for die, place in enumerate(state.die_place[seat]):
-                row = rows[die]
-                if place == NOWHERE:
-                    row[0] = 1.0
-                else:
-                    row[1 + place] = 1.0
-                value = state.die_value[seat][die]
-                if value:  # a die in the pool shows nothing, unless an Expedition rolled it before its Ruin is chosen
-                    row[1 + MAX_TABLE] = value / self.die_sides[die]
-                    row[2 + MAX_TABLE] = state.die_face[seat][die] / self.die_sides[die]
-
-    def _write_ruins_left(self, state: UnearthState, block: np.ndarray) -> None:
+    def _write_ruins_left(self, state: UnearthState) -> None:
         """Ruins deck size, removed Ruins, End of Age revealed, the event's modifier, the card once revealed."""
+        block = self._views["ruins_left"]
+        block.fill(0.0)
         block[0] = len(state.ruin_deck) / self.deck_ruins
         block[1] = min(len(state.removed) / self.removed_scale, 1.0)
         block[2] = float(state.end_of_age_revealed)
@@ -264,44 +457,52 @@ class UnearthObserver(Observer):
         if state.end_of_age_revealed:  # face down under the deck until then: never shown
             block[5 + state.end_of_age] = 1.0
 
-    def _write_turn(self, state: UnearthState, block: np.ndarray) -> None:
+    def _write_turn(self, state: UnearthState) -> None:
         """Active seat, first player, this turn's counters, pending modifiers per amount, Underground Library draws."""
+        block = self._views["turn"]
+        block.fill(0.0)
         if state.active != NOWHERE:
-            block[self.relative(state.active)] = 1.0
+            block[self._rel[state.active]] = 1.0
         if state.first_player != NOWHERE:
-            block[MAX_PLAYERS + self.relative(state.first_player)] = 1.0
+            block[MAX_PLAYERS + self._rel[state.first_player]] = 1.0
         counters = (state.map_rerolls, state.extra_dice, state.expeditions, state.reading, state.ancestral)
         at = 2 * MAX_PLAYERS
-        block[at : at + 5] = np.minimum(counters, COUNTER_SCALE) / COUNTER_SCALE
+        for offset, counter in enumerate(counters):
+            block[at + offset] = min(counter, COUNTER_SCALE) / COUNTER_SCALE
         at += 5
-        for amount in state.modifiers:
-            block[at + MODIFIER_AMOUNTS.index(amount)] += 1.0 / COUNTER_SCALE
-        block[at : at + len(MODIFIER_AMOUNTS)] = np.minimum(block[at : at + len(MODIFIER_AMOUNTS)], 1.0)
+        if state.modifiers:
+            for amount in state.modifiers:
+                block[at + MODIFIER_AMOUNTS.index(amount)] += 1.0 / COUNTER_SCALE
+            block[at : at + len(MODIFIER_AMOUNTS)] = np.minimum(block[at : at + len(MODIFIER_AMOUNTS)], 1.0)
         at += len(MODIFIER_AMOUNTS)
         for colour in state.library_draws:
             block[at + colour] += 1.0 / self.library_draws
 
-    def _write_decision(self, state: UnearthState, block: np.ndarray) -> None:
+    def _write_decision(self, state: UnearthState) -> None:
         """The pending decision's kind, decider and turn owner, and its context (die, place, Stone, ring, card)."""
+        block = self._views["decision"]
+        block.fill(0.0)
         frame = state.decision()
         if frame is None:
             return
-        block[DECISION_KINDS.index(frame.kind)] = 1.0
+        block[self._kind_index[frame.kind]] = 1.0
         at = len(DECISION_KINDS)
-        block[at + self.relative(frame.seat)] = 1.0
+        block[at + self._rel[frame.seat]] = 1.0
         at += MAX_PLAYERS
         if state.active != NOWHERE:
-            block[at + self.relative(state.active)] = 1.0
+            block[at + self._rel[state.active]] = 1.0
         at += MAX_PLAYERS
-        self._write_context(state, frame, block[at:])
+        if frame.details:
+            self._write_context(state, frame, block[at:])
 
     def _write_context(self, state: UnearthState, frame: DecisionFrame, block: np.ndarray) -> None:
         """The die being resolved (seat, index), the place, the Stone's colour, the ring's centre and colours, the
         Delver card played and the Named Wonder asking."""
+        details = dict(frame.details)
         dice = self.dice_per_player
-        seat, die, place = frame.detail("seat"), frame.detail("die"), frame.detail("place")
+        seat, die, place = details.get("seat"), details.get("die"), details.get("place")
         if seat is not None and die is not None:
-            block[self.relative(seat)] = 1.0
+            block[self._rel[seat]] = 1.0
             block[MAX_PLAYERS + die] = 1.0
             if place is None:
                 place = state.die_place[seat][die]
@@ -309,11 +510,11 @@ class UnearthObserver(Observer):
         if place is not None and place != NOWHERE:
             block[at + place] = 1.0
         at += MAX_TABLE
-        colour = frame.detail("colour")
+        colour = details.get("colour")
         if colour is not None:
             block[at + colour] = 1.0
         at += NUM_COLOURS
-        centre = frame.detail("centre")
+        centre = details.get("centre")
         if centre is not None and seat is not None:
             q, r = tableau_geometry().grid.hex_at(centre)
             block[at : at + 2] = ((q + self.radius) / (2 * self.radius), (r + self.radius) / (2 * self.radius))
@@ -321,11 +522,11 @@ class UnearthObserver(Observer):
                 if ring_colour >= 0:
                     block[at + 2 + ring_colour] += 1.0 / RING_SIZE
         at += 2 + NUM_COLOURS
-        card = frame.detail("card")
+        card = details.get("card")
         if card is not None:
             block[at + card] = 1.0
         at += len(self.game.cards.delvers)
-        wonder = frame.detail("wonder")
+        wonder = details.get("wonder")
         if wonder is not None:
             block[at + wonder] = 1.0
 
@@ -337,11 +538,8 @@ class UnearthObserver(Observer):
 
 
 @functools.lru_cache(maxsize=TABLEAU_CACHE)
-def _tableau_planes(tableau: Tableau) -> np.ndarray:
-    """The observation's planes of one tableau (`TABLEAU_PLANES` of `Tableau.to_array`), read-only.
-
-    Cached: a tableau is immutable and changes only when a Stone is placed, so most steps reuse every seat's planes
-    (equal tableaux, equal planes: the planes depend on the cells alone)."""
-    planes = np.ascontiguousarray(tableau.to_array()[..., _PLANE_INDEX])
-    planes.flags.writeable = False
-    return planes
+def _plane_keys(tableau: Tableau) -> np.ndarray:
+    """`Tableau.plane_keys` of `tableau`, read-only; cached, as every observer of a game sees each new tableau."""
+    keys = tableau.plane_keys()
+    keys.flags.writeable = False
+    return keys

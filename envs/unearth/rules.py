@@ -119,8 +119,16 @@ STONE_FACES = 3
 Counts = tuple[int, ...]
 
 
+FRAME_CACHE = 8192
+"""Distinct decision frames kept by `new_frame` (a game makes a few hundred; they recur from game to game)."""
+
+
+@functools.lru_cache(maxsize=FRAME_CACHE)
 def new_frame(decider: int, kind: str, reason: str = "", /, **details: Any) -> DecisionFrame:
-    """A frame for `decider` (a seat or CHANCE) with its details as keywords."""
+    """A frame for `decider` (a seat or CHANCE) with its details as keywords.
+
+    Cached: a frame is immutable, so equal arguments share one frame (the rules make several frames per decision,
+    most of them made before)."""
     return DecisionFrame(decider, kind, reason, tuple(details.items()))
 
 
@@ -472,30 +480,32 @@ class UnearthState(State):
     def _run(self) -> None:
         """Resolve automatic steps and single-option decisions until a real decision, a chance event or the end."""
         while True:
-            if self._game_over():
+            if self.end_of_age_revealed and self._game_over():  # the first test alone settles most steps
                 self.over = True
                 self.stack = ()
                 return
-            if not self.stack:
+            stack = self.stack
+            if not stack:
                 return
-            frame = self.stack[-1]
+            frame = stack[-1]
             if frame.seat == CHANCE:
                 outcomes = self._chance_outcomes(frame)
                 if outcomes:
                     self._outcomes = outcomes
                     return
-                self.stack = self.stack[:-1]  # nothing to draw: the event does nothing (RULES.md)
+                self.stack = stack[:-1]  # nothing to draw: the event does nothing (RULES.md)
                 self._resolve_chance_nothing(frame)
                 continue
-            if frame.kind in _AUTOMATIC:
-                self.stack = self.stack[:-1]
-                _AUTOMATIC[frame.kind](self, frame)
+            automatic = _AUTOMATIC.get(frame.kind)
+            if automatic is not None:
+                self.stack = stack[:-1]
+                automatic(self, frame)
                 continue
             options = self._decision_options(frame)
             if len(options) > 1:
                 self._legal = tuple(sorted(options))
                 return
-            self.stack = self.stack[:-1]
+            self.stack = stack[:-1]
             if options:
                 self._resolve_decision(frame, options[0])
             else:

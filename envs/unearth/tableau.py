@@ -49,7 +49,7 @@ updates only the cell, its neighbours and the legality of the cells within two s
 from __future__ import annotations
 
 import functools
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -97,6 +97,43 @@ _WONDER = NUM_COLOURS + 1
 """Cell code of a wonder (a closed ring's centre)."""
 
 
+def _cell_planes() -> np.ndarray:
+    """The `to_array` planes of a cell by its key ((code * (RING_SIZE + 1) + stones around it) * 2 + legal), and a
+    last row of zeros for the array cells off the grid (`_OFF_GRID_KEY`)."""
+    codes, nears = NUM_COLOURS + 2, RING_SIZE + 1
+    table = np.zeros((codes * nears * 2 + 1, len(PLANE_NAMES)), dtype=np.float32)
+    ring_fraction = (np.arange(nears) / RING_SIZE).astype(np.float32)  # stones around an empty cell / RING_SIZE
+    for code in range(codes):
+        for near in range(nears):
+            for legal in (0, 1):
+                row = table[(code * nears + near) * 2 + legal]
+                if code != _EMPTY:
+                    row[code - 1] = 1.0  # a stone's colour plane, or the wonder plane (code _WONDER)
+                else:
+                    row[NUM_COLOURS + 1] = ring_fraction[near]
+                row[NUM_COLOURS + 2] = legal
+                row[NUM_COLOURS + 3] = 1.0
+    table.flags.writeable = False
+    return table
+
+
+_CELL_PLANES = _cell_planes()
+"""A cell's key -> its `to_array` planes (read-only)."""
+_OFF_GRID_KEY = len(_CELL_PLANES) - 1
+"""The key of an array cell off the grid: zero in every plane."""
+
+
+@functools.lru_cache(maxsize=16)
+def plane_table(planes: tuple[int, ...] | None = None) -> np.ndarray:
+    """Planes of a cell by its key (`Tableau.plane_keys`), the last row for array cells off the grid: every plane of
+    `PLANE_NAMES`, or only `planes` (indices into it) in that order (read-only)."""
+    if planes is None:
+        return _CELL_PLANES
+    table = np.ascontiguousarray(_CELL_PLANES[:, list(planes)])
+    table.flags.writeable = False
+    return table
+
+
 class IllegalPlacementError(ValueError):
     """A stone placed on a cell where the tableau's rules do not allow it (the message says why)."""
 
@@ -137,6 +174,12 @@ class TableauGeometry:
         """`neighbour_table` as an int16 array of shape (cells, 6), for vectorised queries (read-only)."""
         self.on_grid_mask = self.grid.array_mask()
         """Boolean (2R+1, 2R+1) mask of the array view: True on the grid's cells (read-only)."""
+        rows, cols = self.grid.array_indices()
+        self.array_cells = rows * self.grid.array_shape[1] + cols
+        self.array_cells_size = self.grid.array_shape[0] * self.grid.array_shape[1]
+        """Cells of the array view, the off-grid corners included."""
+        """Cell -> its position in the flattened array view (`to_array`), as an intp array (read-only)."""
+        self.array_cells.flags.writeable = False
         self.neighbour_array.flags.writeable = False  # shared by every tableau of the radius
         self.on_grid_mask.flags.writeable = False
         self.empty_tableau_parts = _derived(self, bytes(self.size), ())
@@ -443,17 +486,26 @@ class Tableau:
         return self._spaces[cell]
 
     # ------------------------------------------------------------------------------------------ views
-    def to_array(self) -> np.ndarray:
-        """float32 planes of shape (2R+1, 2R+1, len(PLANE_NAMES)) in the grid's axial array layout (`PLANE_NAMES`)."""
+    def to_array(self, planes: Sequence[int] | None = None) -> np.ndarray:
+        """float32 planes of shape (2R+1, 2R+1, len(PLANE_NAMES)) in the grid's axial array layout (`PLANE_NAMES`);
+        with `planes` (indices into `PLANE_NAMES`) only those, in that order (off-grid cells are 0 in every plane).
+
+        One table lookup per array cell (`plane_keys`, `plane_table`): an observer builds the planes of every new
+        tableau."""
+        geometry = self.geometry
+        keys = np.full(geometry.array_cells_size, _OFF_GRID_KEY, dtype=np.uint8)
+        keys[geometry.array_cells] = self.plane_keys()
+        table = plane_table(None if planes is None else tuple(planes))
+        rows, cols = geometry.grid.array_shape
+        return table.take(keys, axis=0).reshape(rows, cols, table.shape[1])
+
+    def plane_keys(self) -> np.ndarray:
+        """uint8 key of each cell's planes, in cell order: the row of `plane_table` that holds them (two cells with
+        equal keys have equal planes)."""
         codes = np.frombuffer(self._cells, dtype=np.uint8)
-        planes = np.zeros((self.geometry.size, len(PLANE_NAMES)), dtype=np.float32)
-        for colour in range(NUM_COLOURS):
-            planes[:, colour] = codes == colour + 1
-        planes[:, NUM_COLOURS] = codes == _WONDER
-        planes[:, NUM_COLOURS + 1] = self.ring_progress() / RING_SIZE
-        planes[:, NUM_COLOURS + 2] = np.frombuffer(self._legal, dtype=np.uint8)
-        planes[:, NUM_COLOURS + 3] = 1.0
-        return self.geometry.grid.to_array(planes)
+        near = np.frombuffer(self._stones_next, dtype=np.uint8)
+        legal = np.frombuffer(self._legal, dtype=np.uint8)
+        return (codes * (RING_SIZE + 1) + near) * 2 + legal
 
     def draw_ascii(self, show_legal: bool = False) -> str:
         """The whole grid as text: a letter per stone colour (`COLOUR_LETTERS`), W per wonder (w: not chosen yet)."""

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import copy
 import dataclasses
+import pickle
 from collections.abc import Callable
 
 import numpy as np
@@ -15,8 +17,11 @@ from envs.unearth.game import UnearthGame
 from envs.unearth.observer import TABLEAU_PLANES, UnearthObserver
 from envs.unearth.rules import DECISION_KINDS, NOWHERE, UnearthState
 from envs.unearth.tableau import PLANE_NAMES
+from tests.unearth.reference_observer import ReferenceUnearthObserver
 
 SEATS = [2, 3, 4]
+EQUIVALENCE_GAMES = {2: 10, 3: 7, 4: 5}
+"""Seeded random games per player count in which the fast observer is checked against the reference at every step."""
 
 
 def _play(game: UnearthGame, seed: int, until: Callable[[UnearthState], bool] | None = None) -> list[UnearthState]:
@@ -281,3 +286,64 @@ def test_text_shows_own_secrets_only() -> None:
     card = game.cards.end_of_age[state.end_of_age].name
     assert f"[{card}]" in everything and f"[{card}]" not in mine
     assert state.table[0] == NOWHERE or game.ruins[state.table[0]].name in mine
+
+
+@pytest.mark.parametrize("num_players", SEATS)
+def test_fast_observer_equals_the_reference_at_every_step(num_players: int) -> None:
+    """`UnearthObserver.tensor` is bit-identical to the straightforward reference implementation
+    (tests/unearth/reference_observer.py) for every seat and the public view at every step (chance nodes, decisions
+    and the end) of seeded random games; the observers live across the games, as an env's do across resets, and the
+    states are the one live state changing in place, as the adapters hand it over."""
+    game = UnearthGame(num_players)
+    seats: list[int | None] = [*range(num_players), None]
+    fast = [UnearthObserver(game, seat) for seat in seats]
+    reference = [ReferenceUnearthObserver(game, seat) for seat in seats]
+    checked = 0
+    for seed in range(EQUIVALENCE_GAMES[num_players]):
+        rng = np.random.default_rng(1000 * num_players + seed)
+        state = game.new_initial_state()
+        while True:
+            for seat, observer, oracle in zip(seats, fast, reference, strict=True):
+                expected, tensor = oracle.tensor(state), observer.tensor(state)
+                if not np.array_equal(tensor, expected):
+                    differ = [
+                        name for name, part in oracle.views.items() if not np.array_equal(tensor[part], expected[part])
+                    ]
+                    raise AssertionError(f"seat {seat}, game {seed}, decision {state.decisions}: views {differ} differ")
+                checked += 1
+            if state.is_terminal():
+                break
+            if state.current_player() == CHANCE:
+                state.apply_action(state.sample_chance(rng))
+            else:
+                legal = state.legal_actions()
+                state.apply_action(legal[int(rng.integers(len(legal)))])
+    assert checked > 1000
+
+
+def test_fast_observer_equals_the_reference_on_states_in_any_order() -> None:
+    """The fast observer keeps nothing from one call that a later, unrelated state could see: clones of the states of
+    two games, 3 and 4 players' observers over their own states, shuffled, still match the reference."""
+    rng = np.random.default_rng(7)
+    for num_players in (3, 4):
+        game = UnearthGame(num_players)
+        states = [state for seed in (1, 2) for state in _play(game, seed)]
+        order = rng.permutation(len(states))[:150]
+        for seat in [*range(num_players), None]:
+            fast, oracle = UnearthObserver(game, seat), ReferenceUnearthObserver(game, seat)
+            for index in order:
+                assert np.array_equal(fast.tensor(states[index]), oracle.tensor(states[index])), (seat, index)
+
+
+def test_pickled_and_copied_observers_still_equal_the_reference() -> None:
+    """A pickled or deep-copied observer (an env sent to a worker process, a search's copy) rebuilds the tensor it
+    keeps between calls: its views do not come back as arrays detached from it."""
+    game = UnearthGame(3)
+    states = _play(game, seed=5)
+    for seat in (0, None):
+        observer, oracle = UnearthObserver(game, seat), ReferenceUnearthObserver(game, seat)
+        for state in states[:60]:
+            observer.tensor(state)
+        for copied in (pickle.loads(pickle.dumps(observer)), copy.deepcopy(observer)):
+            for state in states[60:200]:
+                assert np.array_equal(copied.tensor(state), oracle.tensor(state)), seat
