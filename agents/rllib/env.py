@@ -12,10 +12,11 @@ int8)}` from its own observer (hidden information stays hidden). RLlib's masking
 "observations", so the suite's "observation" key is renamed here and nowhere else. At the end of the game every seat
 receives its last observation (its mask all zero).
 
-Rewards: none while the game runs; at the end every seat's final reward (`reward=` "win", "rank" or "score", as
-in the other adapters) in the same step, with `terminateds` True for every seat and `"__all__"`. With
-`max_decisions=k` (default: the Gymnasium id's `max_episode_steps`, else no limit) every seat is truncated after
-k decisions. `infos` of the last step hold each seat's `episode_info` (`won`, `score`, the game's facts).
+Rewards: 0 for the seat that acted while the game runs (RLlib wants one for every agent that acted); at the end
+every seat's final reward (`reward=` "win", "rank" or "score", as in the other adapters) in the same step, with
+`terminateds` True for every seat and `"__all__"`. With `max_decisions=k` (default: the Gymnasium id's
+`max_episode_steps`, else no limit) every seat is truncated after k decisions. `infos` of the last step hold each
+seat's `episode_info` (`won`, `score`, the game's facts).
 
 Chance: sampled inside `reset`/`step` by the driver from the generator `reset(seed=...)` seeds (a reset without a
 seed keeps drawing from it), so an episode is a function of the seed and the agents' actions.
@@ -144,7 +145,8 @@ class TabletopMultiAgentEnv(ReplayViews, MultiAgentEnv):
             return self._finish(truncated=True)
         following = driver.current_player()
         done = {ALL_AGENTS: False}
-        return {agent_id(following): self._observe(following)}, {}, done, dict(done), {}
+        # RLlib wants a reward for every agent that acted (0 until the end), or it refuses the step.
+        return {agent_id(following): self._observe(following)}, {acting: 0.0}, done, dict(done), {}
 
     def _finish(
         self, truncated: bool
