@@ -34,7 +34,7 @@ def play(env: TabletopMultiAgentEnv, seed: int, checks: bool = True) -> list[tup
             trajectory.append((terminateds, truncateds, infos, observations))
             return trajectory
         if checks:
-            assert rewards == {}  # nothing until the end
+            assert rewards == {acting: 0.0}  # nothing until the end
 
 
 def test_only_the_seat_to_act_observes_and_every_seat_gets_its_final_reward() -> None:
