@@ -66,7 +66,7 @@ class RLlibAgent(BaseAgent):
             module = RLModule.from_checkpoint(learner_module_path(checkpoint))
         except Exception as error:  # a user's folder through RLlib's unpickling: any failure means no usable module
             raise ModelLoadError(f"cannot load rllib:{spec}: {type(error).__name__}: {error}") from error
-        module.eval()
+        module.eval()  # type: ignore[attr-defined]  # (a torch RLModule: torch.nn.Module's eval)
         if env is not None:
             _check_spaces(module, env, checkpoint)
         return cls(module, name=f"{SPEC_PREFIX}:{spec}")

@@ -33,6 +33,7 @@ from typing import Any
 import numpy as np
 from gymnasium import spaces
 from ray.rllib.env.multi_agent_env import MultiAgentEnv
+from ray.rllib.utils.typing import MultiAgentDict
 
 from envs.adapters.driver import GameDriver, ReplayViews, action_index, split_env_kwargs
 from envs.core.game import TERMINAL, Game, State
@@ -114,9 +115,9 @@ class TabletopMultiAgentEnv(ReplayViews, MultiAgentEnv):
         mask = driver.mask if driver.current_player() == seat else self._no_mask.copy()
         return {OBSERVATIONS_KEY: self._observers[seat].tensor(driver.live_state()), ACTION_MASK_KEY: mask}
 
-    def reset(
+    def reset(  # type: ignore[override]  # (gymnasium.Env's single-agent signature, as for step)
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
-    ) -> tuple[dict[str, Any], dict[str, Any]]:
+    ) -> tuple[MultiAgentDict, MultiAgentDict]:
         """Start a new game (`options={"state": dict}` starts from a given state); the seat to act observes."""
         driver = self._driver
         driver.seed(seed)
@@ -124,12 +125,15 @@ class TabletopMultiAgentEnv(ReplayViews, MultiAgentEnv):
         self.agents = self.possible_agents[:]
         seat = driver.current_player()
         if seat == TERMINAL:  # a position that is already over: nobody acts
-            return {agent: self._observe(self._seat[agent]) for agent in self.agents}, {}
-        return {agent_id(seat): self._observe(seat)}, {agent_id(seat): {}}
+            everyone: MultiAgentDict = {agent: self._observe(self._seat[agent]) for agent in self.agents}
+            return everyone, {}
+        observations: MultiAgentDict = {agent_id(seat): self._observe(seat)}
+        infos: MultiAgentDict = {agent_id(seat): {}}
+        return observations, infos
 
-    def step(
-        self, action_dict: Mapping[str, Any]
-    ) -> tuple[dict[str, Any], dict[str, float], dict[str, bool], dict[str, bool], dict[str, Any]]:
+    def step(  # type: ignore[override]  # (gymnasium.Env's single-agent signature, which MultiAgentEnv overrides too)
+        self, action_dict: MultiAgentDict
+    ) -> tuple[MultiAgentDict, MultiAgentDict, MultiAgentDict, MultiAgentDict, MultiAgentDict]:
         """Apply the acting seat's decision and the chance nodes after it; the next seat observes, or the game ends."""
         driver = self._driver
         seat = driver.current_player()
@@ -137,27 +141,30 @@ class TabletopMultiAgentEnv(ReplayViews, MultiAgentEnv):
             raise RuntimeError("the episode has ended; call reset()")
         acting = agent_id(seat)
         if acting not in action_dict:
-            raise KeyError(f"{acting} is to act, but the actions are for {sorted(action_dict)}")
+            raise KeyError(f"{acting} is to act, but the actions are for {sorted(map(str, action_dict))}")
         driver.step(action_index(action_dict[acting], driver.num_actions))  # "penalize" ends the game, "raise" raises
         if driver.over:
             return self._finish(truncated=False)
         if driver.truncated(self.max_decisions):
             return self._finish(truncated=True)
         following = driver.current_player()
-        done = {ALL_AGENTS: False}
-        # RLlib wants a reward for every agent that acted (0 until the end), or it refuses the step.
-        return {agent_id(following): self._observe(following)}, {acting: 0.0}, done, dict(done), {}
+        observations: MultiAgentDict = {agent_id(following): self._observe(following)}
+        rewards: MultiAgentDict = {acting: 0.0}  # RLlib wants a reward for every agent that acted, or refuses the step
+        return observations, rewards, {ALL_AGENTS: False}, {ALL_AGENTS: False}, {}
 
     def _finish(
         self, truncated: bool
-    ) -> tuple[dict[str, Any], dict[str, float], dict[str, bool], dict[str, bool], dict[str, Any]]:
+    ) -> tuple[MultiAgentDict, MultiAgentDict, MultiAgentDict, MultiAgentDict, MultiAgentDict]:
         """Every seat's last observation, final reward (0 when truncated), done flags and end-of-game facts."""
         driver = self._driver
         agents = self.possible_agents
-        observations = {agent: self._observe(self._seat[agent]) for agent in agents}
-        rewards = dict.fromkeys(agents, 0.0) if truncated else dict(zip(agents, driver.rewards(), strict=True))
-        terminateds = {**dict.fromkeys(agents, not truncated), ALL_AGENTS: not truncated}
-        truncateds = {**dict.fromkeys(agents, truncated), ALL_AGENTS: truncated}
-        infos = {} if truncated else {agent: driver.episode_info(self._seat[agent]) for agent in agents}
+        observations: MultiAgentDict = {agent: self._observe(self._seat[agent]) for agent in agents}
+        final = [0.0] * len(agents) if truncated else driver.rewards()
+        rewards: MultiAgentDict = dict(zip(agents, final, strict=True))
+        terminateds: MultiAgentDict = {**dict.fromkeys(agents, not truncated), ALL_AGENTS: not truncated}
+        truncateds: MultiAgentDict = {**dict.fromkeys(agents, truncated), ALL_AGENTS: truncated}
+        infos: MultiAgentDict = {}
+        if not truncated:
+            infos = {agent: driver.episode_info(self._seat[agent]) for agent in agents}
         self.agents = []
         return observations, rewards, terminateds, truncateds, infos
