@@ -416,7 +416,40 @@ class MaskablePPOHyperparameters(AlgorithmHyperparameters):
         }
 
 
-ALGORITHM_HYPERPARAMETERS: dict[str, type[AlgorithmHyperparameters]] = {"maskable_ppo": MaskablePPOHyperparameters}
+RLLIB_PPO = "rllib_ppo"
+"""`algo.name` of PPO on Ray RLlib (agents/rllib/training.py; the `rllib` extra)."""
+
+
+class RayConfig(ConfigModel):
+    """Where the RLlib route runs: a local Ray started for the run, or an existing cluster."""
+
+    address: str = ""
+    """Empty: start a local Ray for this run (and stop it at the end). An address (`auto`, `HOST:6379`,
+    `ray://HOST:10001`): join that cluster, whose nodes must have this package installed."""
+    num_cpus: PositiveInteger | None = None
+    """CPUs of the local Ray (null: every core); ignored when joining a cluster."""
+
+
+class RLlibPPOHyperparameters(AlgorithmHyperparameters):
+    """PPO on Ray RLlib's new API stack: RLlib's own settings as plain mappings, checked against PPOConfig before Ray
+    starts (agents/rllib/training.py: an unknown key is named with the file)."""
+
+    ray: RayConfig = Field(default_factory=RayConfig)
+    num_env_runners: Integer = Field(1, ge=0)
+    """Ray actors that sample episodes (0: sample in the training process)."""
+    num_envs_per_env_runner: PositiveInteger = 1
+    """Envs each env runner steps together (one batched forward pass for all)."""
+    training: dict[str, Any] = {}
+    """Keyword arguments of RLlib's `PPOConfig.training` (lr, gamma, lambda_, train_batch_size_per_learner,
+    minibatch_size, num_epochs, entropy_coeff, clip_param, vf_loss_coeff, grad_clip, ...)."""
+    model: dict[str, Any] = {}
+    """Fields of RLlib's `DefaultModelConfig` (fcnet_hiddens, fcnet_activation, vf_share_layers, ...)."""
+
+
+ALGORITHM_HYPERPARAMETERS: dict[str, type[AlgorithmHyperparameters]] = {
+    "maskable_ppo": MaskablePPOHyperparameters,
+    RLLIB_PPO: RLlibPPOHyperparameters,
+}
 """Algorithm name (config `algo.name`) -> model of its hyperparameters (the other keys of `algo`)."""
 
 
@@ -589,6 +622,41 @@ class ExperimentConfig(ConfigModel):
     pretrain: PretrainConfig = Field(default_factory=PretrainConfig)
     opponents: OpponentsConfig = Field(default_factory=OpponentsConfig)
     logging: LoggingConfig = Field(default_factory=LoggingConfig)
+
+    @model_validator(mode="after")
+    def _rllib_route_takes_its_keys_only(self) -> ExperimentConfig:
+        """The RLlib route refuses the keys it does not use (yet), naming each, rather than ignoring them."""
+        if self.algo.name != RLLIB_PPO:
+            return self
+        defaults = TrainConfig()
+        for key in RLLIB_UNUSED_TRAIN_KEYS:
+            if getattr(self.train, key) != getattr(defaults, key):  # a default (a run's dumped config) passes
+                raise rule_violation(
+                    ("train", key),
+                    f"not used by {RLLIB_PPO} (env runners and their envs are algo.num_env_runners and "
+                    "algo.num_envs_per_env_runner; periodic evaluation is not on the RLlib route yet)",
+                    getattr(self.train, key),
+                )
+        if self.pretrain.steps > 0:
+            raise rule_violation(
+                ("pretrain", "steps"), f"pretraining is not on the {RLLIB_PPO} route yet: set 0", self.pretrain.steps
+            )
+        opponents = self.opponents
+        if opponents.pool:
+            raise rule_violation(
+                ("opponents", "pool"),
+                f"{RLLIB_PPO} maps every seat to the learner (shared-policy self-play); opponent pools and snapshot "
+                "leagues are not on the RLlib route yet: leave the pool empty and set opponents.learner_seats: all",
+                [entry.agent for entry in opponents.pool],
+            )
+        for key in ("eval_agents", "snapshots"):
+            if getattr(opponents, key) != getattr(OpponentsConfig(), key):
+                raise rule_violation(("opponents", key), f"not used by {RLLIB_PPO} yet", getattr(opponents, key))
+        return self
+
+
+RLLIB_UNUSED_TRAIN_KEYS = ("n_envs", "vec_env", "eval_interval", "eval_episodes")
+"""`train` keys of the SB3 route that the RLlib route does not read: set to anything but their default, refused."""
 
 
 def load_experiment_config(path: str | Path, overrides: Sequence[str] = ()) -> ExperimentConfig:

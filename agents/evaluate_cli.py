@@ -2,7 +2,8 @@
 
 `python evaluate.py ...` in a checkout is the same command (evaluate.py calls `main` here).
 
-AGENT is random, heuristic, mcts (mcts:200 sets the simulations), a saved model (.zip) or a train.py run directory.
+AGENT is random, heuristic, mcts (mcts:200 sets the simulations), a saved model (.zip) or a train.py run directory,
+or rllib:<checkpoint or run directory> (an RLlib-trained policy; the `rllib` extra).
 Episode i uses seed S+i for the env and the agent, so the same seed gives identical results, also with --workers.
 `--sweep KEY=V1,V2` evaluates every value of an env keyword argument (repeat it for several: every combination
 is a group), as does `evaluation.sweep` in the config; `--sweep-settings` sweeps every setting the game's
@@ -126,10 +127,13 @@ def default_config() -> Path:
 def first_run_env(agents: list[str]) -> tuple[Path, EnvConfig] | None:
     """The first agent that is a train.py run (its directory or one of its models) and the env it trained on."""
     from agents.config import read_yaml_file
-    from agents.run_dir import CONFIG_FILE_NAME, run_dir_of_model
+    from agents.run_dir import CHECKPOINT_DIR_NAME, CONFIG_FILE_NAME, run_dir_of_model
 
     for agent in agents:
-        path = Path(agent)
+        name, colon, argument = agent.partition(":")
+        path = Path(argument if colon and name == "rllib" else agent)
+        if colon and name == "rllib" and not (path / CONFIG_FILE_NAME).is_file():
+            path = path.parent.parent if path.parent.name == CHECKPOINT_DIR_NAME else path.parent  # a checkpoint
         run_dir = path if (path / CONFIG_FILE_NAME).is_file() else None
         if run_dir is None and path.suffix == ".zip" and path.is_file():
             run_dir = run_dir_of_model(path)

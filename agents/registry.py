@@ -5,7 +5,8 @@ Spec strings (command line of evaluate.py, agents.play, benchmarks, `pretrain.te
 - ``random``: uniform over legal actions (seeded);
 - ``heuristic``: the game's hand-written heuristic, named by the game's registration record;
 - ``mcts`` or ``mcts:200``: Monte Carlo tree search over the rules core, optionally with the number of simulations;
-- a path to a saved MaskablePPO model (``.zip``) or to a run directory written by train.py.
+- a path to a saved MaskablePPO model (``.zip``) or to a run directory written by train.py;
+- ``rllib:<checkpoint or run directory>``: the learner of an RLlib checkpoint (an `rllib_ppo` run; the `rllib` extra).
 """
 
 from __future__ import annotations
@@ -153,6 +154,24 @@ def _make_mcts(env: gym.Env, argument: str | None, options: Mapping[str, Any]) -
     return MCTSAgent(**settings)
 
 
+RLLIB_EXTRA = "pip install 'tabletop-gym[rllib]'"
+"""Where Ray RLlib comes from (the `rllib:` agents and the rllib_ppo route need it)."""
+
+
+def _make_rllib(env: gym.Env, argument: str | None, options: Mapping[str, Any]) -> Agent:
+    if argument is None:
+        raise AgentSpecError("the rllib agent needs a checkpoint or an rllib_ppo run directory: rllib:<path>")
+    try:
+        from agents.rllib.agent import RLlibAgent  # imports ray: only when an rllib agent is asked for
+    except ImportError as error:
+        raise AgentSpecError(f"agent 'rllib:{argument}' needs Ray RLlib: {RLLIB_EXTRA} ({error})") from None
+    try:
+        return RLlibAgent.from_path(argument, env)
+    except ModelLoadError as error:
+        raise AgentSpecError(str(error)) from error
+
+
 register_agent("random", _make_random)
+register_agent("rllib", _make_rllib)
 register_agent("heuristic", _make_heuristic)
 register_agent("mcts", _make_mcts)

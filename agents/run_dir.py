@@ -10,6 +10,9 @@
 - `evaluations.npz`, `best_model.zip`: MaskableEvalCallback results and the best model by mean eval reward;
 - `pretrained_model.zip`: the policy after behaviour cloning / DAgger, before PPO (when pretraining is on);
 - `final_model.zip`: the model at the end of the budget.
+
+An `rllib_ppo` run (agents/rllib/training.py) writes RLlib algorithm checkpoints (folders) instead:
+`checkpoints/rllib_<timesteps>_steps/`, `final_checkpoint/`, and `rllib_progress.jsonl` (one line per iteration).
 """
 
 from __future__ import annotations
@@ -53,6 +56,12 @@ _SNAPSHOT_FILE = re.compile(r"snapshot_(\d+)\.zip")
 VERSIONED_PACKAGES = ("gymnasium", "pettingzoo", "numpy", "torch", "stable_baselines3", "sb3_contrib")
 """Packages whose versions run_info.json records."""
 
+RLLIB_FINAL_CHECKPOINT_NAME = "final_checkpoint"
+"""The RLlib algorithm checkpoint (a folder) an rllib_ppo run writes at the end of its budget."""
+RLLIB_PROGRESS_FILE_NAME = "rllib_progress.jsonl"
+"""One JSON line per RLlib training iteration: steps, episodes, mean return, seconds."""
+_RLLIB_CHECKPOINT = re.compile(r"rllib_(\d+)_steps")
+"""An RLlib checkpoint folder's name inside checkpoints/."""
 _CHECKPOINT_PREFIX, _CHECKPOINT_SUFFIX = "model_", "_steps.zip"
 _CHECKPOINT_FILE = re.compile(r"model_(\d+)_steps\.zip")
 """A checkpoint's file name; other files in the folder (a copy, a note, a .tmp) are not checkpoints."""
@@ -222,3 +231,21 @@ def snapshot_paths(directory: Path) -> list[Path]:
         if (match := _SNAPSHOT_FILE.fullmatch(path.name))
     ]
     return [path for _, path in sorted(found)]
+
+
+def rllib_checkpoint_dir_name(timesteps: int) -> str:
+    """The folder name (inside checkpoints/) of the RLlib checkpoint taken after `timesteps` env steps."""
+    return f"rllib_{timesteps}_steps"
+
+
+def rllib_run_checkpoint(run_dir: Path) -> Path | None:
+    """The RLlib checkpoint an rllib_ppo run directory stands for: its final one, else its latest, else None."""
+    final = run_dir / RLLIB_FINAL_CHECKPOINT_NAME
+    if final.is_dir():
+        return final
+    found = [
+        (int(match.group(1)), path)
+        for path in (run_dir / CHECKPOINT_DIR_NAME).glob("rllib_*_steps")
+        if path.is_dir() and (match := _RLLIB_CHECKPOINT.fullmatch(path.name))
+    ]
+    return max(found)[1] if found else None

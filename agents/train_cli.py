@@ -3,6 +3,7 @@
 Installed, the same command is `tabletop-train`. With no argument it trains MaskablePPO on the default game of
 configs/defaults.yaml with its configs/<game>/maskable_ppo.yaml (a few minutes on two CPU cores; the configs ship
 inside the agents package).
+`algo.name: rllib_ppo` trains on Ray RLlib instead (agents/rllib/training.py; the `rllib` extra).
 Dotted overrides are YAML scalars: `python train.py algo.learning_rate=1e-4 env.num_players=3` (`env.X` is short
 for `env.kwargs.X`). The config is validated (and the env built once) before any training starts; errors name the
 file and the key.
@@ -15,7 +16,7 @@ import sys
 import time
 from pathlib import Path
 
-from agents.config import ConfigError, ExperimentConfig, load_experiment_config, parse_override
+from agents.config import RLLIB_PPO, ConfigError, ExperimentConfig, load_experiment_config, parse_override
 from agents.console import log_to_console
 from agents.environment import check_features_extractor, probe_env
 from agents.run_dir import CONFIG_FILE_NAME
@@ -78,6 +79,19 @@ def check_pretrain_teacher(config: ExperimentConfig, source: str) -> None:
         raise ConfigError(source, "pretrain.teacher", str(error)) from None
 
 
+def check_rllib_route(config: ExperimentConfig, source: str, resuming: bool) -> None:
+    """Fail before Ray starts: the rllib extra is missing, an RLlib key is unknown, or the run would be resumed."""
+    if resuming:
+        raise ConfigError("--resume", "algo.name", f"{RLLIB_PPO} runs cannot be resumed yet; start a new run")
+    try:
+        from agents.rllib.training import check_rllib_config  # imports ray (not started): only on this route
+    except ImportError as error:
+        raise ConfigError(
+            source, "algo.name", f"{RLLIB_PPO} needs Ray RLlib: pip install 'tabletop-gym[train,rllib]' ({error})"
+        ) from None
+    check_rllib_config(config, source)
+
+
 def main(argv: list[str] | None = None) -> int:
     """Validate the config, create (or reopen) the run directory, train, and say where everything went."""
     argv = sys.argv[1:] if argv is None else argv
@@ -88,6 +102,8 @@ def main(argv: list[str] | None = None) -> int:
         check_features_extractor(config, source)
         if config.pretrain.steps > 0:
             check_pretrain_teacher(config, source)
+        if config.algo.name == RLLIB_PPO:
+            check_rllib_route(config, source, resuming=args.resume is not None)
     except ConfigError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
@@ -107,12 +123,23 @@ def main(argv: list[str] | None = None) -> int:
             return 0
         resume_from = plan.checkpoint
     write_experiment_files(run_dir, config, [command_name().removeprefix("python "), *argv])
+    if config.algo.name == RLLIB_PPO:
+        from agents.rllib.training import rllib_hyperparameters
+
+        hyperparameters = rllib_hyperparameters(config)
+        where = hyperparameters.ray.address or "a local Ray"
+        parallel = (
+            f"{hyperparameters.num_env_runners} env runners x {hyperparameters.num_envs_per_env_runner} envs on {where}"
+        )
+    else:
+        parallel = f"{config.train.n_envs} {config.train.vec_env} envs"
     print(
         f"training {config.algo.name} on {config.env.id} {config.env.kwargs} for "
-        f"{config.train.total_timesteps} steps ({config.train.n_envs} {config.train.vec_env} envs, "
-        f"seed {config.train.seed})"
+        f"{config.train.total_timesteps} steps ({parallel}, seed {config.train.seed})"
     )
     start = time.monotonic()
+    if config.algo.name == RLLIB_PPO:
+        return train_on_rllib(config, run_dir, facts.game_name, start, progress=not args.no_progress)
     try:
         final_model = train(config, run_dir, progress_bar=not args.no_progress, resume_from=resume_from)
     except KeyboardInterrupt:
@@ -135,18 +162,39 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
+def train_on_rllib(config: ExperimentConfig, run_dir: Path, game_name: str, start: float, progress: bool) -> int:
+    """The rllib_ppo route: train on Ray RLlib, then the same final evaluation as the SB3 route."""
+    from agents.rllib.training import train_rllib
+    from agents.training import elapsed
+
+    try:
+        final_checkpoint = train_rllib(config, run_dir)
+    except KeyboardInterrupt:
+        print(f"\ninterrupted after {elapsed(start)}; RLlib runs cannot be resumed yet (checkpoints: {run_dir})")
+        return INTERRUPTED_EXIT_CODE
+    print(f"done in {elapsed(start)}; final checkpoint: {final_checkpoint}")
+    agent = f"rllib:{run_dir}"
+    if config.train.final_eval_episodes > 0:
+        final_evaluation(run_dir, config, game_name, progress=progress, agent=agent)
+    print(f"evaluate: python evaluate.py --agent {agent} --agent random")
+    return 0
+
+
 FINAL_EVAL_SEED_OFFSET = 5_000_000
 """The final evaluation's deals are seeded this far from the training seed (never a training or eval-callback deal)."""
 FINAL_EVAL_DIR_NAME = "final_evaluation"
 """Where the final evaluation's results.json and plots go, inside the run directory."""
 
 
-def final_evaluation(run_dir: Path, config: ExperimentConfig, game_name: str, progress: bool = True) -> None:
-    """evaluate.py on the run's own env: the final model beside random and the game's heuristic, same deals."""
+def final_evaluation(
+    run_dir: Path, config: ExperimentConfig, game_name: str, progress: bool = True, agent: str | None = None
+) -> None:
+    """evaluate.py on the run's own env: the final model (`agent`, default the run directory) beside random and the
+    game's heuristic, same deals."""
     from agents import evaluate_cli as evaluate
     from envs.core.registration import game_record
 
-    agents = [str(run_dir), "random"]
+    agents = [agent or str(run_dir), "random"]
     if game_record(game_name).heuristic is not None:
         agents.append("heuristic")
     arguments = [argument for agent in agents for argument in ("--agent", agent)]

@@ -110,7 +110,9 @@ class TabletopAECEnv(ReplayViews, AECEnv):
             agent: observation_space(observer, num_actions)
             for agent, observer in zip(self.possible_agents, self._observers, strict=True)
         }
-        self.action_spaces = {agent: spaces.Discrete(num_actions) for agent in self.possible_agents}
+        self.action_spaces: dict[str, spaces.Space] = {
+            agent: spaces.Discrete(num_actions) for agent in self.possible_agents
+        }
         self._no_mask = np.zeros(num_actions, dtype=np.int8)
         self.agents: list[str] = []
 

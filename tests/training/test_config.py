@@ -300,8 +300,23 @@ def test_unknown_key_lists_the_valid_keys_of_its_section() -> None:
     assert error.key == "logging.tensorbord"
     assert error.reason == "unknown key (valid keys here: run_root, tensorboard)"
     assert (
-        error_of(with_section("algo", {"name": None})).reason == "missing required key (known algorithms: maskable_ppo)"
+        error_of(with_section("algo", {"name": None})).reason
+        == "missing required key (known algorithms: maskable_ppo, rllib_ppo)"
     )
+
+
+def test_the_rllib_route_refuses_keys_it_does_not_use() -> None:
+    """`rllib_ppo` names each SB3-only key it would otherwise ignore (checked without Ray)."""
+    rllib = {"name": "rllib_ppo", "training": {"lr": 1e-3}, "ray": {"address": ""}}
+    assert build({**MINIMAL, "algo": rllib}).algo.name == "rllib_ppo"
+    for section, settings, key in (
+        ("train", {"n_envs": 4}, "train.n_envs"),
+        ("train", {"eval_interval": 5}, "train.eval_interval"),
+        ("pretrain", {"steps": 10}, "pretrain.steps"),
+        ("opponents", {"pool": [{"agent": "random"}]}, "opponents.pool"),
+    ):
+        assert error_of({**MINIMAL, "algo": rllib, section: settings}).key == key
+    assert error_of({**MINIMAL, "algo": {**rllib, "ray": {"adress": "auto"}}}).key == "algo.ray.adress"
 
 
 def test_eval_config_errors_name_the_file_and_the_sweep_key(tmp_path: Path) -> None:

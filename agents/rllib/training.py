@@ -1,0 +1,205 @@
+"""PPO on Ray RLlib (new API stack) from an ExperimentConfig whose `algo.name` is `rllib_ppo`.
+
+`check_rllib_config` runs before Ray starts: it checks `algo.training` against the keywords of RLlib's
+`PPOConfig.training`, `algo.model` against `DefaultModelConfig`'s fields, builds the env adapter once and lets RLlib
+validate the whole algorithm config; every failure is a ConfigError naming the file and the dotted key.
+`train_rllib` then starts a local Ray (or joins `algo.ray.address`), trains until `train.total_timesteps` env steps
+are sampled, writes checkpoints into the run directory (agents/run_dir.py names them) and returns the final one.
+
+Seats: every agent of the env (agents/rllib/env.py) maps to the one learner module (`LEARNER_MODULE_ID`), so a
+solo game trains as usual, a cooperative game has one team policy, and a competitive game is shared-policy
+self-play (every seat's experience, with its own final reward, trains the learner).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import inspect
+import json
+import logging
+import time
+from pathlib import Path
+from typing import Any
+
+from ray.rllib.algorithms.algorithm_config import AlgorithmConfig
+from ray.rllib.algorithms.ppo import PPOConfig
+from ray.rllib.core.rl_module.default_model_config import DefaultModelConfig
+from ray.rllib.core.rl_module.multi_rl_module import MultiRLModuleSpec
+from ray.rllib.core.rl_module.rl_module import RLModuleSpec
+
+from agents.config import ConfigError, ExperimentConfig, RLlibPPOHyperparameters
+from agents.rllib.env import TabletopMultiAgentEnv
+from agents.rllib.module import MaskedPPOTorchRLModule
+from agents.run_dir import (
+    CHECKPOINT_DIR_NAME,
+    RLLIB_FINAL_CHECKPOINT_NAME,
+    RLLIB_PROGRESS_FILE_NAME,
+    rllib_checkpoint_dir_name,
+)
+
+logger = logging.getLogger("agents.training")
+
+LEARNER_MODULE_ID = "learner"
+"""The id of the one trained RLModule every seat maps to (and the folder an `rllib:` agent loads it from)."""
+
+
+def rllib_hyperparameters(config: ExperimentConfig) -> RLlibPPOHyperparameters:
+    """The config's RLlib hyperparameters (TypeError for another algorithm)."""
+    hyperparameters = config.algo.hyperparameters
+    if not isinstance(hyperparameters, RLlibPPOHyperparameters):
+        raise TypeError(f"agents.rllib.training trains rllib_ppo; the config names {config.algo.name!r}")
+    return hyperparameters
+
+
+def training_keywords() -> list[str]:
+    """Every keyword `PPOConfig.training` takes (PPO's own and AlgorithmConfig's common ones)."""
+    names: set[str] = set()
+    for method in (PPOConfig.training, AlgorithmConfig.training):
+        for name, parameter in inspect.signature(method).parameters.items():
+            if name != "self" and parameter.kind not in (parameter.VAR_KEYWORD, parameter.VAR_POSITIONAL):
+                names.add(name)
+    return sorted(names)
+
+
+def model_keywords() -> list[str]:
+    """Every field of RLlib's DefaultModelConfig (what `algo.model` may set)."""
+    return sorted(field.name for field in dataclasses.fields(DefaultModelConfig))
+
+
+def check_rllib_config(config: ExperimentConfig, source: str) -> None:
+    """Fail before Ray starts on an unknown RLlib key, an env the adapter refuses, or an invalid PPO config."""
+    hyperparameters = rllib_hyperparameters(config)
+    for section, known in (("training", training_keywords()), ("model", model_keywords())):
+        for key in getattr(hyperparameters, section):
+            if key not in known:
+                what = "PPOConfig.training keyword" if section == "training" else "DefaultModelConfig field"
+                raise ConfigError(source, f"algo.{section}.{key}", f"not a {what} of RLlib (valid: {', '.join(known)})")
+    try:
+        TabletopMultiAgentEnv(env_config(config))
+    except (TypeError, ValueError, KeyError) as error:
+        raise ConfigError(source, "env.kwargs", f"the RLlib adapter rejects {config.env.id} {error}") from None
+    try:
+        algorithm_config(config).validate()
+    except Exception as error:  # RLlib raises ValueError or its own errors for inconsistent settings
+        raise ConfigError(source, "algo.training", f"RLlib refuses these PPO settings: {error}") from None
+
+
+def env_config(config: ExperimentConfig) -> dict[str, Any]:
+    """The env_config RLlib hands TabletopMultiAgentEnv: the config's env id and kwargs."""
+    return {"env_id": config.env.id, "kwargs": dict(config.env.kwargs)}
+
+
+def map_every_seat_to_the_learner(agent_id: Any, episode: Any = None, **kwargs: Any) -> str:
+    """RLlib policy mapping: every seat plays (and trains) the learner module."""
+    return LEARNER_MODULE_ID
+
+
+def algorithm_config(config: ExperimentConfig) -> PPOConfig:
+    """The RLlib PPOConfig of an rllib_ppo experiment (new API stack, masked module, every seat the learner)."""
+    hyperparameters = rllib_hyperparameters(config)
+    module_spec = RLModuleSpec(module_class=MaskedPPOTorchRLModule, model_config=dict(hyperparameters.model))
+    return (
+        PPOConfig()
+        # RLlib's env check steps random actions of the whole space, ignoring the mask: the rules refuse them.
+        .environment(env=TabletopMultiAgentEnv, env_config=env_config(config), disable_env_checking=True)
+        .env_runners(
+            num_env_runners=hyperparameters.num_env_runners,
+            num_envs_per_env_runner=hyperparameters.num_envs_per_env_runner,
+        )
+        .learners(num_learners=0)
+        .training(**hyperparameters.training)
+        .multi_agent(policies={LEARNER_MODULE_ID}, policy_mapping_fn=map_every_seat_to_the_learner)
+        .rl_module(rl_module_spec=MultiRLModuleSpec(rl_module_specs={LEARNER_MODULE_ID: module_spec}))
+        # An error in the env is a bug of the rules or the adapter: fail the run rather than restart its runners.
+        .fault_tolerance(restart_failed_env_runners=False, ignore_env_runner_failures=False)
+        .debugging(seed=config.train.seed, log_level="WARN")
+    )
+
+
+def start_ray(config: ExperimentConfig) -> bool:
+    """Join `algo.ray.address`, or start a local Ray for the run; True when this call started it."""
+    import ray
+
+    if ray.is_initialized():
+        return False
+    settings = rllib_hyperparameters(config).ray
+    if settings.address:
+        ray.init(address=settings.address, logging_level=logging.WARNING)
+    else:
+        ray.init(num_cpus=settings.num_cpus, include_dashboard=False, logging_level=logging.WARNING)
+    return True
+
+
+def _metric(result: dict[str, Any], *path: str) -> Any:
+    """A nested entry of an RLlib result dict, or None where RLlib did not report it (yet)."""
+    node: Any = result
+    for key in path:
+        if not isinstance(node, dict) or key not in node:
+            return None
+        node = node[key]
+    return node
+
+
+def _plain(value: Any) -> Any:
+    """Numbers as rounded Python floats (RLlib reports numpy scalars), inside mappings too."""
+    if isinstance(value, dict):
+        return {key: _plain(item) for key, item in value.items()}
+    return round(float(value), 4) if isinstance(value, int | float) else value
+
+
+def iteration_summary(iteration: int, result: dict[str, Any], seconds: float) -> dict[str, Any]:
+    """The few numbers of one training iteration the run keeps (rllib_progress.jsonl) and prints."""
+    return {
+        "iteration": iteration,
+        "env_steps": int(_metric(result, "num_env_steps_sampled_lifetime") or 0),
+        "episodes": _plain(_metric(result, "env_runners", "num_episodes_lifetime")),
+        "episode_return_mean": _plain(_metric(result, "env_runners", "agent_episode_returns_mean")),
+        "episode_length_mean": _plain(_metric(result, "env_runners", "episode_len_mean")),
+        "seconds": round(seconds, 2),
+    }
+
+
+def train_rllib(config: ExperimentConfig, run_dir: Path) -> Path:
+    """Train PPO on RLlib for `train.total_timesteps` env steps; checkpoints into `run_dir`; the final checkpoint."""
+    import ray
+
+    started = start_ray(config)
+    try:
+        algorithm = algorithm_config(config).build_algo()
+        try:
+            return _train_loop(config, run_dir, algorithm)
+        finally:
+            algorithm.stop()
+    finally:
+        if started:
+            ray.shutdown()
+
+
+def _train_loop(config: ExperimentConfig, run_dir: Path, algorithm: Any) -> Path:
+    """Iterate until the budget is sampled, with a checkpoint at each checkpoint_interval crossed."""
+    interval = config.train.checkpoint_interval
+    progress_path = run_dir / RLLIB_PROGRESS_FILE_NAME
+    steps, iteration, next_checkpoint = 0, 0, interval
+    while steps < config.train.total_timesteps:
+        start = time.monotonic()
+        result = algorithm.train()
+        iteration += 1
+        summary = iteration_summary(iteration, result, time.monotonic() - start)
+        steps = summary["env_steps"]
+        with progress_path.open("a", encoding="utf-8") as handle:
+            handle.write(json.dumps(summary) + "\n")
+        logger.info(
+            "iteration %d: %d env steps, episode return %s, %.1fs",
+            iteration,
+            steps,
+            summary["episode_return_mean"],
+            summary["seconds"],
+        )
+        if interval and steps >= next_checkpoint and steps < config.train.total_timesteps:
+            checkpoint = run_dir / CHECKPOINT_DIR_NAME / rllib_checkpoint_dir_name(steps)
+            algorithm.save_to_path(str(checkpoint.resolve()))
+            logger.info("checkpoint: %s", checkpoint)
+            next_checkpoint = (steps // interval + 1) * interval
+    final = run_dir / RLLIB_FINAL_CHECKPOINT_NAME
+    algorithm.save_to_path(str(final.resolve()))
+    return final

@@ -1,0 +1,93 @@
+"""Tiny RLlib training runs through train.py's main (one local Ray, 1 env runner) and their evaluation by evaluate.py.
+
+One local Ray serves the whole module (train.py joins a running Ray instead of starting its own), which keeps these
+runs to a few seconds each after Ray's start.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import ray
+
+from agents import evaluate_cli, train_cli
+from agents.run_dir import CONFIG_FILE_NAME, RLLIB_FINAL_CHECKPOINT_NAME, RLLIB_PROGRESS_FILE_NAME
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+TINY = [
+    "train.total_timesteps=200",
+    "train.checkpoint_interval=100",
+    "algo.num_env_runners=1",
+    "algo.num_envs_per_env_runner=1",
+    "algo.training.train_batch_size_per_learner=100",
+    "algo.training.minibatch_size=50",
+    "algo.training.num_epochs=1",
+    "algo.model.fcnet_hiddens=[16]",
+]
+"""Overrides that make a shipped RLlib config a run of seconds: two iterations of 100 env steps."""
+
+
+def test_a_bad_rllib_key_fails_before_ray_starts(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import agents.rllib.training as training
+
+    def no_ray(*args: object) -> bool:
+        raise AssertionError("Ray must not start for a bad config")
+
+    monkeypatch.setattr(training, "start_ray", no_ray)
+    config = "configs/unbroken/rllib_ppo.yaml"
+    for override, key in (
+        ("algo.training.learning_rat=0.1", "algo.training.learning_rat"),
+        ("algo.model.fcnet_hidden=[8]", "algo.model.fcnet_hidden"),
+        ("algo.ray.adress=auto", "algo.ray.adress"),
+        ("train.n_envs=4", "train.n_envs"),
+    ):
+        arguments = ["--config", str(REPO_ROOT / config), f"logging.run_root={tmp_path}", override]
+        assert train_cli.main(arguments) == 2
+        error = capsys.readouterr().err
+        assert key in error and ("rllib_ppo.yaml" in error or override in error), error
+    assert not ray.is_initialized() and not any(tmp_path.iterdir())  # (first in the file: the runs below start one)
+
+
+@pytest.fixture(scope="module")
+def local_ray() -> Iterator[None]:
+    """One small local Ray for the module's runs."""
+    ray.init(num_cpus=2, include_dashboard=False, logging_level="WARNING")
+    yield
+    ray.shutdown()
+
+
+def train(config: str, root: Path, *overrides: str) -> Path:
+    """Run train.py's main on a shipped config with the tiny overrides; the run directory."""
+    arguments = ["--config", str(REPO_ROOT / config), "--no-progress", f"logging.run_root={root}", *TINY, *overrides]
+    assert train_cli.main(arguments) == 0
+    (run_dir,) = root.iterdir()
+    return run_dir
+
+
+def test_tiny_unbroken_run_trains_checkpoints_and_evaluates(
+    local_ray: None, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    run_dir = train("configs/unbroken/rllib_ppo.yaml", tmp_path / "runs", "train.final_eval_episodes=2")
+    assert (run_dir / CONFIG_FILE_NAME).is_file() and (run_dir / RLLIB_FINAL_CHECKPOINT_NAME).is_dir()
+    assert (run_dir / "checkpoints" / "rllib_100_steps").is_dir()
+    progress = [json.loads(line) for line in (run_dir / RLLIB_PROGRESS_FILE_NAME).read_text().splitlines()]
+    assert [entry["env_steps"] for entry in progress] == [100, 200]
+    results = json.loads((run_dir / "final_evaluation" / "results.json").read_text())
+    assert f"rllib:{run_dir}" in json.dumps(results)  # the train.py route's own closing evaluation
+    output = capsys.readouterr().out
+    assert f"evaluate: python evaluate.py --agent rllib:{run_dir}" in output
+
+
+def test_tiny_unearth_self_play_run_meets_random_in_a_tournament(local_ray: None, tmp_path: Path) -> None:
+    run_dir = train("configs/unearth/rllib_selfplay.yaml", tmp_path / "runs", "train.final_eval_episodes=0")
+    checkpoint = run_dir / RLLIB_FINAL_CHECKPOINT_NAME
+    out = tmp_path / "eval"
+    arguments = ["--agent", f"rllib:{checkpoint}", "--agent", "random", "--episodes", "1", "--no-progress"]
+    assert evaluate_cli.main([*arguments, "--out", str(out)]) == 0
+    results = json.loads((out / "results.json").read_text())
+    assert f"rllib:{checkpoint}" in json.dumps(results)
