@@ -14,6 +14,7 @@ from agents.environment import make_env
 from agents.mcts import MCTSAgent
 from agents.registry import AgentSpecError, make_agent
 from agents.value_model import ValueModel, load_value_model, value_model_path
+from benchmarks import mcts_game_time
 
 
 def ladder_state() -> object:
@@ -104,3 +105,12 @@ def test_the_shipped_unbroken_value_model_drives_mcts_from_the_registry() -> Non
             make_agent("mcts", env, {"mcts": {"value": "oracle"}})
     finally:
         env.close()
+
+
+def test_mcts_game_time_times_games_with_changed_settings(capsys: pytest.CaptureFixture[str]) -> None:
+    arguments = ["--game", "unbroken", "--agent", "mcts:2", "--episodes", "1", "--mcts", "value=none"]
+    assert mcts_game_time.main(arguments) == 0
+    out = capsys.readouterr().out
+    assert "'value': 'none'" in out and "mean over 1 games:" in out
+    with pytest.raises(SystemExit):
+        mcts_game_time.main(["--game", "unbroken", "--mcts", "oracle=1"])
