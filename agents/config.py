@@ -682,6 +682,8 @@ class MCTSConfig(ConfigModel):
     prior: Literal["none", "heuristic"] = "none"
     """PUCT prior: none (plain UCT) or heuristic (the heuristic's choice gets prior_share of the prior)."""
     prior_share: UnitInterval = 0.75
+    value: Literal["none", "learned"] = "none"
+    """What a rollout cut at rollout_depth is worth: none (0) or learned (the game's shipped value model)."""
 
 
 SweepValue = str | int | float | bool

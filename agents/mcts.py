@@ -14,12 +14,14 @@ it, and a simulation credits every seat on its path with that seat's own return.
 Selection is UCT with availability counts (an action counts as available only in the determinizations where it
 was legal), or PUCT when a prior agent (e.g. the game's heuristic) is given; leaves are evaluated by a rollout
 (random, or played by a rollout agent) truncated at `rollout_depth` decisions, valued by `returns()` at a terminal
-state and 0 otherwise.
+state, else by a value function when one is given (e.g. the game's learned value model, agents/value_model.py) and
+0 without one. `rollout_depth=0` with a value function evaluates each new leaf directly, without a rollout.
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -68,6 +70,7 @@ class MCTSAgent(BaseAgent):
         rollout_agent: Any | None = None,
         prior_agent: Any | None = None,
         prior_share: float = 0.75,
+        value_function: Callable[[Any, int], float] | None = None,
     ) -> None:
         if num_simulations < 1:
             raise ValueError(f"num_simulations must be >= 1, got {num_simulations}")
@@ -79,6 +82,8 @@ class MCTSAgent(BaseAgent):
         self.prior_agent = prior_agent
         """Agent whose choice gets `prior_share` of the prior in PUCT selection; None: plain UCT."""
         self.prior_share = prior_share
+        self.value_function = value_function
+        """value_function(state, player): the return `player` can expect from a cut rollout; None: 0."""
         self.rng = np.random.default_rng(seed)
         self.name = f"mcts:{num_simulations}"
 
@@ -208,14 +213,18 @@ class MCTSAgent(BaseAgent):
             state.apply_unchecked(state.sample_chance(self.rng))
 
     def _rollout(self, state: Any) -> list[float]:
-        """Play the rollout policy for at most rollout_depth decisions; returns() if the game ended, else zeros."""
+        """Play the rollout policy for at most rollout_depth decisions; returns() if the game ended, else the value
+        function's estimate for every seat (zeros without one)."""
         decisions = 0
         while True:
             self._play_chance(state)
             if state.is_terminal():
                 return list(state.returns())
             if decisions >= self.rollout_depth:
-                return [0.0] * state.game.spec.num_players
+                players = range(state.game.spec.num_players)
+                if self.value_function is None:
+                    return [0.0 for _ in players]
+                return [self.value_function(state, player) for player in players]
             if self.rollout_agent is not None:
                 action = self.rollout_agent.act(None, state.legal_actions_mask(), state)
             else:

@@ -21,6 +21,7 @@ from agents.base import Agent, game_of
 from agents.mcts import MCTSAgent
 from agents.ppo import MaskablePPOAgent, ModelLoadError
 from agents.random_agent import RandomAgent
+from agents.value_model import load_value_model
 from envs.core.registration import UnknownGameError, game_record, load_attribute
 
 
@@ -151,6 +152,14 @@ def _make_mcts(env: gym.Env, argument: str | None, options: Mapping[str, Any]) -
         settings["prior_agent"] = _make_heuristic(env, None, {})
     elif prior != "none":
         raise AgentSpecError(f"mcts prior must be 'none' or 'heuristic', got {prior!r}")
+    value = settings.pop("value", "none")
+    if value == "learned":
+        try:
+            settings["value_function"] = load_value_model(game_of(env).spec.name).value
+        except (TypeError, FileNotFoundError) as error:
+            raise AgentSpecError(f"mcts value 'learned': {error}") from None
+    elif value != "none":
+        raise AgentSpecError(f"mcts value must be 'none' or 'learned', got {value!r}")
     return MCTSAgent(**settings)
 
 

@@ -54,6 +54,8 @@ PLAN_MAX_STEPS = 40
 """Cap on the greedy fight plan's steps (a fight never lasts this long)."""
 TIME_VALUE_SWEEPS = 2
 """Fixed-point sweeps of `_time_values` per time step (the estimate of the time a card leaves)."""
+MEMO_ENTRIES = 4096
+"""Entries a memo of the heuristic keeps before it is emptied (a search asks about thousands of states)."""
 
 
 @dataclass(frozen=True)
@@ -355,6 +357,45 @@ class UnbrokenHeuristicAgent:
         self.inspiration_gives_large = dict(general.inspiration.effects[0][1]).get(LARGE_EFFORT, 0) >= 1
         self.enc_time = np.array([e.time for e in cards.encounters])
         self.enc_time_gain = np.array([dict(e.gain).get(TIME, 0) for e in cards.encounters])
+        self._time_steps = [self._time_step(t) for t in range(self.bar[TIME] + 1)]
+        # Memos of pure computations, each keyed on every input it reads (so a hit returns what a fresh agent
+        # computes, bit for bit; tests/unbroken/test_heuristic_memo.py): searches ask about the same positions again.
+        self._needs_memo: dict[tuple[Any, ...], tuple[list[int], list[tuple[int, Bag, int]]]] = {}
+        self._tables_memo: dict[tuple[Any, ...], list[list[float]]] = {}
+        self._benefits_memo: dict[tuple[Any, ...], np.ndarray] = {}
+        self._time_values_memo: dict[tuple[bytes, float, int], list[float]] = {}
+        self._ambush_memo: dict[tuple[Any, ...], float] = {}
+        self._tables_key: tuple[Any, ...] = ()
+        """The inputs of the current utility tables (`_utility_setup`), part of the benefits' memo key."""
+
+    def _time_step(self, t: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """Constants of `_time_values` at t time left: per card, the index of the time it leaves (clipped), whether
+        it leaves none, whether it leaves at least t, and the time price of what it leaves beyond t."""
+        t_max = self.bar[TIME]
+        left = np.minimum(t_max, t + self.enc_time_gain) - self.enc_time
+        return np.clip(left, 0, t_max), left <= 0, left >= t, WEIGHTS.time_price * (left - t)
+
+    def __copy__(self) -> UnbrokenHeuristicAgent:
+        """A shallow copy with empty memos of its own (a copy has made no decision; the memos are never shared)."""
+        other = object.__new__(type(self))
+        other.__dict__.update(self.__dict__)
+        other._clear_memos()
+        return other
+
+    def _clear_memos(self) -> None:
+        """Forget every memoised computation (the choices stay the same, only slower to make)."""
+        self._needs_memo = {}
+        self._tables_memo = {}
+        self._benefits_memo = {}
+        self._time_values_memo = {}
+        self._ambush_memo = {}
+
+    @staticmethod
+    def _remember(memo: dict[Any, Any], key: Any, value: Any) -> None:
+        """Store a memo entry, emptying the memo first when it is full (a bounded cache, no order kept)."""
+        if len(memo) >= MEMO_ENTRIES:
+            memo.clear()
+        memo[key] = value
 
     def reset(self, seed: int | None = None) -> None:
         """Nothing random to reseed."""
@@ -490,6 +531,26 @@ class UnbrokenHeuristicAgent:
 
     def _ambush_harm(self, s: UnbrokenState) -> float:
         """Expected cost of running out of time: the ambush effect plus the lost chance to trick."""
+        # What it reads: the visible monsters, the modifiers (skills and conditions), the resources (effects'
+        # applicability, trickery), the weapon stack's height (downgrades) and the level (conditions, lost time).
+        key = (
+            s.level,
+            s.monster() if s.monster_revealed else -1,
+            tuple(s.resources),
+            len(s.weapons),
+            s.skills,
+            s.conditions_active,
+            tuple(s.conditions_now.items()),
+        )
+        known = self._ambush_memo.get(key)
+        if known is not None:
+            return known
+        harm = self._ambush_harm_of(s)
+        self._remember(self._ambush_memo, key, harm)
+        return harm
+
+    def _ambush_harm_of(self, s: UnbrokenState) -> float:
+        """`_ambush_harm` computed afresh."""
         harms = []
         for monster in self._visible_monsters(s):
             d = self._damage_per_turn(s, monster)
@@ -738,6 +799,12 @@ class UnbrokenHeuristicAgent:
 
     def _target_needs(self, s: UnbrokenState) -> list[int]:
         """Materials still needed (beyond holdings are wanted) for the best reachable weapon."""
+        # `_path_value` reads the weapon stack, the level, whether the monster is revealed and the resources.
+        key = (tuple(s.weapons), s.level, s.monster_revealed, tuple(s.resources))
+        known = self._needs_memo.get(key)
+        if known is not None:
+            self._best_steps = known[1]
+            return list(known[0])
         best_value, best_steps = 0.0, []
         for target, steps in self._paths[s.weapons[-1]]:
             if not steps or any(w in s.weapons for w, _, _ in steps):
@@ -750,6 +817,7 @@ class UnbrokenHeuristicAgent:
             for r, a in cost:
                 need[r] += a
         self._best_steps = best_steps
+        self._remember(self._needs_memo, key, (list(need), best_steps))
         return need
 
     # ================================================================ resource utility
@@ -778,6 +846,15 @@ class UnbrokenHeuristicAgent:
                     cunning_use += WEIGHTS.cunning_use_per_ability
         self._cunning_use = cunning_use
         se_need = self._nominal_cost(s.weapons[-1], s.level) + WEIGHTS.small_effort_need_margin
+        self._held = list(s.resources)
+        self._benefits = None  # they are read from these tables
+        # The tables read nothing else (starvation_cost is a pure function of the food missing).
+        key = (se_need, me_price, le_price, cunning_use, food_now, food_later, need[WOOD], need[METAL])
+        self._tables_key = key
+        known = self._tables_memo.get(key)
+        if known is not None:
+            self._tables = known
+            return
         bar = self.bar
         tables: list[list[float]] = []
         for r in range(TIME):
@@ -816,8 +893,7 @@ class UnbrokenHeuristicAgent:
                 row.append(u)
             tables.append(row)
         self._tables = tables
-        self._held = list(s.resources)
-        self._benefits = None  # they are read from these tables
+        self._remember(self._tables_memo, key, tables)
 
     def _effort_price(self, weapon: Weapon) -> tuple[float, float]:
         """What one medium and one large effort are worth with a weapon: the small effort their wounds would cost."""
@@ -881,6 +957,12 @@ class UnbrokenHeuristicAgent:
         if self._benefits is not None:
             return self._benefits
         rest_bonus = s.passive_total("rest_bonus") - s.condition_total("rest_penalty")
+        # Everything read below: the tables (by their key), the held resources (`_delta`, `can_pay`), rest_bonus.
+        key = (self._tables_key, tuple(self._held), tuple(s.resources), rest_bonus)
+        known = self._benefits_memo.get(key)
+        if known is not None:
+            self._benefits = known
+            return known
         se_table = self._tables[SMALL_EFFORT]
         se = s.resources[SMALL_EFFORT]
         top = self.bar[SMALL_EFFORT]
@@ -892,7 +974,9 @@ class UnbrokenHeuristicAgent:
                 out[c] = max(rest, encounter)
             else:
                 out[c] = rest
+        out.flags.writeable = False  # shared by the memo
         self._benefits = out
+        self._remember(self._benefits_memo, key, out)
         return out
 
     def _time_values(self, s: UnbrokenState) -> list[float]:
@@ -903,16 +987,27 @@ class UnbrokenHeuristicAgent:
         t_max = self.bar[TIME]
         t_now = max(1, s.resources[TIME])
         reveal = s.reveal_count()
+        # values[t] reads only values[:t] (the later entries are still 0.0, and masked by `ahead`): a memo entry
+        # computed for more time left holds this one's values as its prefix.
+        key = (benefits.tobytes(), ambush, reveal)
+        known = self._time_values_memo.get(key)
+        if known is not None and len(known) > t_now:
+            return known[: t_now + 1] + [0.0] * (t_max - t_now)
         values = [-ambush] + [0.0] * t_max
-        for t in range(1, t_now + 1):
-            left = np.minimum(t_max, t + self.enc_time_gain) - self.enc_time
-            past = np.array(values)[np.clip(left, 0, t_max)]
-            past[left <= 0] = -ambush
+        start = 1
+        if known is not None:
+            values[: len(known)] = known
+            start = len(known)
+        for t in range(start, t_now + 1):
+            index, spent, ahead, extra_time = self._time_steps[t]
+            past = np.array(values)[index]
+            past[spent] = -ambush
             estimate = values[t - 1] + WEIGHTS.time_price
             for _ in range(TIME_VALUE_SWEEPS):
-                future = np.where(left >= t, estimate + WEIGHTS.time_price * (left - t), past)
+                future = np.where(ahead, estimate + extra_time, past)
                 estimate = max(0.0, self._expected_max(benefits + future, self.draw_weights, reveal))
             values[t] = estimate
+        self._remember(self._time_values_memo, key, values[: t_now + 1])
         return values
 
     @staticmethod
@@ -922,7 +1017,8 @@ class UnbrokenHeuristicAgent:
         cdf = np.cumsum(weights[order])
         cdf[-1] = 1.0
         powered = cdf**k
-        return float(xs[order][0] * powered[0] + np.dot(xs[order][1:], np.diff(powered)))
+        ordered = xs[order]
+        return float(ordered[0] * powered[0] + np.dot(ordered[1:], np.diff(powered)))
 
     def _card_score(self, s: UnbrokenState, card_index: int, values: list[float], benefit: float) -> float:
         card = self.cards.encounters[card_index]
