@@ -12,9 +12,14 @@ file and the key.
 from __future__ import annotations
 
 import argparse
+import contextlib
+import signal
 import sys
+import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 from agents.config import RLLIB_PPO, ConfigError, ExperimentConfig, load_experiment_config, parse_override
 from agents.console import log_to_console
@@ -139,9 +144,11 @@ def main(argv: list[str] | None = None) -> int:
     )
     start = time.monotonic()
     if config.algo.name == RLLIB_PPO:
-        return train_on_rllib(config, run_dir, facts.game_name, start, progress=not args.no_progress)
+        with sigterm_as_interrupt():
+            return train_on_rllib(config, run_dir, facts.game_name, start, progress=not args.no_progress)
     try:
-        final_model = train(config, run_dir, progress_bar=not args.no_progress, resume_from=resume_from)
+        with sigterm_as_interrupt():
+            final_model = train(config, run_dir, progress_bar=not args.no_progress, resume_from=resume_from)
     except KeyboardInterrupt:
         from agents.run_dir import latest_checkpoint
 
@@ -178,6 +185,26 @@ def train_on_rllib(config: ExperimentConfig, run_dir: Path, game_name: str, star
         final_evaluation(run_dir, config, game_name, progress=progress, agent=agent)
     print(f"evaluate: python evaluate.py --agent {agent} --agent random")
     return 0
+
+
+def _interrupt(signum: int, frame: Any) -> None:
+    """Signal handler: raise KeyboardInterrupt, as Ctrl-C does."""
+    raise KeyboardInterrupt
+
+
+@contextlib.contextmanager
+def sigterm_as_interrupt() -> Iterator[None]:
+    """Within the block, SIGTERM (a scheduler's or `kill`'s stop) is handled like Ctrl-C: the last rollout boundary is
+    saved and the resume command printed. Ctrl-C cannot reach a job started in the background, where SIGINT is
+    ignored; SIGTERM can. Outside the main thread nothing changes."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGTERM, _interrupt)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
 
 
 FINAL_EVAL_SEED_OFFSET = 5_000_000

@@ -216,3 +216,31 @@ def test_ctrl_c_says_how_to_resume(
     assert train.main(["--config", str(config), "--no-progress"]) == train.INTERRUPTED_EXIT_CODE
     output = capsys.readouterr().out
     assert "no checkpoint was written yet" in output and "python train.py --resume" in output
+
+
+def test_sigterm_is_handled_like_ctrl_c(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture
+) -> None:
+    """SIGTERM during training (a scheduler's stop, or `kill` of a job started in the background, where SIGINT is
+    ignored) ends like Ctrl-C: exit status 130 and the resume command; the previous SIGTERM handler is restored."""
+    import os
+    import signal
+
+    import agents.training
+
+    def terminated(*_: object, **__: object) -> Path:
+        os.kill(os.getpid(), signal.SIGTERM)
+        raise AssertionError("SIGTERM did not interrupt training")
+
+    def not_handled_by_train(signum: int, frame: object) -> None:
+        raise RuntimeError("train.py left SIGTERM to the previous handler")
+
+    monkeypatch.setattr(agents.training, "train", terminated)
+    before = signal.signal(signal.SIGTERM, not_handled_by_train)  # never the default, which would end pytest
+    try:
+        config = write_yaml(tmp_path / "config.yaml", tiny_training_config("tabletop/Unbroken-v0", tmp_path / "runs"))
+        assert train.main(["--config", str(config), "--no-progress"]) == train.INTERRUPTED_EXIT_CODE
+        assert "python train.py --resume" in capsys.readouterr().out
+        assert signal.getsignal(signal.SIGTERM) is not_handled_by_train
+    finally:
+        signal.signal(signal.SIGTERM, before)
