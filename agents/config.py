@@ -315,8 +315,8 @@ class PolicyKwargs(ConfigModel):
     ortho_init: bool = True
     share_features_extractor: bool = True
     features_extractor: Literal["flatten", "seat_grids"] = "flatten"
-    """`flatten` (sb3's default) or `seat_grids` (agents.extractors: each seat's grid views, such as Unearth's
-    tableaus, through one shared linear layer of `grid_features` units; the rest flat)."""
+    """`flatten` (sb3's default) or `seat_grids` (agents.extractors: each seat's grid views, such as a game's
+    per-seat boards, through one shared linear layer of `grid_features` units; the rest flat)."""
     grid_features: PositiveInteger = 64
     """Units per seat of each grid view's shared encoder (`seat_grids` only)."""
 

@@ -1,11 +1,11 @@
 """Feature extractors for the policies sb3 builds: the observation's shaped views used as what they are.
 
-The default sb3 extractor flattens the observation, so a first hidden layer of 256 units over Unearth's 9,478 floats
-(four 19x19 tableau grids of 6 planes make 8,664 of them) costs about 2.4 million multiply-adds per decision, twice
-(policy and value networks), and is most of a training step's time. `SeatGridExtractor` encodes each seat's grid
-view with one linear layer shared by every seat (the same weights read "my" tableau and each opponent's), and passes
-every other view, and the action mask, through flat: about four times fewer operations, and a grid encoder that
-learns from every seat's tableau at once.
+The default sb3 extractor flattens the observation, so with four 19 x 19 grids of 6 planes per seat (8,664 floats of
+a 9,478-float observation) a first hidden layer of 256 units costs about 2.4 million multiply-adds per decision,
+twice (policy and value networks), and is most of a training step's time. `SeatGridExtractor` encodes each seat's
+grid view with one linear layer shared by every seat (the same weights read "my" grid and each opponent's), and
+passes every other view, and the action mask, through flat: about four times fewer operations, and a grid encoder
+that learns from every seat's grid at once.
 
 A grid view is a view of three or more dimensions whose first is the seat (`(seats, rows, cols, planes)`); the
 views come from the game's observer (`Observer.view_shapes`, in layout order), passed as `view_shapes` by the

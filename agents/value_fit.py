@@ -1,6 +1,6 @@
 """Fit a game's value model (agents/value_model.py) to its heuristic's play, and write agents/value_models/<game>.npz.
 
-    python -m agents.value_fit --game unbroken --episodes 3000 --seed 1000000
+    python -m agents.value_fit --game GAME --episodes 3000 --seed 1000000
 
 The heuristic plays every seat of `--episodes` games, spread evenly over every combination of the game's settings
 (on its eval config's other env kwargs); episode i starts from `env.reset(seed=SEED + i)` and samples chance from a

@@ -6,7 +6,7 @@ short (or empty) rollout still says how well the position stands. The network is
 logistic output (the probability of the winning return), in plain numpy: evaluating it needs no torch.
 
 The weights of a game live in agents/value_models/<game>.npz, fitted to heuristic play by agents/value_fit.py
-(`python -m agents.value_fit --game unbroken`).
+(`python -m agents.value_fit --game GAME`).
 """
 
 from __future__ import annotations

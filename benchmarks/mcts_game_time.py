@@ -1,6 +1,6 @@
 """Seconds of one core per game for an agent (MCTS above all), on the game's eval env and MCTS settings.
 
-    python -m benchmarks.mcts_game_time --game unbroken --agent mcts:100 --episodes 5
+    python -m benchmarks.mcts_game_time --game GAME --agent mcts:100 --episodes 5
 
 Episode i uses seed SEED + i. Each game is timed by the process's CPU clock (`time.process_time`, one core: other
 work on the machine does not count) and by the wall clock; `--mcts KEY=VALUE` changes an MCTS setting of the eval

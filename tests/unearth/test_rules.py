@@ -481,7 +481,8 @@ def test_a_stone_with_no_legal_cell_goes_back_to_the_bag() -> None:
     bag." (A radius-2 tableau with no legal cell, from test_tableau.py, stands for a full one.)"""
     full = Tableau.from_dict(NO_LEGAL_CELL_RADIUS_2)
     assert not full.has_legal_cell
-    state = scenario(2, table=TABLE, tableaus={0: full}, stones={3: (1, 0, 0, 0)})
+    state = scenario(2, table=TABLE, stones={3: (1, 0, 0, 0)})
+    state.tableaus = (full, *state.tableaus[1:])  # set directly: state dicts hold only the game's radius-9 grid
     bag = state.bag
     excavate(state, D6_A, 3, 1)
     assert state.ruin_stones[3] == NO_STONES
