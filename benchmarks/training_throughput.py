@@ -4,7 +4,7 @@ Every row builds the game's default training config (configs/<game>/maskable_ppo
 thread as `train.torch_threads` sets it) with `n_envs` envs in a DummyVecEnv or a SubprocVecEnv, runs one rollout
 and its update to warm up, then times `--steps` more training steps (rollouts and updates together, whole rollouts):
 
-    python -m benchmarks.training_throughput --game unbroken [--steps 16384] [--n-envs 1 2 4 8 16]
+    python -m benchmarks.training_throughput [--game GAME] [--steps 16384] [--n-envs 1 2 4 8 16]
 
 Then, with the fastest vec env and number of envs, the batch variants change `n_steps` (steps per env per rollout)
 and `batch_size` together (BATCH_VARIANTS). Writes benchmarks/results/<game>_training_throughput.{json,md}.
@@ -19,7 +19,7 @@ import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from agents.shipped_configs import CONFIGS_DIR
+from agents.shipped_configs import CONFIGS_DIR, default_game
 from benchmarks.common import RESULTS_DIR
 
 BATCH_VARIANTS = ((256, 64), (512, 128), (2048, 512))
@@ -100,7 +100,11 @@ def markdown(rows: list[ThroughputRow], command: str) -> str:
 def main(argv: list[str] | None = None) -> int:
     """Measure every setting and write the table."""
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--game", default="unbroken", help="a game with configs/<game>/maskable_ppo.yaml")
+    parser.add_argument(
+        "--game",
+        default=default_game(),
+        help="a game with configs/<game>/maskable_ppo.yaml (default: configs/defaults.yaml's)",
+    )
     parser.add_argument("--steps", type=int, default=16_384, help="training steps timed per setting")
     parser.add_argument("--n-envs", type=int, nargs="+", default=[1, 2, 4, 8, 16])
     parser.add_argument("--vec-envs", nargs="+", default=["dummy", "subproc"], choices=["dummy", "subproc"])
