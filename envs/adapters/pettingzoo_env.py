@@ -265,7 +265,8 @@ class AssertOutOfBoundsWrapper(DirectAttributes, wrappers.AssertOutOfBoundsWrapp
         for agent in self._bare.possible_agents:
             space = self._bare.action_space(agent)
             if isinstance(space, spaces.Discrete):
-                self._action_ids[agent] = range(int(space.start), int(space.start + space.n))
+                start = int(space.start)
+                self._action_ids[agent] = range(start, start + int(space.n))
 
     def step(self, action: Any) -> None:
         """Step a Python int in the agent's Discrete space at once (`contains` accepts it); else as PettingZoo's."""
