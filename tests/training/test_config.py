@@ -49,7 +49,7 @@ def test_shipped_configs_load_with_their_values() -> None:
     assert config.algo.name == "maskable_ppo"
     assert isinstance(config.algo.hyperparameters, MaskablePPOHyperparameters)
     assert config.algo.hyperparameters.learning_rate == pytest.approx(3e-4)
-    assert config.train.n_envs == 2
+    assert (config.train.n_envs, config.algo.hyperparameters.n_steps) == (8, 256)  # benchmarks.training_throughput
     assert config.opponents.pool == []
     evaluation = load_eval_config(REPO_ROOT / "configs" / "unbroken" / "eval.yaml")
     assert isinstance(evaluation, EvalConfig)
