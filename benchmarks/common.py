@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import json
 from pathlib import Path
 from typing import Any
 
@@ -13,6 +14,13 @@ from envs.core.registration import GameRecord, UnknownGameError, game_record, re
 
 RESULTS_DIR = Path(__file__).resolve().parent / "results"
 """Where benchmarks write their reports by default (`<game>_<benchmark>.json` and `.md`)."""
+
+
+def write_report(stem: Path, markdown: str, document: Any) -> None:
+    """Write a benchmark's report as `stem`.md (the tables) and `stem`.json (every figure), creating the folder."""
+    stem.parent.mkdir(parents=True, exist_ok=True)
+    stem.with_suffix(".json").write_text(json.dumps(document, indent=2) + "\n", encoding="utf-8")
+    stem.with_suffix(".md").write_text(markdown, encoding="utf-8")
 
 
 def add_game_argument(parser: argparse.ArgumentParser, required: bool = True) -> None:

@@ -28,9 +28,9 @@ from agents.config import load_experiment_config
 from agents.environment import resolve_env_id
 from agents.run_dir import CONFIG_FILE_NAME
 from agents.tournament import Tournament, pairwise_table, run_tournaments
+from benchmarks.common import RESULTS_DIR, write_report
+from envs.core.registration import game_record_of_env_id
 
-RESULTS = Path(__file__).resolve().parent / "results"
-"""Where the tables are written."""
 CHECKPOINT_STEPS = re.compile(r"model_(\d+)_steps\.zip$")
 """A checkpoint's file name and its training steps."""
 ELO_CAP = 800.0
@@ -74,8 +74,6 @@ def curve(run_dir: Path, reference: str, deals: int, seed: int, workers: int) ->
     """One row per model of the run: its share against `reference`, the interval, the Elo difference, wall time."""
     config = load_experiment_config(run_dir / CONFIG_FILE_NAME)
     env_id = resolve_env_id(config.env.id)
-    from envs.core.registration import game_record_of_env_id
-
     record = game_record_of_env_id(env_id)
     num_players = int(config.env.kwargs.get("num_players", 2))
     start = started_at(run_dir)
@@ -142,13 +140,12 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"{args.run} is not a train.py run directory (no {CONFIG_FILE_NAME})")
     rows = curve(args.run, args.reference, args.deals, args.seed, args.workers)
     config = load_experiment_config(args.run / CONFIG_FILE_NAME)
-    game = resolve_env_id(config.env.id).split("/")[-1].split("_")[0].split("-")[0].lower()
-    prefix = args.out or RESULTS / f"{game}_learning_curve"
+    game = game_record_of_env_id(resolve_env_id(config.env.id)).name
     command = "python -m benchmarks.learning_curve " + " ".join(sys.argv[1:] if argv is None else argv)
-    prefix.parent.mkdir(parents=True, exist_ok=True)
-    prefix.with_suffix(".md").write_text(markdown(rows, args.run, args.reference, command))
     document = {"run": args.run.name, "reference": args.reference, "deals": args.deals, "rows": rows}
-    prefix.with_suffix(".json").write_text(json.dumps(document, indent=2) + "\n")
+    write_report(
+        args.out or RESULTS_DIR / f"{game}_learning_curve", markdown(rows, args.run, args.reference, command), document
+    )
     print(markdown(rows, args.run, args.reference, command))
     return 0
 

@@ -13,14 +13,13 @@ and `batch_size` together (BATCH_VARIANTS). Writes benchmarks/results/<game>_tra
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from agents.shipped_configs import CONFIGS_DIR, default_game
-from benchmarks.common import RESULTS_DIR
+from benchmarks.common import RESULTS_DIR, write_report
 
 BATCH_VARIANTS = ((256, 64), (512, 128), (2048, 512))
 """(n_steps per env, batch_size) tried with the fastest vec env, beside the config's own (1024, 256)."""
@@ -122,11 +121,8 @@ def main(argv: list[str] | None = None) -> int:
     command = "python -m benchmarks.training_throughput " + " ".join(sys.argv[1:] if argv is None else argv)
     report = markdown(rows, command)
     print(report)
-    prefix = args.out or RESULTS_DIR / f"{args.game}_training_throughput"
-    prefix.parent.mkdir(parents=True, exist_ok=True)
-    prefix.with_suffix(".md").write_text(report, encoding="utf-8")
     document = {"game": args.game, "rows": [asdict(row) for row in rows]}
-    prefix.with_suffix(".json").write_text(json.dumps(document, indent=2) + "\n", encoding="utf-8")
+    write_report(args.out or RESULTS_DIR / f"{args.game}_training_throughput", report, document)
     return 0
 
 

@@ -15,7 +15,6 @@ Writes benchmarks/results/unearth_edge_in_play.{json,md}.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import time
 from dataclasses import asdict, dataclass
@@ -24,7 +23,7 @@ from pathlib import Path
 import numpy as np
 
 from agents.heuristics.unearth import UnearthHeuristicAgent
-from benchmarks.common import RESULTS_DIR
+from benchmarks.common import RESULTS_DIR, write_report
 from envs.core.game import CHANCE
 from envs.core.hexgrid import distance
 from envs.unearth.game import UnearthGame
@@ -142,10 +141,8 @@ def main(argv: list[str] | None = None) -> int:
     seconds = time.perf_counter() - start
     report = markdown(rows, args.seed, seconds)
     print(report)
-    args.out_dir.mkdir(parents=True, exist_ok=True)
     document = {"seed": args.seed, "seconds": seconds, "rows": [asdict(row) for row in rows]}
-    (args.out_dir / f"{REPORT_STEM}.json").write_text(json.dumps(document, indent=2) + "\n", encoding="utf-8")
-    (args.out_dir / f"{REPORT_STEM}.md").write_text(report, encoding="utf-8")
+    write_report(args.out_dir / REPORT_STEM, report, document)
     return 0
 
 

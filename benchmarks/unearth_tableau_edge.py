@@ -28,7 +28,6 @@ Writes benchmarks/results/unearth_tableau_edge.json (every figure) and .md (the 
 from __future__ import annotations
 
 import argparse
-import json
 import statistics
 import sys
 import time
@@ -38,7 +37,7 @@ from pathlib import Path
 
 import numpy as np
 
-from benchmarks.common import RESULTS_DIR
+from benchmarks.common import RESULTS_DIR, write_report
 from envs.core.hexgrid import distance
 from envs.unearth.tableau import CENTRE_HEX, NUM_COLOURS, TABLEAU_RADIUS, Tableau, tableau_geometry
 
@@ -239,10 +238,8 @@ def main(argv: list[str] | None = None) -> int:
     timing = time_placement(TABLEAU_RADIUS, min(STONE_COUNTS), args.timing_games, args.rounds, args.seed)
     report = markdown(rows, timing, args.seed, seconds)
     print(report)
-    args.out_dir.mkdir(parents=True, exist_ok=True)
     document = {"seed": args.seed, "seconds": seconds, "rows": [asdict(row) for row in rows], "timing": timing}
-    (args.out_dir / f"{REPORT_STEM}.json").write_text(json.dumps(document, indent=2) + "\n", encoding="utf-8")
-    (args.out_dir / f"{REPORT_STEM}.md").write_text(report, encoding="utf-8")
+    write_report(args.out_dir / REPORT_STEM, report, document)
     print(f"wrote {args.out_dir / REPORT_STEM}.json and .md")
     return 0
 
