@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from collections import defaultdict
 from collections.abc import Mapping
 from pathlib import Path
@@ -81,8 +82,10 @@ class BoundaryCheckpointCallback(BaseCallback):
         return True
 
     def _on_training_end(self) -> None:
-        # The end of the budget is a boundary too: extending a finished run resumes from its last update.
-        self._capture()
+        # The end of the budget is a boundary too: extending a finished run resumes from its last update. A run
+        # stopped mid-rollout (the time budget) keeps the boundary before that rollout: only it continues exactly.
+        if self.model.rollout_buffer.full:  # type: ignore[attr-defined]  # (an on-policy algorithm: PPO)
+            self._capture()
         if self.interval > 0:
             self.save_boundary()
 
@@ -103,6 +106,26 @@ class BoundaryCheckpointCallback(BaseCallback):
 
     def _next_multiple(self, timesteps: int) -> int:
         return (timesteps // self.interval + 1) * self.interval if self.interval > 0 else 0
+
+
+class TimeBudgetCallback(BaseCallback):
+    """Stops training at the first env step after `deadline` (a time.monotonic() value); the partial rollout is
+    dropped, so the model is the one of the last update."""
+
+    clock = staticmethod(time.monotonic)
+
+    def __init__(self, deadline: float, minutes: float) -> None:
+        super().__init__()
+        self.deadline = deadline
+        self.minutes = minutes
+        self.stopped_at: int | None = None
+        """The env steps at which the budget stopped training, or None while it has not."""
+
+    def _on_step(self) -> bool:
+        if self.clock() < self.deadline:
+            return True
+        self.stopped_at = self.model.num_timesteps
+        return False
 
 
 class ResumableEvalCallback(MaskableEvalCallback):

@@ -498,6 +498,10 @@ class TrainConfig(ConfigModel):
     """Env steps between evaluations (0: none)."""
     eval_episodes: PositiveInteger = 50
     torch_threads: PositiveInteger = 1
+    time_budget_minutes: float | None = Field(None, gt=0)
+    """Stop training once this many wall-clock minutes have passed since train.py started it, pretraining included
+    (the model of the last update is the final model; a resumed run counts its own minutes afresh). None: no limit,
+    total_timesteps alone ends the run."""
     final_eval_episodes: Integer = Field(100, ge=0)
     """At the end, evaluate.py plays the final model, random and the game's heuristic on this many deals (the same
     deals for all, seeds away from training) and prints the table beside the baselines (0: skip)."""
@@ -642,14 +646,15 @@ class ExperimentConfig(ConfigModel):
                 ("pretrain", "steps"), f"pretraining is not on the {RLLIB_PPO} route yet: set 0", self.pretrain.steps
             )
         opponents = self.opponents
-        if opponents.pool:
-            raise rule_violation(
-                ("opponents", "pool"),
-                f"{RLLIB_PPO} maps every seat to the learner (shared-policy self-play); opponent pools and snapshot "
-                "leagues are not on the RLlib route yet: leave the pool empty and set opponents.learner_seats: all",
-                [entry.agent for entry in opponents.pool],
-            )
-        for key in ("eval_agents", "snapshots"):
+        for index, entry in enumerate(opponents.pool):
+            if entry.agent != SNAPSHOT_AGENT:
+                raise rule_violation(
+                    ("opponents", "pool", index, "agent"),
+                    f"{RLLIB_PPO} plays the learner against its own league only ({SNAPSHOT_AGENT!r}); train against "
+                    "scripted or saved agents with algo.name: maskable_ppo",
+                    entry.agent,
+                )
+        for key in ("eval_agents",):
             if getattr(opponents, key) != getattr(OpponentsConfig(), key):
                 raise rule_violation(("opponents", key), f"not used by {RLLIB_PPO} yet", getattr(opponents, key))
         return self

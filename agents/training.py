@@ -206,6 +206,7 @@ def train(config: ExperimentConfig, run_dir: Path, progress_bar: bool = True, re
     from sb3_contrib import MaskablePPO
 
     train_config = config.train
+    started = time.monotonic()
     hyperparameters = maskable_ppo_hyperparameters(config)
     torch.set_num_threads(train_config.torch_threads)
     snapshot_dir = run_dir / SNAPSHOT_DIR_NAME
@@ -240,6 +241,13 @@ def train(config: ExperimentConfig, run_dir: Path, progress_bar: bool = True, re
 
             freeze_learner(model, snapshot_dir, model.num_timesteps, vec_env)  # the pool is never empty
         callbacks, checkpoints = _callbacks(config, run_dir)
+        budget = None
+        if train_config.time_budget_minutes is not None:
+            from agents.callbacks import TimeBudgetCallback
+
+            minutes = train_config.time_budget_minutes
+            budget = TimeBudgetCallback(started + 60.0 * minutes, minutes)
+            callbacks.append(budget)
         if state is not None:
             restore_resume_state(model, state, checkpoints.resumable)  # last: it restores the generators
         elif resume_from is not None and "evaluation" in checkpoints.resumable:
@@ -252,6 +260,12 @@ def train(config: ExperimentConfig, run_dir: Path, progress_bar: bool = True, re
                     callback=callbacks,
                     reset_num_timesteps=resume_from is None,
                     progress_bar=progress_bar,
+                )
+            if budget is not None and budget.stopped_at is not None:
+                logger.info(
+                    "time budget of %g minutes reached at %d steps: the model of the last update is final",
+                    budget.minutes,
+                    budget.stopped_at,
                 )
             final_path = run_dir / FINAL_MODEL_NAME
             save_model_atomically(model, final_path)

@@ -21,7 +21,7 @@ from ray.rllib.core.rl_module.rl_module import RLModule
 from agents.base import BaseAgent
 from agents.ppo import ModelLoadError
 from agents.rllib.env import ACTION_MASK_KEY, OBSERVATIONS_KEY
-from agents.rllib.training import LEARNER_MODULE_ID
+from agents.rllib.league import LEARNER_MODULE_ID
 from agents.run_dir import RLLIB_FINAL_CHECKPOINT_NAME, rllib_run_checkpoint
 
 SPEC_PREFIX = "rllib"

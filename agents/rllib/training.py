@@ -6,9 +6,11 @@ validate the whole algorithm config; every failure is a ConfigError naming the f
 `train_rllib` then starts a local Ray (or joins `algo.ray.address`), trains until `train.total_timesteps` env steps
 are sampled, writes checkpoints into the run directory (agents/run_dir.py names them) and returns the final one.
 
-Seats: every agent of the env (agents/rllib/env.py) maps to the one learner module (`LEARNER_MODULE_ID`), so a
-solo game trains as usual, a cooperative game has one team policy, and a competitive game is shared-policy
-self-play (every seat's experience, with its own final reward, trains the learner).
+Seats (agents/rllib/league.py): a solo game, a cooperative game or `opponents.learner_seats: all` map every agent
+of the env (agents/rllib/env.py) to the one learner module (`LEARNER_MODULE_ID`): a solo game trains as usual, a
+cooperative game has one team policy, and a competitive game is shared-policy self-play. With
+`opponents.pool: [{agent: snapshot}]` the learner plays one seat per episode against its league of frozen copies.
+`train.time_budget_minutes` ends the run at the first iteration past it, as on the SB3 route.
 """
 
 from __future__ import annotations
@@ -29,6 +31,16 @@ from ray.rllib.core.rl_module.rl_module import RLModuleSpec
 
 from agents.config import ConfigError, ExperimentConfig, RLlibPPOHyperparameters
 from agents.rllib.env import TabletopMultiAgentEnv
+from agents.rllib.league import (
+    LEAGUE_FILE_NAME,
+    LEARNER_MODULE_ID,
+    League,
+    LeagueMapping,
+    LeagueResults,
+    SeatRoles,
+    seat_roles,
+    train_only_the_learner,
+)
 from agents.rllib.module import MaskedPPOTorchRLModule
 from agents.run_dir import (
     CHECKPOINT_DIR_NAME,
@@ -38,9 +50,6 @@ from agents.run_dir import (
 )
 
 logger = logging.getLogger("agents.training")
-
-LEARNER_MODULE_ID = "learner"
-"""The id of the one trained RLModule every seat maps to (and the folder an `rllib:` agent loads it from)."""
 
 
 def rllib_hyperparameters(config: ExperimentConfig) -> RLlibPPOHyperparameters:
@@ -75,9 +84,11 @@ def check_rllib_config(config: ExperimentConfig, source: str) -> None:
                 what = "PPOConfig.training keyword" if section == "training" else "DefaultModelConfig field"
                 raise ConfigError(source, f"algo.{section}.{key}", f"not a {what} of RLlib (valid: {', '.join(known)})")
     try:
-        TabletopMultiAgentEnv(env_config(config))
+        env = TabletopMultiAgentEnv(env_config(config))
     except (TypeError, ValueError, KeyError) as error:
         raise ConfigError(source, "env.kwargs", f"the RLlib adapter rejects {config.env.id} {error}") from None
+    spec = env.game.spec
+    seat_roles(config, spec.num_players, spec.cooperative, source)
     try:
         algorithm_config(config).validate()
     except Exception as error:  # RLlib raises ValueError or its own errors for inconsistent settings
@@ -89,16 +100,23 @@ def env_config(config: ExperimentConfig) -> dict[str, Any]:
     return {"env_id": config.env.id, "kwargs": dict(config.env.kwargs)}
 
 
-def map_every_seat_to_the_learner(agent_id: Any, episode: Any = None, **kwargs: Any) -> str:
-    """RLlib policy mapping: every seat plays (and trains) the learner module."""
-    return LEARNER_MODULE_ID
+def run_seat_roles(config: ExperimentConfig) -> SeatRoles:
+    """The seat roles of a config already checked by check_rllib_config."""
+    spec = TabletopMultiAgentEnv(env_config(config)).game.spec
+    return seat_roles(config, spec.num_players, spec.cooperative, "the config")
+
+
+def learner_module_spec(config: ExperimentConfig) -> RLModuleSpec:
+    """The masked PPO module of the learner (league members copy the learner's built spec)."""
+    return RLModuleSpec(module_class=MaskedPPOTorchRLModule, model_config=dict(rllib_hyperparameters(config).model))
 
 
 def algorithm_config(config: ExperimentConfig) -> PPOConfig:
-    """The RLlib PPOConfig of an rllib_ppo experiment (new API stack, masked module, every seat the learner)."""
+    """The RLlib PPOConfig of an rllib_ppo experiment (new API stack, masked module, the learner and its league)."""
     hyperparameters = rllib_hyperparameters(config)
-    module_spec = RLModuleSpec(module_class=MaskedPPOTorchRLModule, model_config=dict(hyperparameters.model))
-    return (
+    roles = run_seat_roles(config)
+    mapping = LeagueMapping(roles, (), config.opponents.snapshots.latest_share, config.train.seed)
+    algorithm = (
         PPOConfig()
         # RLlib's env check steps random actions of the whole space, ignoring the mask: the rules refuse them.
         .environment(env=TabletopMultiAgentEnv, env_config=env_config(config), disable_env_checking=True)
@@ -108,12 +126,13 @@ def algorithm_config(config: ExperimentConfig) -> PPOConfig:
         )
         .learners(num_learners=0)
         .training(**hyperparameters.training)
-        .multi_agent(policies={LEARNER_MODULE_ID}, policy_mapping_fn=map_every_seat_to_the_learner)
-        .rl_module(rl_module_spec=MultiRLModuleSpec(rl_module_specs={LEARNER_MODULE_ID: module_spec}))
+        .multi_agent(policies={LEARNER_MODULE_ID}, policy_mapping_fn=mapping, policies_to_train=train_only_the_learner)
+        .rl_module(rl_module_spec=MultiRLModuleSpec(rl_module_specs={LEARNER_MODULE_ID: learner_module_spec(config)}))
         # An error in the env is a bug of the rules or the adapter: fail the run rather than restart its runners.
         .fault_tolerance(restart_failed_env_runners=False, ignore_env_runner_failures=False)
         .debugging(seed=config.train.seed, log_level="WARN")
     )
+    return algorithm.callbacks(LeagueResults) if roles.league else algorithm
 
 
 def start_ray(config: ExperimentConfig) -> bool:
@@ -163,11 +182,19 @@ def train_rllib(config: ExperimentConfig, run_dir: Path) -> Path:
     """Train PPO on RLlib for `train.total_timesteps` env steps; checkpoints into `run_dir`; the final checkpoint."""
     import ray
 
+    began = time.monotonic()  # the time budget counts Ray's start and the algorithm's build too
     started = start_ray(config)
     try:
         algorithm = algorithm_config(config).build_algo()
+        league = League(
+            roles=run_seat_roles(config),
+            settings=config.opponents.snapshots,
+            seed=config.train.seed,
+            path=run_dir / LEAGUE_FILE_NAME,
+        )
         try:
-            return _train_loop(config, run_dir, algorithm)
+            league.start(algorithm)
+            return _train_loop(config, run_dir, algorithm, league, began)
         finally:
             algorithm.stop()
     finally:
@@ -175,17 +202,28 @@ def train_rllib(config: ExperimentConfig, run_dir: Path) -> Path:
             ray.shutdown()
 
 
-def _train_loop(config: ExperimentConfig, run_dir: Path, algorithm: Any) -> Path:
-    """Iterate until the budget is sampled, with a checkpoint at each checkpoint_interval crossed."""
+def _train_loop(config: ExperimentConfig, run_dir: Path, algorithm: Any, league: League, began: float) -> Path:
+    """Iterate until the budget is sampled (or the time budget passed), checkpointing at each interval crossed."""
     interval = config.train.checkpoint_interval
     progress_path = run_dir / RLLIB_PROGRESS_FILE_NAME
     steps, iteration, next_checkpoint = 0, 0, interval
+    minutes = config.train.time_budget_minutes
+    deadline = began + 60.0 * minutes if minutes is not None else None
     while steps < config.train.total_timesteps:
         start = time.monotonic()
         result = algorithm.train()
         iteration += 1
         summary = iteration_summary(iteration, result, time.monotonic() - start)
         steps = summary["env_steps"]
+        check = league.after_iteration(algorithm, result, steps)
+        if check is not None:
+            summary["league_check"] = check
+            logger.info(
+                "league: learner scored %s in %d games since the last check; %s",
+                "-" if check["learner_score"] is None else f"{100 * check['learner_score']:.1f}%",
+                check["games"],
+                f"froze {check['member']}" if check["frozen"] else "no new member",
+            )
         with progress_path.open("a", encoding="utf-8") as handle:
             handle.write(json.dumps(summary) + "\n")
         logger.info(
@@ -200,6 +238,9 @@ def _train_loop(config: ExperimentConfig, run_dir: Path, algorithm: Any) -> Path
             algorithm.save_to_path(str(checkpoint.resolve()))
             logger.info("checkpoint: %s", checkpoint)
             next_checkpoint = (steps // interval + 1) * interval
+        if deadline is not None and time.monotonic() >= deadline:
+            logger.info("time budget of %g minutes reached at %d env steps", minutes, steps)
+            break
     final = run_dir / RLLIB_FINAL_CHECKPOINT_NAME
     algorithm.save_to_path(str(final.resolve()))
     return final

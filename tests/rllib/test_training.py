@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 import ray
+import torch
 
 from agents import evaluate_cli, train_cli
 from agents.run_dir import CONFIG_FILE_NAME, RLLIB_FINAL_CHECKPOINT_NAME, RLLIB_PROGRESS_FILE_NAME
@@ -91,3 +92,80 @@ def test_tiny_unearth_self_play_run_meets_random_in_a_tournament(local_ray: None
     assert evaluate_cli.main([*arguments, "--out", str(out)]) == 0
     results = json.loads((out / "results.json").read_text())
     assert f"rllib:{checkpoint}" in json.dumps(results)
+
+
+LEAGUE = [
+    "train.total_timesteps=1500",
+    "train.checkpoint_interval=500",
+    "algo.training.train_batch_size_per_learner=500",
+    "algo.training.minibatch_size=100",
+    "opponents.snapshots.interval=500",
+    "opponents.snapshots.win_rate_to_freeze=null",
+    "opponents.snapshots.max_kept=2",
+    "train.final_eval_episodes=0",
+]
+"""A league run of three iterations, a member frozen after each, two kept."""
+
+
+def module_weights(checkpoint: Path, module_id: str) -> dict[str, torch.Tensor]:
+    """The weights of one module of an RLlib algorithm checkpoint."""
+    from ray.rllib.core.rl_module.rl_module import RLModule
+
+    module = RLModule.from_checkpoint(checkpoint / "learner_group" / "learner" / "rl_module" / module_id)
+    return dict(module.state_dict())  # type: ignore[attr-defined]  # (a torch RLModule)
+
+
+def test_the_league_freezes_copies_of_the_learner_that_never_train_and_keeps_max_kept(
+    local_ray: None, tmp_path: Path
+) -> None:
+    """Issue 11: frozen snapshots join the league at each check (here unconditionally), the league is bounded, and a
+    member keeps the learner's weights of the moment it was frozen while the learner trains on against it."""
+    run_dir = train("configs/unearth/rllib_selfplay.yaml", tmp_path / "runs", *LEAGUE)
+    league = json.loads((run_dir / "league.json").read_text())
+    assert league["members"] == ["league_1000", "league_1500"]
+    assert [check["member"] for check in league["checks"]] == ["league_500", "league_1000", "league_1500"]
+    assert sum(check["games"] for check in league["checks"]) > 0  # the env runners report the learner's games
+    final = run_dir / RLLIB_FINAL_CHECKPOINT_NAME
+    kept = {path.name for path in (final / "learner_group" / "learner" / "rl_module").iterdir() if path.is_dir()}
+    assert kept == {"learner", "league_1000", "league_1500"}
+    at_freeze = module_weights(run_dir / "checkpoints" / "rllib_1000_steps", "learner")
+    member = module_weights(final, "league_1000")
+    learner = module_weights(final, "learner")
+    assert at_freeze.keys() == member.keys() == learner.keys()
+    assert all(torch.equal(at_freeze[key], member[key]) for key in member)
+    assert not all(torch.equal(learner[key], member[key]) for key in member)
+
+
+def test_league_settings_the_game_cannot_use_fail_before_ray_starts(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import agents.rllib.training as training
+
+    def no_ray(*args: object) -> bool:
+        raise AssertionError("Ray must not start for a bad config")
+
+    monkeypatch.setattr(training, "start_ray", no_ray)
+    league_config = "configs/unearth/rllib_selfplay.yaml"
+    for config, overrides, key in (
+        (league_config, ["opponents.pool=[{agent: heuristic}]"], "opponents.pool[0].agent"),
+        (league_config, ["opponents.learner_seats=all"], "opponents.pool"),
+        (league_config, ["opponents.pool=[]"], "opponents.pool"),
+        (league_config, ["opponents.learner_seats=2"], "opponents.learner_seats"),
+        ("configs/unbroken/rllib_ppo.yaml", ["opponents.pool=[{agent: snapshot}]"], "opponents.pool"),
+    ):
+        arguments = ["--config", str(REPO_ROOT / config), f"logging.run_root={tmp_path}", *overrides]
+        assert train_cli.main(arguments) == 2
+        error = capsys.readouterr().err
+        assert f": {key}:" in error, error
+    assert not any(tmp_path.iterdir())
+
+
+def test_the_time_budget_ends_an_rllib_run_after_the_iteration_that_passes_it(local_ray: None, tmp_path: Path) -> None:
+    run_dir = train(
+        "configs/unbroken/rllib_ppo.yaml",
+        tmp_path / "runs",
+        "train.time_budget_minutes=1e-6",
+        "train.final_eval_episodes=0",
+    )
+    progress = (run_dir / RLLIB_PROGRESS_FILE_NAME).read_text().splitlines()
+    assert len(progress) == 1 and (run_dir / RLLIB_FINAL_CHECKPOINT_NAME).is_dir()  # TINY alone would run two

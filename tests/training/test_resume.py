@@ -188,6 +188,37 @@ def test_killed_run_resumed_from_its_periodic_checkpoint_is_the_uninterrupted_ru
     assert checkpoints == [checkpoint_file_name(2 * ROLLOUT), checkpoint_file_name(4 * ROLLOUT)]
 
 
+def test_a_run_stopped_by_its_time_budget_keeps_an_exact_boundary(
+    uninterrupted: Callable[[str], Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """train.time_budget_minutes stops mid-rollout: the final model is the last update's, the checkpoint is the
+    boundary before the dropped rollout, and resuming it without a budget ends as the uninterrupted run."""
+    from sb3_contrib import MaskablePPO
+
+    from agents.callbacks import TimeBudgetCallback
+
+    calls = iter(range(10**9))
+    stop_call = (3 * ROLLOUT + 10) // 2  # one clock reading per vectorised step of 2 envs: in the 4th rollout
+    monkeypatch.setattr(TimeBudgetCallback, "clock", staticmethod(lambda: 0.0 if next(calls) < stop_call else 1e18))
+    reference = uninterrupted("unbroken")
+    run_dir = tmp_path / "run"
+    run_dir.mkdir()
+    budgeted = exact_config(tmp_path, "budget", "unbroken", checkpoint_interval=10_000, time_budget_minutes=1)
+    monkeypatch.setattr(agents.training.time, "monotonic", lambda: 0.0)  # the deadline: one minute after 0
+    train_run(budgeted, run_dir, progress_bar=False)
+    monkeypatch.undo()
+    kept = latest_checkpoint(run_dir)
+    assert kept is not None and kept.name == checkpoint_file_name(3 * ROLLOUT)
+    final, boundary = MaskablePPO.load(run_dir / "final_model.zip"), MaskablePPO.load(kept)
+    assert final.num_timesteps > boundary.num_timesteps  # the dropped partial rollout's steps
+    for key, tensor in final.policy.state_dict().items():
+        assert torch.equal(tensor, boundary.policy.state_dict()[key]), key
+    whole = exact_config(tmp_path, "whole", "unbroken", checkpoint_interval=10_000)
+    train_run(whole, run_dir, progress_bar=False, resume_from=kept)
+    assert_same_model(run_dir / "final_model.zip", reference / "final_model.zip")
+    assert_same_evaluations(run_dir, reference)
+
+
 @pytest.mark.parametrize("game", GAMES)
 def test_extending_a_finished_run_is_the_run_with_the_larger_budget(
     game: str, uninterrupted: Callable[[str], Path], tmp_path: Path
