@@ -15,6 +15,7 @@ cooperative game has one team policy, and a competitive game is shared-policy se
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import inspect
 import json
@@ -197,9 +198,19 @@ def train_rllib(config: ExperimentConfig, run_dir: Path) -> Path:
             return _train_loop(config, run_dir, algorithm, league, began)
         finally:
             algorithm.stop()
+            remove_empty_logdir(algorithm)
     finally:
         if started:
             ray.shutdown()
+
+
+def remove_empty_logdir(algorithm: Any) -> None:
+    """Remove the folder Ray makes for every algorithm under ~/ray_results when it stayed empty (the run directory
+    holds everything this route writes)."""
+    logdir = getattr(algorithm, "logdir", None)
+    if logdir:
+        with contextlib.suppress(OSError):  # not empty, or gone: leave it
+            Path(logdir).rmdir()
 
 
 def _train_loop(config: ExperimentConfig, run_dir: Path, algorithm: Any, league: League, began: float) -> Path:

@@ -73,7 +73,12 @@ def train(config: str, root: Path, *overrides: str) -> Path:
 def test_tiny_unbroken_run_trains_checkpoints_and_evaluates(
     local_ray: None, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    from ray.train.constants import DEFAULT_STORAGE_PATH
+
+    ray_results = Path(DEFAULT_STORAGE_PATH)
+    before = set(ray_results.iterdir()) if ray_results.is_dir() else set()
     run_dir = train("configs/unbroken/rllib_ppo.yaml", tmp_path / "runs", "train.final_eval_episodes=2")
+    assert (set(ray_results.iterdir()) if ray_results.is_dir() else set()) <= before  # nothing left in ~/ray_results
     assert (run_dir / CONFIG_FILE_NAME).is_file() and (run_dir / RLLIB_FINAL_CHECKPOINT_NAME).is_dir()
     assert (run_dir / "checkpoints" / "rllib_100_steps").is_dir()
     progress = [json.loads(line) for line in (run_dir / RLLIB_PROGRESS_FILE_NAME).read_text().splitlines()]
