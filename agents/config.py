@@ -439,6 +439,10 @@ class RLlibPPOHyperparameters(AlgorithmHyperparameters):
     """Ray actors that sample episodes (0: sample in the training process)."""
     num_envs_per_env_runner: PositiveInteger = 1
     """Envs each env runner steps together (one batched forward pass for all)."""
+    num_learners: Integer = Field(0, ge=0)
+    """Learner actors that compute the updates (0: in the training process; on a cluster, e.g. one per GPU)."""
+    num_gpus_per_learner: float = Field(0.0, ge=0)
+    """GPUs each learner actor asks Ray for (0: CPU)."""
     training: dict[str, Any] = {}
     """Keyword arguments of RLlib's `PPOConfig.training` (lr, gamma, lambda_, train_batch_size_per_learner,
     minibatch_size, num_epochs, entropy_coeff, clip_param, vf_loss_coeff, grad_clip, ...)."""

@@ -125,7 +125,7 @@ def algorithm_config(config: ExperimentConfig) -> PPOConfig:
             num_env_runners=hyperparameters.num_env_runners,
             num_envs_per_env_runner=hyperparameters.num_envs_per_env_runner,
         )
-        .learners(num_learners=0)
+        .learners(num_learners=hyperparameters.num_learners, num_gpus_per_learner=hyperparameters.num_gpus_per_learner)
         .training(**hyperparameters.training)
         .multi_agent(policies={LEARNER_MODULE_ID}, policy_mapping_fn=mapping, policies_to_train=train_only_the_learner)
         .rl_module(rl_module_spec=MultiRLModuleSpec(rl_module_specs={LEARNER_MODULE_ID: learner_module_spec(config)}))

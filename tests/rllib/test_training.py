@@ -120,12 +120,14 @@ def module_weights(checkpoint: Path, module_id: str) -> dict[str, torch.Tensor]:
     return dict(module.state_dict())  # type: ignore[attr-defined]  # (a torch RLModule)
 
 
+@pytest.mark.parametrize("learners", [0, 1])
 def test_the_league_freezes_copies_of_the_learner_that_never_train_and_keeps_max_kept(
-    local_ray: None, tmp_path: Path
+    local_ray: None, tmp_path: Path, learners: int
 ) -> None:
     """Issue 11: frozen snapshots join the league at each check (here unconditionally), the league is bounded, and a
-    member keeps the learner's weights of the moment it was frozen while the learner trains on against it."""
-    run_dir = train("configs/unearth/rllib_selfplay.yaml", tmp_path / "runs", *LEAGUE)
+    member keeps the learner's weights of the moment it was frozen while the learner trains on against it; with the
+    update in the training process and in a learner actor, as on a cluster."""
+    run_dir = train("configs/unearth/rllib_selfplay.yaml", tmp_path / "runs", *LEAGUE, f"algo.num_learners={learners}")
     league = json.loads((run_dir / "league.json").read_text())
     assert league["members"] == ["league_1000", "league_1500"]
     assert [check["member"] for check in league["checks"]] == ["league_500", "league_1000", "league_1500"]
