@@ -201,7 +201,7 @@ def main(argv: list[str] | None = None) -> int:
     arguments = sys.argv[1:] if argv is None else argv
     args = parser.parse_args(arguments)
     rows: list[RouteRow] = []
-    ray.init(num_cpus=2, include_dashboard=False, logging_level=logging.ERROR)
+    ray.init(address="local", num_cpus=2, include_dashboard=False, logging_level=logging.ERROR)
     try:
         for runners in args.env_runners:
             config = load_experiment_config(

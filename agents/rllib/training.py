@@ -146,7 +146,8 @@ def start_ray(config: ExperimentConfig) -> bool:
     if settings.address:
         ray.init(address=settings.address, logging_level=logging.WARNING)
     else:
-        ray.init(num_cpus=settings.num_cpus, include_dashboard=False, logging_level=logging.WARNING)
+        # "local": always a new Ray of its own, even where `ray start` left this node an (old) cluster address
+        ray.init(address="local", num_cpus=settings.num_cpus, include_dashboard=False, logging_level=logging.WARNING)
     return True
 
 

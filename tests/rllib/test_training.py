@@ -57,7 +57,7 @@ def test_a_bad_rllib_key_fails_before_ray_starts(
 @pytest.fixture(scope="module")
 def local_ray() -> Iterator[None]:
     """One small local Ray for the module's runs."""
-    ray.init(num_cpus=2, include_dashboard=False, logging_level="WARNING")
+    ray.init(address="local", num_cpus=2, include_dashboard=False, logging_level="WARNING")
     yield
     ray.shutdown()
 
