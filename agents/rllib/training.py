@@ -47,6 +47,7 @@ from agents.run_dir import (
     CHECKPOINT_DIR_NAME,
     RLLIB_FINAL_CHECKPOINT_NAME,
     RLLIB_PROGRESS_FILE_NAME,
+    TENSORBOARD_DIR_NAME,
     rllib_checkpoint_dir_name,
 )
 
@@ -180,6 +181,36 @@ def iteration_summary(iteration: int, result: dict[str, Any], seconds: float) ->
     }
 
 
+LEARNER_TAGS = {
+    "policy_loss": "train/policy_loss",
+    "vf_loss": "train/value_loss",
+    "entropy": "train/entropy",
+    "mean_kl_loss": "train/approx_kl",
+    "vf_explained_var": "train/explained_variance",
+}
+"""RLlib learner statistic of the learner module -> TensorBoard tag (the SB3 route's names where they exist)."""
+
+
+def tensorboard_scalars(result: dict[str, Any], summary: dict[str, Any], previous_steps: int) -> dict[str, float]:
+    """The scalars of one iteration for TensorBoard: the learner's return and statistics, lengths, speed, league."""
+    scalars: dict[str, float] = {}
+    learner_return = _metric(result, "env_runners", "module_episode_returns_mean", LEARNER_MODULE_ID)
+    if learner_return is not None:
+        scalars["episode/return"] = float(learner_return)
+    if summary["episode_length_mean"] is not None:
+        scalars["episode/length"] = float(summary["episode_length_mean"])
+    for key, tag in LEARNER_TAGS.items():
+        value = _metric(result, "learners", LEARNER_MODULE_ID, key)
+        if value is not None:
+            scalars[tag] = float(value)
+    if summary["seconds"] > 0:
+        scalars["time/env_steps_per_second"] = (summary["env_steps"] - previous_steps) / summary["seconds"]
+    check = summary.get("league_check")
+    if check is not None and check["learner_score"] is not None:
+        scalars["league/learner_score"] = float(check["learner_score"])
+    return scalars
+
+
 def train_rllib(config: ExperimentConfig, run_dir: Path) -> Path:
     """Train PPO on RLlib for `train.total_timesteps` env steps; checkpoints into `run_dir`; the final checkpoint."""
     import ray
@@ -221,38 +252,61 @@ def _train_loop(config: ExperimentConfig, run_dir: Path, algorithm: Any, league:
     steps, iteration, next_checkpoint = 0, 0, interval
     minutes = config.train.time_budget_minutes
     deadline = began + 60.0 * minutes if minutes is not None else None
-    while steps < config.train.total_timesteps:
-        start = time.monotonic()
-        result = algorithm.train()
-        iteration += 1
-        summary = iteration_summary(iteration, result, time.monotonic() - start)
-        steps = summary["env_steps"]
-        check = league.after_iteration(algorithm, result, steps)
-        if check is not None:
-            summary["league_check"] = check
+    writer = _tensorboard_writer(config, run_dir)
+    try:
+        while steps < config.train.total_timesteps:
+            start = time.monotonic()
+            result = algorithm.train()
+            iteration += 1
+            summary = iteration_summary(iteration, result, time.monotonic() - start)
+            previous_steps, steps = steps, summary["env_steps"]
+            check = league.after_iteration(algorithm, result, steps)
+            if check is not None:
+                summary["league_check"] = check
+                _log_league_check(check)
+            with progress_path.open("a", encoding="utf-8") as handle:
+                handle.write(json.dumps(summary) + "\n")
+            if writer is not None:
+                for tag, value in tensorboard_scalars(result, summary, previous_steps).items():
+                    writer.add_scalar(tag, value, steps)
+                writer.flush()
             logger.info(
-                "league: learner scored %s in %d games since the last check; %s",
-                "-" if check["learner_score"] is None else f"{100 * check['learner_score']:.1f}%",
-                check["games"],
-                f"froze {check['member']}" if check["frozen"] else "no new member",
+                "iteration %d: %d env steps, episode return %s, %.1fs",
+                iteration,
+                steps,
+                summary["episode_return_mean"],
+                summary["seconds"],
             )
-        with progress_path.open("a", encoding="utf-8") as handle:
-            handle.write(json.dumps(summary) + "\n")
-        logger.info(
-            "iteration %d: %d env steps, episode return %s, %.1fs",
-            iteration,
-            steps,
-            summary["episode_return_mean"],
-            summary["seconds"],
-        )
-        if interval and steps >= next_checkpoint and steps < config.train.total_timesteps:
-            checkpoint = run_dir / CHECKPOINT_DIR_NAME / rllib_checkpoint_dir_name(steps)
-            algorithm.save_to_path(str(checkpoint.resolve()))
-            logger.info("checkpoint: %s", checkpoint)
-            next_checkpoint = (steps // interval + 1) * interval
-        if deadline is not None and time.monotonic() >= deadline:
-            logger.info("time budget of %g minutes reached at %d env steps", minutes, steps)
-            break
+            if interval and steps >= next_checkpoint and steps < config.train.total_timesteps:
+                checkpoint = run_dir / CHECKPOINT_DIR_NAME / rllib_checkpoint_dir_name(steps)
+                algorithm.save_to_path(str(checkpoint.resolve()))
+                logger.info("checkpoint: %s", checkpoint)
+                next_checkpoint = (steps // interval + 1) * interval
+            if deadline is not None and time.monotonic() >= deadline:
+                logger.info("time budget of %g minutes reached at %d env steps", minutes, steps)
+                break
+    finally:
+        if writer is not None:
+            writer.close()
     final = run_dir / RLLIB_FINAL_CHECKPOINT_NAME
     algorithm.save_to_path(str(final.resolve()))
     return final
+
+
+def _tensorboard_writer(config: ExperimentConfig, run_dir: Path) -> Any:
+    """A TensorBoard writer into the run's tensorboard/ folder (as the SB3 route's), or None when turned off."""
+    if not config.logging.tensorboard:
+        return None
+    from torch.utils.tensorboard import SummaryWriter
+
+    return SummaryWriter(str(run_dir / TENSORBOARD_DIR_NAME))
+
+
+def _log_league_check(check: dict[str, Any]) -> None:
+    """One line on a league check: the learner's score and whether a member joined."""
+    logger.info(
+        "league: learner scored %s in %d games since the last check; %s",
+        "-" if check["learner_score"] is None else f"{100 * check['learner_score']:.1f}%",
+        check["games"],
+        f"froze {check['member']}" if check["frozen"] else "no new member",
+    )

@@ -83,6 +83,13 @@ def test_tiny_unbroken_run_trains_checkpoints_and_evaluates(
     assert (run_dir / "checkpoints" / "rllib_100_steps").is_dir()
     progress = [json.loads(line) for line in (run_dir / RLLIB_PROGRESS_FILE_NAME).read_text().splitlines()]
     assert [entry["env_steps"] for entry in progress] == [100, 200]
+    from tensorboard.backend.event_processing.event_accumulator import EventAccumulator
+
+    events = EventAccumulator(str(run_dir / "tensorboard"))
+    events.Reload()
+    tags = set(events.Tags()["scalars"])
+    assert {"train/policy_loss", "train/value_loss", "train/entropy", "time/env_steps_per_second"} <= tags, tags
+    assert [event.step for event in events.Scalars("train/policy_loss")] == [100, 200]
     results = json.loads((run_dir / "final_evaluation" / "results.json").read_text())
     assert f"rllib:{run_dir}" in json.dumps(results)  # the train.py route's own closing evaluation
     output = capsys.readouterr().out
