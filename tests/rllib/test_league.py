@@ -5,10 +5,14 @@ from __future__ import annotations
 import pickle
 from collections import Counter
 from dataclasses import dataclass
+from pathlib import Path
 
 import pytest
 
-from agents.rllib.league import LEARNER_MODULE_ID, LeagueMapping, SeatRoles
+from agents.config import load_experiment_config
+from agents.rllib.league import LEARNER_MODULE_ID, LeagueMapping, SeatRoles, seat_roles
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
 
 
 @dataclass
@@ -52,3 +56,15 @@ def test_a_fixed_seat_and_the_every_seat_mode() -> None:
         episode = Episode(str(index))
         assert modules_of(fixed, episode, 3) == ["league_0", "league_0", LEARNER_MODULE_ID]
         assert modules_of(every, episode, 3) == [LEARNER_MODULE_ID] * 3
+
+
+def test_a_cooperative_game_maps_every_seat_to_the_learner() -> None:
+    """Issue 11: "co-op games map every seat to the learner" (a team policy), whatever learner_seats says."""
+    config = load_experiment_config(
+        REPO_ROOT / "configs/unearth/rllib_selfplay.yaml",
+        ["env.id=tests.toys:tabletop/card_duel_coop_v0", "env.kwargs={num_players: 3}", "opponents.pool=[]"],
+    )
+    roles = seat_roles(config, num_seats=3, cooperative=True, source="test")
+    assert roles == SeatRoles(3, league=False)
+    mapping = LeagueMapping(roles, ("league_0",), 0.5, seed=0)
+    assert modules_of(mapping, Episode("any"), 3) == [LEARNER_MODULE_ID] * 3

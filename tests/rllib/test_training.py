@@ -166,6 +166,11 @@ def test_league_settings_the_game_cannot_use_fail_before_ray_starts(
         (league_config, ["opponents.pool=[]"], "opponents.pool"),
         (league_config, ["opponents.learner_seats=2"], "opponents.learner_seats"),
         ("configs/unbroken/rllib_ppo.yaml", ["opponents.pool=[{agent: snapshot}]"], "opponents.pool"),
+        (
+            league_config,
+            ["env.id=tests.toys:tabletop/card_duel_coop_v0", "env.kwargs={num_players: 3}"],
+            "opponents.pool",
+        ),
     ):
         arguments = ["--config", str(REPO_ROOT / config), f"logging.run_root={tmp_path}", *overrides]
         assert train_cli.main(arguments) == 2
