@@ -220,7 +220,7 @@ def main(argv: list[str] | None = None) -> int:
     rows.append(sb3_row(config, args.batch, args.iterations))
     print(rows[-1], file=sys.stderr)
     facts = f"{config.env.id} {dict(config.env.kwargs)}; `{args.config}`; {args.batch} env steps per iteration."
-    report = markdown(rows, "python -m benchmarks.rllib_throughput " + " ".join(arguments), facts)
+    report = markdown(rows, " ".join(["python -m benchmarks.rllib_throughput", *arguments]), facts)
     print(report)
     game = game_record_of_env_id(resolve_env_id(config.env.id)).name
     document = {"config": str(args.config), "batch": args.batch, "rows": [asdict(row) for row in rows]}

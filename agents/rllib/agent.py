@@ -63,7 +63,8 @@ class RLlibAgent(BaseAgent):
         """Load the learner module of a checkpoint or run directory; checks its spaces against `env` when given."""
         checkpoint = resolve_checkpoint(spec)
         try:
-            module = RLModule.from_checkpoint(learner_module_path(checkpoint))
+            # RLlib reads checkpoints through pyarrow, which wants an absolute path (a relative one has no scheme)
+            module = RLModule.from_checkpoint(learner_module_path(checkpoint).resolve())
         except Exception as error:  # a user's folder through RLlib's unpickling: any failure means no usable module
             raise ModelLoadError(f"cannot load rllib:{spec}: {type(error).__name__}: {error}") from error
         module.eval()  # type: ignore[attr-defined]  # (a torch RLModule: torch.nn.Module's eval)
