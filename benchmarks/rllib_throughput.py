@@ -1,6 +1,6 @@
 """Env steps/s of training on Ray RLlib with 1 and 2 env runners, beside the SB3 route's, on the same game and network.
 
-    python -m benchmarks.rllib_throughput [--config configs/unearth/rllib_selfplay.yaml] [--env-runners 1 2]
+    python -m benchmarks.rllib_throughput --config configs/GAME/RLLIB_CONFIG.yaml [--env-runners 1 2]
         [--iterations 3] [--batch 4000]
 
 RLlib rows: the config's PPO (its env, league and model) with `num_env_runners` = N (one env each, a local Ray of
@@ -32,8 +32,6 @@ from typing import Any
 from agents.config import ExperimentConfig, RLlibPPOHyperparameters, load_experiment_config, validate_config
 from benchmarks.common import RESULTS_DIR, write_report
 from envs.core.registration import game_record_of_env_id, resolve_env_id
-
-DEFAULT_CONFIG = Path("configs/unearth/rllib_selfplay.yaml")
 
 
 @dataclass
@@ -193,7 +191,7 @@ def main(argv: list[str] | None = None) -> int:
     import ray
 
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--config", type=Path, default=DEFAULT_CONFIG, help="an rllib_ppo training config")
+    parser.add_argument("--config", type=Path, required=True, help="an rllib_ppo training config (a league's, say)")
     parser.add_argument("--env-runners", type=int, nargs="+", default=[1, 2])
     parser.add_argument("--iterations", type=int, default=3, help="timed iterations (rollouts) per row")
     parser.add_argument("--batch", type=int, default=4000, help="env steps per iteration (rollout)")
