@@ -59,8 +59,8 @@ def rllib_row(config: ExperimentConfig, env_runners: int, iterations: int) -> Ro
     algorithm = algorithm_config(config).build_algo()
     try:
         with tempfile.TemporaryDirectory() as folder:
-            league = League(run_seat_roles(config), config.opponents.snapshots, config.train.seed, Path(folder))
-            league.path = Path(folder) / LEAGUE_FILE_NAME
+            league_file = Path(folder) / LEAGUE_FILE_NAME
+            league = League(run_seat_roles(config), config.opponents.snapshots, config.train.seed, league_file)
             league.start(algorithm)  # the league's first member, as in a run
             warm_up = algorithm.train()
             sampling = total = 0.0

@@ -31,15 +31,20 @@ TINY = [
 """Overrides that make a shipped RLlib config a run of seconds: two iterations of 100 env steps."""
 
 
-def test_a_bad_rllib_key_fails_before_ray_starts(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
-) -> None:
+@pytest.fixture
+def ray_must_not_start(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Make any start of Ray fail the test (a bad config must be refused before)."""
     import agents.rllib.training as training
 
     def no_ray(*args: object) -> bool:
         raise AssertionError("Ray must not start for a bad config")
 
     monkeypatch.setattr(training, "start_ray", no_ray)
+
+
+def test_a_bad_rllib_key_fails_before_ray_starts(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], ray_must_not_start: None
+) -> None:
     config = "configs/unbroken/rllib_ppo.yaml"
     for override, key in (
         ("algo.training.learning_rat=0.1", "algo.training.learning_rat"),
@@ -154,14 +159,8 @@ def test_the_league_freezes_copies_of_the_learner_that_never_train_and_keeps_max
 
 
 def test_league_settings_the_game_cannot_use_fail_before_ray_starts(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], ray_must_not_start: None
 ) -> None:
-    import agents.rllib.training as training
-
-    def no_ray(*args: object) -> bool:
-        raise AssertionError("Ray must not start for a bad config")
-
-    monkeypatch.setattr(training, "start_ray", no_ray)
     league_config = "configs/unearth/rllib_selfplay.yaml"
     for config, overrides, key in (
         (league_config, ["opponents.pool=[{agent: heuristic}]"], "opponents.pool[0].agent"),
