@@ -231,6 +231,15 @@ class BestResponseAgent:
         return worlds, blamed, diff
 
 
+def model_heuristic(state: CardDuelState, player: int) -> int:
+    """The rank the solver's model of the heuristic (`heuristic_lead`, `heuristic_follow`) plays for `player`."""
+    hand = tuple(sorted(card_rank(card) for card in state.hands[player]))
+    if not state.trick:
+        return heuristic_lead(hand)
+    led = card_rank(state.trick[0][1])
+    return heuristic_follow(hand, led, state.blamed == state.trick[0][0], state.blamed == player)
+
+
 def simulate(solver: Solver, games: int, seed: int, hand_size: int) -> dict[int, tuple[float, float, float]]:
     """Per seat of the best responder: (win share with ties half, its 95% interval) over `games` rules-core games."""
     game = CardDuelGame(num_players=2)
@@ -255,6 +264,7 @@ def simulate(solver: Solver, games: int, seed: int, hand_size: int) -> dict[int,
                         action = agent.act(state, log)
                     else:
                         action = heuristic.act(None, state.legal_actions_mask(), state)
+                        assert card_rank(action) == model_heuristic(state, player), "the rank model left the heuristic"
                     trick = [*state.trick, (player, action)]
                     state.apply_action(action)
                     if len(trick) == 2:
