@@ -42,9 +42,11 @@ RecordT = TypeVar("RecordT", bound="StateRecord")
 class NameTables:
     """The names of a game's content by table ("monster", "skill", ...), in index order, with reverse look-ups."""
 
-    def __init__(self, tables: Mapping[str, Sequence[str]]) -> None:
+    def __init__(self, tables: Mapping[str, Sequence[str]], num_seats: int = 1) -> None:
         self.names = {table: tuple(names) for table, names in tables.items()}
         self._index = {table: {name: i for i, name in enumerate(names)} for table, names in self.names.items()}
+        self.num_seats = num_seats
+        """Seats of the game: the length of every per-seat field (`PerSeat`)."""
 
     def name(self, table: str, index: int) -> str:
         """The name of entry `index` of a table."""
@@ -249,6 +251,210 @@ class IntsByName(FieldCodec):
         }
 
 
+class PerSeat(FieldCodec):
+    """One value per seat (hands, dice, tableaus), saved as a list of the inner codec's values, seat 0 first.
+
+    The list must have exactly one entry per seat of the game (`NameTables.num_seats`); entries come back as the
+    inner codec decodes them (lists become tuples: per-seat fields are immutable).
+    """
+
+    def __init__(self, inner: FieldCodec) -> None:
+        self.inner = inner
+
+    def encode(self, value: Any, tables: NameTables) -> Any:
+        """The list of every seat's encoded value."""
+        return [self.inner.encode(item, tables) for item in value]
+
+    def decode(self, value: Any, tables: NameTables, field: str) -> Any:
+        """A tuple of every seat's value; StateFormatError when the list does not have one entry per seat."""
+        items = _expect_list(value, field)
+        if len(items) != tables.num_seats:
+            raise StateFormatError(field, f"expected one entry per seat ({tables.num_seats}), got {len(items)}")
+        return tuple(freeze(self.inner.decode(item, tables, f"{field}[{i}]")) for i, item in enumerate(items))
+
+
+class ListOf(FieldCodec):
+    """A list of values of one inner codec (at most `max_length` of them: checked before anything is decoded)."""
+
+    def __init__(self, inner: FieldCodec, max_length: int | None = None, length: int | None = None) -> None:
+        self.inner = inner
+        self.max_length = max_length
+        self.length = length
+
+    def encode(self, value: Any, tables: NameTables) -> Any:
+        """The list of encoded items."""
+        return [self.inner.encode(item, tables) for item in value]
+
+    def decode(self, value: Any, tables: NameTables, field: str) -> Any:
+        """A tuple of decoded items; StateFormatError when the list is longer than the bound or of the wrong length."""
+        items = _expect_list(value, field)
+        if self.length is not None and len(items) != self.length:
+            raise StateFormatError(field, f"expected {self.length} entries, got {len(items)}")
+        if self.max_length is not None and len(items) > self.max_length:
+            raise StateFormatError(field, f"expected at most {self.max_length} entries, got {len(items)}")
+        return tuple(freeze(self.inner.decode(item, tables, f"{field}[{i}]")) for i, item in enumerate(items))
+
+
+class BoundedInt(FieldCodec):
+    """An integer in `low..high` (inclusive); `null_as`: the integer that null stands for (e.g. -1 for "none")."""
+
+    def __init__(self, low: int, high: int, null_as: int | None = None) -> None:
+        self.low = low
+        self.high = high
+        self.null_as = null_as
+
+    def encode(self, value: Any, tables: NameTables) -> Any:
+        """The integer (null for `null_as`)."""
+        return None if self.null_as is not None and value == self.null_as else int(value)
+
+    def decode(self, value: Any, tables: NameTables, field: str) -> Any:
+        """The integer; StateFormatError outside the bounds."""
+        if value is None and self.null_as is not None:
+            return self.null_as
+        number = _expect_int(value, field)
+        if not self.low <= number <= self.high:
+            raise StateFormatError(field, f"expected an integer in {self.low}..{self.high}, got {number}")
+        return number
+
+
+class DeckOf(FieldCodec):
+    """An ordered face-down `Deck` of a content table, saved as {"unknown": {name: copies}, "top": [names],
+    "bottom": [names]} (top and bottom in drawing order)."""
+
+    def __init__(self, table: str) -> None:
+        self.table = table
+        self.counts = CountsOf(table)
+        self.names = NamesOf(table)
+
+    def encode(self, value: Any, tables: NameTables) -> Any:
+        """The deck's parts by name."""
+        return {
+            "unknown": self.counts.encode(value.unknown, tables),
+            "top": self.names.encode(value.top, tables),
+            "bottom": self.names.encode(value.bottom, tables),
+        }
+
+    def decode(self, value: Any, tables: NameTables, field: str) -> Any:
+        """A Deck; StateFormatError naming the part that is wrong."""
+        from envs.core.components import Deck
+
+        parts = _expect_mapping(value, field)
+        for key in parts:
+            if key not in ("unknown", "top", "bottom"):
+                raise StateFormatError(f"{field}.{key}", "unknown part of a deck (parts: unknown, top, bottom)")
+        unknown = self.counts.decode(parts.get("unknown", {}), tables, f"{field}.unknown")
+        top = self.names.decode(parts.get("top", []), tables, f"{field}.top")
+        bottom = self.names.decode(parts.get("bottom", []), tables, f"{field}.bottom")
+        return Deck(unknown=tuple(unknown), top=tuple(top), bottom=tuple(bottom))
+
+
+class DecisionStackCodec(FieldCodec):
+    """The pending-decision stack (envs/core/decisions.py), saved as a list of frame dicts, bottom first.
+
+    Frame details come back as they were saved: lists (what JSON makes of tuples) are loaded as tuples, so a frame
+    survives `json.dumps`/`json.loads` equal and hashable. The game checks kinds, seats and details in `validate`.
+    """
+
+    def __init__(self, max_frames: int = 10_000) -> None:
+        self.max_frames = max_frames
+
+    def encode(self, value: Any, tables: NameTables) -> Any:
+        """The frames as dicts."""
+        return [frame.to_dict() for frame in value]
+
+    def decode(self, value: Any, tables: NameTables, field: str) -> Any:
+        """A tuple of frames."""
+        from envs.core.decisions import DecisionFrame
+
+        items = _expect_list(value, field)
+        if len(items) > self.max_frames:
+            raise StateFormatError(field, f"expected at most {self.max_frames} frames, got {len(items)}")
+        frames = []
+        for i, item in enumerate(items):
+            frame = DecisionFrame.from_dict(item, f"{field}[{i}]")
+            details = tuple((key, freeze(detail)) for key, detail in frame.details)
+            try:
+                hash(details)
+            except TypeError:
+                message = f"values must be plain JSON values, got {item!r}"
+                raise StateFormatError(f"{field}[{i}].details", message) from None
+            frames.append(DecisionFrame(frame.seat, frame.kind, frame.reason, details))
+        return tuple(frames)
+
+
+class SavedTogether(FieldCodec):
+    """Marks one of several parallel per-seat fields saved together as one record per item (a seat's dice, say).
+
+    Runtime rules keep parallel tuples (`die_place[seat][die]`, `die_value[seat][die]`: fast to read and update);
+    a saved state reads better with one record per item: `"dice": [{"die 1 (d6)": {"place": 0, "value": 4}, ...}]`.
+    Every field declared with the same `key` is one `label` of that record; `items` names the table whose names key
+    each seat's records (every item must be given); `item` is the codec of one value.
+    """
+
+    def __init__(self, key: str, label: str, items: str, item: FieldCodec) -> None:
+        self.key = key
+        self.label = label
+        self.items = items
+        self.item = item
+
+    def encode(self, value: Any, tables: NameTables) -> Any:
+        """Per seat, the list of this label's encoded values in item order (StateRecord.to_dict merges the labels)."""
+        return [[self.item.encode(v, tables) for v in seat] for seat in value]
+
+    def decode(self, value: Any, tables: NameTables, field: str) -> Any:
+        """Not used: StateRecord.from_dict decodes a group as a whole (`decode_group`)."""
+        raise NotImplementedError
+
+
+def encode_group(members: Sequence[tuple[SavedTogether, Any]], tables: NameTables) -> list[dict[str, Any]]:
+    """The saved form of fields saved together: per seat, {item name: {label: value}}."""
+    items = tables.names[members[0][0].items]
+    seats = [codec.encode(value, tables) for codec, value in members]
+    return [
+        {name: {codec.label: seats[m][seat][i] for m, (codec, _) in enumerate(members)} for i, name in enumerate(items)}
+        for seat in range(len(seats[0]))
+    ]
+
+
+def decode_group(members: Sequence[SavedTogether], value: Any, tables: NameTables) -> list[tuple[Any, ...]]:
+    """Each member field's per-seat tuples from the group's saved form; StateFormatError naming seat, item, label."""
+    key = members[0].key
+    items = tables.names[members[0].items]
+    labels = [codec.label for codec in members]
+    seats = _expect_list(value, key)
+    if len(seats) != tables.num_seats:
+        raise StateFormatError(key, f"expected one entry per seat ({tables.num_seats}), got {len(seats)}")
+    decoded: list[list[tuple[Any, ...]]] = [[] for _ in members]
+    for seat, records in enumerate(seats):
+        where = f"{key}[{seat}]"
+        records = _expect_mapping(records, where)
+        for name in records:
+            tables.index(members[0].items, name, f"{where}.{name}")
+        per_member: list[list[Any]] = [[] for _ in members]
+        for name in items:
+            if name not in records:
+                raise StateFormatError(f"{where}.{name}", "missing (every one must be given)")
+            record = _expect_mapping(records[name], f"{where}.{name}")
+            for label in record:
+                if label not in labels:
+                    raise StateFormatError(f"{where}.{name}.{label}", f"unknown (fields: {', '.join(labels)})")
+            for m, codec in enumerate(members):
+                path = f"{where}.{name}.{codec.label}"
+                if codec.label not in record:
+                    raise StateFormatError(path, "missing")
+                per_member[m].append(codec.item.decode(record[codec.label], tables, path))
+        for m in range(len(members)):
+            decoded[m].append(tuple(per_member[m]))
+    return [tuple(seats_of_member) for seats_of_member in decoded]
+
+
+def freeze(value: Any) -> Any:
+    """`value` with every list turned into a tuple, recursively (what JSON gives back for a saved tuple)."""
+    if isinstance(value, list | tuple):
+        return tuple(freeze(item) for item in value)
+    return value
+
+
 @dataclasses.dataclass(frozen=True)
 class DeclaredField:
     """One saved field of a state record: its name, its codec and the container its value lives in."""
@@ -343,6 +549,14 @@ class StateRecord:
             values[name] = dict(values[name])
         return other
 
+    def drop_caches(self) -> None:
+        """Forget every cache (fields marked CACHE go back to their defaults): call after changing hidden parts in
+        place (a resampled determinization), where the cached legal actions or outcomes would be the old ones."""
+        for f in dataclasses.fields(self):  # type: ignore[arg-type]
+            if f.metadata.get("cache"):
+                default = f.default_factory() if f.default_factory is not dataclasses.MISSING else f.default
+                setattr(self, f.name, default)
+
     @classmethod
     def _containers(cls) -> tuple[tuple[str, ...], tuple[str, ...]]:
         """Names of the list fields and of the dict fields (what clone copies), computed once per class."""
@@ -357,9 +571,31 @@ class StateRecord:
         return containers
 
     def to_dict(self) -> dict[str, Any]:
-        """A JSON-able dict of every saved field, content indices written as names."""
+        """A JSON-able dict of every saved field, content indices written as names (groups saved as one key)."""
         tables = self.name_tables()
-        return {f.name: f.codec.encode(getattr(self, f.name), tables) for f in self.declared_fields()}
+        data: dict[str, Any] = {}
+        groups: dict[str, list[tuple[SavedTogether, Any]]] = {}
+        for f in self.declared_fields():
+            if isinstance(f.codec, SavedTogether):
+                if f.codec.key not in groups:
+                    groups[f.codec.key] = []
+                    data[f.codec.key] = None  # keeps the group where its first field is declared
+                groups[f.codec.key].append((f.codec, getattr(self, f.name)))
+            else:
+                data[f.name] = f.codec.encode(getattr(self, f.name), tables)
+        for key, members in groups.items():
+            data[key] = encode_group(members, tables)
+        return data
+
+    @classmethod
+    def saved_keys(cls) -> tuple[str, ...]:
+        """The keys of a saved state, in order: each field's name, a group's key in place of its fields."""
+        keys: list[str] = []
+        for f in cls.declared_fields():
+            key = f.codec.key if isinstance(f.codec, SavedTogether) else f.name
+            if key not in keys:
+                keys.append(key)
+        return tuple(keys)
 
     @classmethod
     def from_dict(cls: type[RecordT], game: Any, data: Any) -> RecordT:
@@ -367,17 +603,26 @@ class StateRecord:
         if not isinstance(data, Mapping):
             raise StateFormatError("", f"a state is a mapping of fields, got {type(data).__name__}")
         declared = cls.declared_fields()
-        known = {f.name for f in declared}
+        keys = cls.saved_keys()
         for key in data:
-            if key not in known:
-                raise StateFormatError(str(key), f"unknown field (fields: {', '.join(f.name for f in declared)})")
+            if key not in keys:
+                raise StateFormatError(str(key), f"unknown field (fields: {', '.join(keys)})")
+        for key in keys:
+            if key not in data:
+                raise StateFormatError(key, "missing field (a state dict gives every field)")
         tables: NameTables = game.name_tables
         values: dict[str, Any] = {}
+        groups: dict[str, list[DeclaredField]] = {}
         for f in declared:
-            if f.name not in data:
-                raise StateFormatError(f.name, "missing field (a state dict gives every field)")
+            if isinstance(f.codec, SavedTogether):
+                groups.setdefault(f.codec.key, []).append(f)
+                continue
             value = f.codec.decode(data[f.name], tables, f.name)
-            values[f.name] = tuple(value) if f.container is tuple else value
+            values[f.name] = freeze(value) if f.container is tuple else value
+        for key, members in groups.items():
+            codecs = [f.codec for f in members if isinstance(f.codec, SavedTogether)]
+            for f, value in zip(members, decode_group(codecs, data[key], tables), strict=True):
+                values[f.name] = value
         state = cls(game=game, **values)  # type: ignore[call-arg]
         state.validate()
         return state

@@ -1,15 +1,18 @@
 """Unearth's game: the configuration (players, card data, action space) that makes states, observers and text.
 
 The rules themselves are in rules.py (the state and every rule), the observation in observer.py, the text and the
-picture in render.py, the dict form of a state in state_format.py.
+picture in render.py; the state is declared in state.py (its dict form derived from the declaration) and checked in
+validation.py.
 """
 
 from __future__ import annotations
 
+import functools
 import itertools
 from typing import Any
 
 from envs.core.game import CHANCE, Game, GameSpec, Observer
+from envs.core.record import NameTables
 from envs.unearth.actions import MAX_PLAYERS, UnearthActions, build_actions
 from envs.unearth.cards import Ruin, UnearthCards, load_unearth_cards
 from envs.unearth.rules import (
@@ -30,6 +33,7 @@ from envs.unearth.rules import (
     UnearthState,
     new_frame,
 )
+from envs.unearth.state import unearth_name_tables
 from envs.unearth.tableau import Tableau
 
 
@@ -126,11 +130,16 @@ class UnearthGame(Game):
         state._run()
         return state
 
+    @functools.cached_property
+    def name_tables(self) -> NameTables:
+        """Content names by table (Ruins, Delver cards, Wonders, colours, dice), for saved states."""
+        return unearth_name_tables(self)
+
     def state_from_dict(self, data: dict[str, Any]) -> UnearthState:
         """The state `UnearthState.to_dict` described; StateFormatError naming the first bad field."""
-        from envs.unearth.state_format import state_from_dict
-
-        return state_from_dict(self, data)
+        state = UnearthState.from_dict(self, data)
+        state._run()  # a hand-written scenario may start on an automatic step (a saved state never does)
+        return state
 
     def action_label(self, action: int) -> str:
         """'play: Ancient Map', 'place stone: cell 135 (0, 0)', ... (stable across versions)."""

@@ -11,14 +11,13 @@ Interpretations of the rulebook are stated in RULES.md, section by section; the 
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from envs.core.decisions import DecisionFrame, DecisionStack, stack_to_list
+from envs.core.decisions import DecisionFrame
 from envs.core.game import CHANCE, TERMINAL, State
 from envs.core.hidden import redeal
 from envs.core.outcomes import rank_returns
@@ -34,10 +33,11 @@ from envs.unearth.actions import (
 from envs.unearth.cards import NamedWonder, formula_fits
 from envs.unearth.claims import PlacedDie, resolve_claim
 from envs.unearth.scoring import FinalStandings, PlayerHoldings, final_standings
-from envs.unearth.tableau import NUM_COLOURS, Tableau
+from envs.unearth.state import GREATER, LESSER, NAMED_BASE, NOWHERE, UnearthStateData
+from envs.unearth.tableau import NUM_COLOURS
 
 if TYPE_CHECKING:
-    from envs.unearth.game import UnearthGame
+    pass
 
 MIN_PLAYERS = 2
 TABLE_SIZE = {2: 4, 3: 5, 4: 5}
@@ -50,11 +50,6 @@ NAMED_WONDERS_EXTRA = 2
 """Named Wonders in play: number of players + 2."""
 MAX_GAME_LENGTH = 4000
 """Bound on decisions in one game (measured games stay far below it: RULES.md)."""
-NOWHERE = -1
-"""A die's place when it is in its owner's pool (not on a Ruin), or an empty table place."""
-LESSER, GREATER = 0, 1
-"""Wonder ids in a tableau: 0 a Lesser Wonder, 1 a Greater Wonder, NAMED_BASE + k the Named Wonder k."""
-NAMED_BASE = 2
 
 # Frame kinds. Decisions (a seat decides):
 DELVER_PHASE = "delver phase"
@@ -159,80 +154,8 @@ def modifier_results(value: int, faces: int, amounts: tuple[int, ...]) -> frozen
     return frozenset(results)
 
 
-@dataclasses.dataclass
-class UnearthState(State):
-    """Everything that changes in a game of Unearth; every field is immutable, so a clone shares them."""
-
-    game: UnearthGame
-    hands: tuple[Counts, ...]
-    """Delver cards in each hand, as copies per Delver type (hidden from the other seats)."""
-    delver_deck: Counts
-    """The Delver draw pile as copies per type (its order is unknown to everyone: draws are chance events)."""
-    delver_discard: Counts
-    ruin_deck: tuple[int, ...]
-    """Ruin ids still to be revealed (an unordered multiset: each reveal is a uniform draw)."""
-    removed: tuple[int, ...]
-    """Ruins put back in the box unseen at setup (hidden from everyone but a seat in `removed_seen`)."""
-    removed_seen: tuple[bool, ...]
-    """Seats that looked at the removed Ruins (The Crumbling Memorial)."""
-    discarded_ruins: tuple[int, ...]
-    """Ruins put back in the box after an unbreakable tie (public)."""
-    end_of_age: int
-    """The End of Age card under the Ruins deck (index into the cards; NOWHERE before setup picks it)."""
-    end_of_age_revealed: bool
-    roll_modifier: int
-    """The End of Age event's modifier to every die rolled (The Gathering -1, Festival of Reclamation +1)."""
-    table: tuple[int, ...]
-    """Ruin id at each table place, NOWHERE where none."""
-    ruin_stones: tuple[Counts, ...]
-    """Stones on each table place's Ruin, per colour."""
-    bag: Counts
-    """Stones in the cloth bag, per colour (public: every other Stone is in sight)."""
-    die_place: tuple[tuple[int, ...], ...]
-    """Table place of each seat's dice, NOWHERE in the pool."""
-    die_value: tuple[tuple[int, ...], ...]
-    """The result each die shows (0 in the pool)."""
-    die_face: tuple[tuple[int, ...], ...]
-    """The face each die last rolled (before modifiers): what gains a Stone and what Wonders react to."""
-    hidden_ruins: tuple[tuple[int, ...], ...]
-    claimed: tuple[tuple[int, ...], ...]
-    tableaus: tuple[Tableau, ...]
-    lesser_built: tuple[tuple[int, ...], ...]
-    """Points of each Lesser Wonder token a seat built (face down: only its owner knows them)."""
-    greater_built: tuple[tuple[int, ...], ...]
-    named_built: tuple[tuple[int, ...], ...]
-    """Named Wonder ids each seat built."""
-    lesser_tokens: tuple[int, ...]
-    """Points of the Lesser Wonder tokens left in their face-down stack (sorted)."""
-    greater_tokens: tuple[int, ...]
-    named_in_play: tuple[int, ...]
-    """Named Wonders on the table, not built yet."""
-    active: int
-    """The seat whose turn it is (NOWHERE during setup)."""
-    first_player: int
-    turn: int
-    """Turns started so far."""
-    map_rerolls: int
-    """Ancient Map rerolls left this turn."""
-    extra_dice: int
-    """Band of Delvers: more Excavation rolls this turn."""
-    expeditions: int
-    """Expedition: Excavation rolls this turn whose Ruin is chosen after rolling."""
-    reading: int
-    """Reading the Stones played for the next die rolled this turn."""
-    ancestral: int
-    """Ancestral Claim played for the next d6 rolled this turn."""
-    modifiers: tuple[int, ...]
-    """Modifier amounts gathered for the roll being resolved, not yet applied."""
-    library_draws: tuple[int, ...]
-    """Stone colours drawn from the bag for Underground Library, one to keep."""
-    over: bool
-    stack: DecisionStack
-    decisions: int = 0
-    """Decisions taken so far (automatic ones excluded)."""
-    _legal: tuple[int, ...] | None = dataclasses.field(default=None, compare=False, repr=False)
-    _outcomes: list[tuple[int, float]] | None = dataclasses.field(default=None, compare=False, repr=False)
-    """The pending chance event's outcomes, kept by `_run` (read-only; cleared when the event is resolved)."""
+class UnearthState(UnearthStateData, State):  # type: ignore[misc]
+    """A game of Unearth: the declared state (state.py) and every rule as a method."""
 
     # ------------------------------------------------------------------------------------------ the contract
     @property
@@ -316,25 +239,6 @@ class UnearthState(State):
                 wonders=self.tableaus[player].wonder_count,
             )
         return info
-
-    def to_dict(self) -> dict[str, Any]:
-        """A JSON-able dict of every field."""
-        data: dict[str, Any] = {}
-        for f in dataclasses.fields(self):
-            if f.name in ("game", "_legal"):
-                continue
-            value = getattr(self, f.name)
-            if f.name == "tableaus":
-                data[f.name] = [tableau.to_dict() for tableau in value]
-            elif f.name == "stack":
-                data[f.name] = stack_to_list(value)
-            else:
-                data[f.name] = _json_plain(value)
-        return data
-
-    def clone(self) -> UnearthState:
-        """An independent copy (every field is immutable)."""
-        return dataclasses.replace(self)
 
     # ------------------------------------------------------------------------------------------ chance labels
     def chance_label(self, outcome: int) -> str:
@@ -1059,6 +963,7 @@ class UnearthState(State):
         face down; the other seats' face-down Wonder token values and the stacks. Everything else is in sight.
         """
         clone = self.clone()
+        clone.drop_caches()  # the cached actions and outcomes were the original deal's
         if self.over:  # "Players reveal their hidden Ruins Card" and score their tokens: nothing is hidden any more
             return clone
         n = self.num_players
@@ -1150,14 +1055,3 @@ def _without(values: tuple[int, ...], value: int) -> tuple[int, ...]:
 def _ids(counts: Sequence[int]) -> tuple[int, ...]:
     """Copies per id back to a sorted tuple of ids."""
     return tuple(card for card, copies in enumerate(counts) for _ in range(copies))
-
-
-def _json_plain(value: Any) -> Any:
-    if isinstance(value, (tuple, list)):
-        return [_json_plain(item) for item in value]
-    return value
-
-
-def state_fields() -> list[str]:
-    """Names of the fields `UnearthState.to_dict` writes, in order."""
-    return [f.name for f in dataclasses.fields(UnearthState) if f.name not in ("game", "_legal")]

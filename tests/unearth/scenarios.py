@@ -21,10 +21,13 @@ from typing import Any
 
 import numpy as np
 
+from envs.core.decisions import DecisionFrame, stack_from_list, stack_to_list
 from envs.core.game import CHANCE, TERMINAL
 from envs.core.hexgrid import Hex
+from envs.core.record import freeze
 from envs.unearth.game import UnearthGame
-from envs.unearth.rules import DELVER_PHASE, EXCAVATION_DIE, EXCAVATION_RUIN, ROLL, UnearthState
+from envs.unearth.rules import DELVER_PHASE, EXCAVATION_DIE, EXCAVATION_RUIN, PLACE_STONE, ROLL, UnearthState
+from envs.unearth.state import GREATER, LESSER, NAMED_BASE
 from envs.unearth.tableau import COLOUR_NAMES, Tableau
 
 D6_A, D6_B, D6_C, D4, D8 = range(5)
@@ -112,6 +115,32 @@ def tableau_of(stones: Iterable[tuple[Hex, int]]) -> Tableau:
     return tableau
 
 
+SECOND_RING: tuple[Hex, ...] = ((-1, 0), (-2, 1), (-2, 2), (-1, 2))
+"""Four Stones that, after the first ring is closed, close a second ring around (-1, 1)."""
+
+
+def tableau_with_wonders(*wonders: int) -> Tableau:
+    """A tableau with one or two closed rings, the Wonder ids given on their centres (LESSER, GREATER, ...): what a
+    seat that built those Wonders has (state dicts refuse a built Wonder token without its Wonder)."""
+    assert 1 <= len(wonders) <= 2
+    tableau = open_ring((RED, YELLOW, BLUE, BLACK, RED))
+    placement = tableau.place(tableau.index(RING_CLOSER), YELLOW)
+    tableau = placement.tableau.with_wonder(placement.closed_centres[0], wonders[0])
+    if len(wonders) == 2:
+        for hex_ in SECOND_RING:
+            placement = tableau.place(tableau.index(hex_), BLUE)
+            tableau = placement.tableau
+        tableau = tableau.with_wonder(placement.closed_centres[0], wonders[1])
+    return tableau
+
+
+def with_wonder_ring(stones: Sequence[int]) -> tuple[int, ...]:
+    """Stones per colour of a tableau that `scenario` drew with one Wonder ring (`tableau_with_wonders`), plus
+    `stones`: what a test of a seat that built one Named Wonder expects after it gains `stones`."""
+    ring = tableau_with_wonders(LESSER).stones_by_colour
+    return tuple(a + b for a, b in zip(ring, stones, strict=True))
+
+
 def open_ring(colours: Sequence[int]) -> Tableau:
     """A tableau of five Stones of the given colours around `RING_CENTRE`: a Stone on `RING_CLOSER` closes it."""
     assert len(colours) == len(RING_START)
@@ -172,13 +201,14 @@ def scenario(
     - `dice`: (seat, die, place, value) of each die on a Ruin (its face is the value); the others are in the pools.
     - Ruins: `table`, `hidden_ruins`, `removed`, `claimed` and `ruin_deck` when given; a Ruin they take is taken out
       of the setup's hidden and removed Ruins (refilled from the unused Ruins to keep their sizes), and the deck is
-      every Ruin of the 25 found nowhere else unless `ruin_deck` is given.
+      every Ruin of the 25 found nowhere else unless `ruin_deck` is given (then those are put back in the box, in
+      `discarded_ruins`, as after unbreakable ties: every Ruin card is somewhere).
     - `named_built`: seat -> Named Wonder names; `named_in_play` defaults to the setup's less the built ones.
     - `tableaus`: seat -> Tableau; `end_of_age`: the End of Age card's name.
     - `stack`: the frames (default: the Delver Phase of `active`); `fields`: any other dict field as is.
     """
     game = UnearthGame(num_players=num_players)
-    data = setup_dict(num_players, seed)
+    data = runtime_fields(setup_state(num_players, seed))
     n = num_players
     data["active"] = data["first_player"] = active
     data["stack"] = (
@@ -188,8 +218,8 @@ def scenario(
     _set_ruins(game, data, table, hidden_ruins, removed, claimed, ruin_deck)
     # Tableaus and Stones: the bag holds what is not on a Ruin or in a tableau.
     if tableaus is not None:
-        data["tableaus"] = [(tableaus.get(seat) or Tableau()).to_dict() for seat in range(n)]
-    built_tableaus = [Tableau.from_dict(t) for t in data["tableaus"]]
+        data["tableaus"] = [tableaus.get(seat) or Tableau() for seat in range(n)]
+    built_tableaus = list(data["tableaus"])
     table_size = len(data["table"])
     ruin_stones = [list(stones.get(place, NO_STONES)) if stones else list(NO_STONES) for place in range(table_size)]
     data["ruin_stones"] = ruin_stones
@@ -214,13 +244,52 @@ def scenario(
     if named_in_play is not None:
         data["named_in_play"] = sorted(named_id(game, name) for name in named_in_play)
     else:
-        data["named_in_play"] = [k for k in data["named_in_play"] if k not in built]
+        # The Named Wonders in play and built number players + 2: a built one leaves the setup's in-play ones.
+        in_play = [k for k in data["named_in_play"] if k not in built]
+        data["named_in_play"] = in_play[: max(0, n + 2 - len(built))]
     if end_of_age is not None:
         data["end_of_age"] = end_of_age_index(game, end_of_age)
     for name, value in fields.items():
         assert name in data, f"no state field {name!r}"
         data[name] = value
-    return game.state_from_dict(data)
+    # A seat that built Wonders has them on its tableau: one is drawn for it unless the test gave its tableau.
+    for seat in range(n):
+        wonders = [
+            *([LESSER] * len(data["lesser_built"][seat])),
+            *([GREATER] * len(data["greater_built"][seat])),
+            *(NAMED_BASE + k for k in data["named_built"][seat]),
+        ]
+        if wonders and not data["tableaus"][seat].wonder_count and (tableaus is None or seat not in tableaus):
+            data["tableaus"][seat] = tableau_with_wonders(*wonders)
+    if "bag" not in fields:  # the bag holds every Stone not on a Ruin or in a tableau
+        data["bag"] = [
+            totals[c] - sum(s[c] for s in ruin_stones) - sum(t.stones_by_colour[c] for t in data["tableaus"])
+            for c in range(len(totals))
+        ]
+    return from_runtime_fields(game, data)
+
+
+def runtime_fields(state: UnearthState) -> dict[str, Any]:
+    """The state's saved fields as the rules hold them (indices, not names), as lists a test can edit."""
+    data = {name: _editable(getattr(state, f"{name}")) for name in state.field_names()}
+    data["stack"] = stack_to_list(state.stack)
+    return data
+
+
+def from_runtime_fields(game: UnearthGame, data: Mapping[str, Any]) -> UnearthState:
+    """The state of `runtime_fields`-shaped values, checked as a user's dict is: through its named dict form."""
+    values = {name: freeze(value) for name, value in data.items()}
+    values["tableaus"] = tuple(data["tableaus"])
+    values["stack"] = stack_from_list(list(data["stack"]))
+    unchecked = UnearthState(game=game, **values)
+    return game.state_from_dict(json.loads(json.dumps(unchecked.to_dict())))
+
+
+def _editable(value: Any) -> Any:
+    """Tuples as lists, recursively (tableaus and frames kept)."""
+    if isinstance(value, tuple) and not isinstance(value, DecisionFrame):
+        return [_editable(item) for item in value]
+    return value
 
 
 def _set_delvers(
@@ -280,6 +349,9 @@ def _set_ruins(
         taken |= set(data["removed"])
     if ruin_deck is not None:
         data["ruin_deck"] = sorted(_ruin_ids(game, ruin_deck))
+        # Every Ruin card is somewhere: those the scenario leaves out were put back in the box after ties.
+        taken |= set(data["ruin_deck"])
+        data["discarded_ruins"] = sorted({*data["discarded_ruins"], *(r for r in deck_ruins if r not in taken)})
     else:
         data["ruin_deck"] = [r for r in deck_ruins if r not in taken]
 
@@ -337,6 +409,12 @@ def settle(state: UnearthState, seed: int = 0) -> list[str]:
         labels.append(state.chance_label(outcome))
         state.apply_action(outcome)
     return labels
+
+
+def place_anywhere(state: UnearthState) -> None:
+    """Place the Stone the state waits to place on the first legal cell (a tableau with Stones offers several)."""
+    assert top_kind(state) == PLACE_STONE, top_kind(state)
+    state.apply_action(state.legal_actions()[0])
 
 
 def labels(state: UnearthState) -> list[str]:

@@ -118,6 +118,7 @@ def test_the_gathering_modifies_rerolls_too() -> None:
         dice=[(1, D6_A, 3, 6)],
         end_of_age="The Gathering",
         end_of_age_revealed=True,
+        ruin_deck=[],
         roll_modifier=-1,
     )
     play_card(state, "Lost in the Ruins")
@@ -134,6 +135,7 @@ def test_festival_of_reclamation_modifies_the_ancient_map_reroll() -> None:
         hands={0: {"Ancient Map": 1}},
         end_of_age="Festival of Reclamation",
         end_of_age_revealed=True,
+        ruin_deck=[],
         roll_modifier=1,
     )
     play_card(state, "Ancient Map")

@@ -22,6 +22,7 @@ from envs.unearth.rules import (
     REMOVE_RUIN,
     UnearthState,
 )
+from envs.unearth.state import GREATER, LESSER, NAMED_BASE
 from tests.unearth.scenarios import (
     BLACK,
     BLUE,
@@ -32,9 +33,11 @@ from tests.unearth.scenarios import (
     act,
     closer_cell,
     excavate,
+    named_id,
     open_ring,
     place_stone,
     scenario,
+    tableau_with_wonders,
     top_kind,
 )
 
@@ -131,9 +134,7 @@ PUBLIC_FIELDS = (
     "table",
     "ruin_stones",
     "bag",
-    "die_place",
-    "die_value",
-    "die_face",
+    "dice",
     "claimed",
     "tableaus",
     "named_built",
@@ -179,6 +180,23 @@ def test_resample_hidden_keeps_what_the_seat_knows(num_players: int) -> None:
             game.state_from_dict(after)  # every card and Stone is still somewhere exactly once
 
 
+@pytest.mark.parametrize("num_players", [2, 3])
+def test_a_resampled_state_offers_what_its_own_position_offers(num_players: int) -> None:
+    """RULES.md, Hidden information: a redeal is a position of its own. The chance outcomes and legal actions it offers
+    are those of the same position rebuilt from its dict (no cached outcome or action of the true deal survives), so
+    every outcome it offers can be applied."""
+    rng = np.random.default_rng(num_players)
+    for seed in range(6):
+        state = mid_game(num_players, steps=40 + 15 * seed, seed=seed)
+        for player in range(num_players):
+            clone = state.resample_hidden(player, rng)
+            reloaded = state.game.state_from_dict(clone.to_dict())
+            assert clone.chance_outcomes() == reloaded.chance_outcomes()
+            assert clone.legal_actions() == reloaded.legal_actions()
+            for outcome, _ in clone.chance_outcomes():
+                clone.clone().apply_action(outcome)
+
+
 def test_resample_hidden_changes_the_other_hands() -> None:
     """RULES.md: the other hands are redealt, so over many redeals they differ from the true ones."""
     state = scenario(
@@ -201,6 +219,7 @@ def test_resample_hidden_keeps_own_token_values_and_redeals_the_others() -> None
         table=TABLE,
         lesser_built=[[4], [2]],
         greater_built=[[8], [6]],
+        tableaus={0: tableau_with_wonders(LESSER, GREATER), 1: tableau_with_wonders(LESSER, GREATER)},
         lesser_tokens=[2, 3, 3, 3, 3, 3, 3, 4],
         greater_tokens=[7, 7, 7, 7],
     )
@@ -218,7 +237,14 @@ def test_resample_hidden_keeps_own_token_values_and_redeals_the_others() -> None
 def test_resample_hidden_keeps_the_removed_ruins_a_seat_has_seen() -> None:
     """The Crumbling Memorial: "Look at the removed Ruins": a seat that looked knows them (RULES.md: "the removed
     pile (kept as it is if the seat looked at it)"); a seat that did not look has them redealt."""
-    state = scenario(2, table=TABLE, removed_seen=[True, False])
+    memorial = NAMED_BASE + named_id(UnearthGame(2), "The Crumbling Memorial")
+    state = scenario(
+        2,
+        table=TABLE,
+        removed_seen=[True, False],
+        named_built={0: ["The Crumbling Memorial"]},
+        tableaus={0: tableau_with_wonders(memorial)},
+    )
     rng = np.random.default_rng(2)
     seen = [state.resample_hidden(0, rng) for _ in range(RESAMPLES)]
     assert all(clone.removed == state.removed for clone in seen)
@@ -232,7 +258,9 @@ def test_resample_hidden_redeals_the_face_down_end_of_age_card_only() -> None:
     hidden = scenario(2, table=TABLE)
     rng = np.random.default_rng(3)
     assert any(hidden.resample_hidden(0, rng).end_of_age != hidden.end_of_age for _ in range(RESAMPLES))
-    revealed = scenario(2, table=TABLE, end_of_age="The Gathering", end_of_age_revealed=True, roll_modifier=-1)
+    revealed = scenario(
+        2, table=TABLE, end_of_age="The Gathering", end_of_age_revealed=True, roll_modifier=-1, ruin_deck=[]
+    )
     assert all(revealed.resample_hidden(0, rng).end_of_age == revealed.end_of_age for _ in range(RESAMPLES))
 
 

@@ -337,12 +337,18 @@ def test_delver_deck_reshuffles_the_discard_pile_when_empty() -> None:
 # ---------------------------------------------------------------------------------------------- modifiers
 def gathering(**fields: Any) -> dict[str, Any]:
     """Fields of a game whose End of Age event, The Gathering, is revealed (-1 to every die rolled)."""
-    return {"end_of_age": "The Gathering", "end_of_age_revealed": True, "roll_modifier": -1, **fields}
+    return {"end_of_age": "The Gathering", "end_of_age_revealed": True, "roll_modifier": -1, "ruin_deck": [], **fields}
 
 
 def festival(**fields: Any) -> dict[str, Any]:
     """Fields of a game whose End of Age event, Festival of Reclamation, is revealed (+1 to every die rolled)."""
-    return {"end_of_age": "Festival of Reclamation", "end_of_age_revealed": True, "roll_modifier": 1, **fields}
+    return {
+        "end_of_age": "Festival of Reclamation",
+        "end_of_age_revealed": True,
+        "roll_modifier": 1,
+        "ruin_deck": [],
+        **fields,
+    }
 
 
 @pytest.mark.parametrize(("first", "result"), [("-1", 3), ("+2", 2)])

@@ -88,9 +88,11 @@ def test_an_unknown_field_is_named() -> None:
     assert bad(lambda d: d.update(score=3)).field == "score"
 
 
-def test_a_hand_of_the_wrong_length_is_named() -> None:
-    """A hand is copies per Delver type: one entry short is refused, naming that hand."""
-    assert bad(lambda d: d["hands"][0].pop()).field == "hands[0]"
+def test_a_hand_names_its_cards() -> None:
+    """A hand is saved as copies per Delver card by name; an unknown card is refused, naming the card's entry."""
+    error = bad(lambda d: d["hands"][0].update({"Ancient Mop": 1}))
+    assert error.field == "hands[0].Ancient Mop"
+    assert "Ancient Map" in str(error)
 
 
 def test_delver_cards_that_do_not_add_up_are_refused() -> None:
@@ -98,7 +100,7 @@ def test_delver_cards_that_do_not_add_up_are_refused() -> None:
 
     def extra_card(data: dict[str, Any]) -> None:
         """One more Ancient Map in seat 0's hand than the game has."""
-        data["hands"][0][0] += 1
+        data["hands"][0]["Ancient Map"] = data["hands"][0].get("Ancient Map", 0) + 1
 
     error = bad(extra_card)
     assert error.field == "hands"
@@ -110,20 +112,30 @@ def test_stones_that_do_not_add_up_are_refused() -> None:
 
     def extra_stone(data: dict[str, Any]) -> None:
         """One more red Stone in the bag."""
-        data["bag"][0] += 1
+        data["bag"]["red"] += 1
 
     assert bad(extra_stone).field == "bag"
 
 
 def test_malformed_table_and_dice_are_named() -> None:
     """A table of the wrong size and a die on a place that does not exist are refused by field."""
-    assert bad(lambda d: d["table"].append(3)).field == "table"
+    assert bad(lambda d: d["table"].append("peach 9")).field == "table"
 
     def far_die(data: dict[str, Any]) -> None:
         """Seat 1's first die on place 7 of a 4-place table."""
-        data["die_place"][1][0] = 7
+        data["dice"][1]["die 1 (d6)"]["place"] = 7
 
-    assert bad(far_die).field == "die_place[1][0]"
+    assert bad(far_die).field == "dice[1].die 1 (d6).place"
+
+
+def test_ruins_are_written_by_name() -> None:
+    """A user who writes a Ruin by its card name is understood; an unknown name is refused listing the known ones."""
+    data = setup_dict(2)
+    first = data["table"][0]
+    assert isinstance(first, str) and first in [ruin.name for ruin in UnearthGame(2).ruins]
+    error = bad(lambda d: d["table"].__setitem__(0, "peach 10"))
+    assert error.field == "table[0]"
+    assert "peach 9" in str(error)
 
 
 @pytest.mark.parametrize("num_players", [2, 3, 4])
@@ -139,7 +151,8 @@ def test_every_decision_asked_has_two_options_or_more(num_players: int) -> None:
     random_game(num_players, seed=20 + num_players, each_step=check)
 
 
-def test_a_tableau_on_another_grid_is_refused() -> None:
-    """Every tableau is the fixed grid of RULES.md ("The grid": radius 9); a tableau of another radius would not fit
-    the observation's grid views, so it is refused, naming its radius."""
-    assert bad(lambda d: d["tableaus"][1].update(radius=7)).field == "tableaus[1].radius"
+def test_a_tableau_is_on_the_one_grid() -> None:
+    """Every tableau is the fixed grid of RULES.md ("The grid": radius 9): a saved tableau gives no radius (one is
+    refused as an unknown field) and a Stone off the grid is refused, naming its entry."""
+    assert bad(lambda d: d["tableaus"][1].update(radius=300)).field == "tableaus[1].radius"
+    assert bad(lambda d: d["tableaus"][1].update(stones=[[40, 0, "red"]])).field.startswith("tableaus[1].stones[0]")

@@ -35,6 +35,7 @@ from tests.unearth.scenarios import (
     D6_B,
     D8,
     RED,
+    RING_CLOSER,
     YELLOW,
     act,
     bag_stone,
@@ -46,6 +47,7 @@ from tests.unearth.scenarios import (
     labels,
     named_id,
     open_ring,
+    place_anywhere,
     place_stone,
     play_card,
     roll,
@@ -53,6 +55,7 @@ from tests.unearth.scenarios import (
     scenario,
     take_stone,
     top_kind,
+    with_wonder_ring,
 )
 
 TABLE = ("peach 9", "green 13", "blue 15", "gray 17")
@@ -80,14 +83,9 @@ def ring_scenario(ring: tuple[int, ...], closing: int, named_in_play: list[str],
 def test_a_closed_ring_offers_the_generic_wonder_and_every_fitting_named_wonder_in_play() -> None:
     """ "The Named Wonders in play may be placed instead of a Greater or Lesser Wonder, but each require a specific
     collection of Stones to be built." Six blue Stones fit BBB??? (College), ?????? (Library) and 111111 (Memorial),
-    not 111222 (Palace: "3 Stones of one color and 3 Stones of another color") nor RRRR?? (Temple of Flames)."""
-    in_play = [
-        "College of the Overseers",
-        "Palace of Relics",
-        "Underground Library",
-        "Temple of Flames",
-        "The Crumbling Memorial",
-    ]
+    not 111222 (Palace: "3 Stones of one color and 3 Stones of another color"). A 2-player game has 4 Named Wonders
+    in play ("number of players + 2")."""
+    in_play = ["College of the Overseers", "Palace of Relics", "Underground Library", "The Crumbling Memorial"]
     state = ring_scenario((BLUE,) * 5, BLUE, in_play)
     assert top_kind(state) == BUILD_WONDER and state.current_player() == 0
     assert labels(state) == [
@@ -176,9 +174,10 @@ def test_harmonious_columns_may_give_any_own_die_minus_one() -> None:
     excavate(state, D4, 3, 4)
     assert top_kind(state) == WONDER_MODIFIER and state.current_player() == 0
     assert labels(state) == ["modifier: -1", "modifier: decline"]
+    stones_before = state.tableaus[0].stone_count
     act(state, "modifier: -1")
     assert state.die_value[0][D4] == 3
-    assert state.tableaus[0].stone_count == 0  # a modifier gives no Stone
+    assert state.tableaus[0].stone_count == stones_before  # a modifier gives no Stone
 
 
 def test_named_wonder_modifiers_apply_to_the_owner_only() -> None:
@@ -224,7 +223,8 @@ def test_shattered_edifice_kept_and_low_rerolls() -> None:
     excavate(low, D8, 3, 5)
     act(low, "reroll: reroll")
     roll(low, 2)
-    assert low.tableaus[0].stones_by_colour == (0, 0, 0, 1)
+    place_anywhere(low)
+    assert low.tableaus[0].stones_by_colour == with_wonder_ring((0, 0, 0, 1))
 
 
 # ---------------------------------------------------------------------------------------------- Cenotaph, Memorial
@@ -306,7 +306,8 @@ def test_underground_library_draws_two_from_the_bag_and_keeps_one() -> None:
     assert top_kind(state) == TAKE_STONE and state.current_player() == 0
     assert labels(state) == ["take stone: red", "take stone: blue"]
     take_stone(state, BLUE)
-    assert state.tableaus[0].stones_by_colour == (0, 0, 1, 0)
+    place_anywhere(state)
+    assert state.tableaus[0].stones_by_colour == with_wonder_ring((0, 0, 1, 0))
     assert state.bag == (bag[0], bag[1], bag[2] - 1, bag[3])
 
 
@@ -317,7 +318,8 @@ def test_underground_library_two_draws_of_one_colour_keep_it_without_asking() ->
     excavate(state, D6_A, 3, 2)
     bag_stone(state, YELLOW)
     bag_stone(state, YELLOW)
-    assert state.tableaus[0].stones_by_colour == (0, 1, 0, 0)
+    place_anywhere(state)
+    assert state.tableaus[0].stones_by_colour == with_wonder_ring((0, 1, 0, 0))
     assert state.bag == (bag[0], bag[1] - 1, bag[2], bag[3])
     assert state.active == 1
 
@@ -326,7 +328,8 @@ def test_underground_library_does_not_change_a_stone_taken_from_the_ruin() -> No
     """Underground Library acts "when drawing stones from the bag": a Stone on the Ruin is taken as usual."""
     state = scenario(2, table=TABLE, named_built={0: ["Underground Library"]}, stones={3: (0, 0, 0, 1)})
     excavate(state, D6_A, 3, 2)
-    assert state.tableaus[0].stones_by_colour == (0, 0, 0, 1)
+    place_anywhere(state)
+    assert state.tableaus[0].stones_by_colour == with_wonder_ring((0, 0, 0, 1))
 
 
 # ---------------------------------------------------------------------------------------------- Sanctuary
@@ -371,10 +374,15 @@ def test_temple_points_are_scored_at_the_end_of_the_game() -> None:
     """Temple of Flames: "End: +1 point per red stone." ("Players score points for their Lesser, Greater, and (some)
     Named Wonders (as indicated on those cards or tokens).") The state's score is the standings' total."""
     plain = finished(tableaus={0: open_ring((RED, RED, RED, RED, BLUE))})
+    temple_id = NAMED_BASE + named_id(plain.game, "Temple of Flames")
+    ring = open_ring((RED, RED, RED, RED, BLUE))
+    closed = ring.place(ring.index(RING_CLOSER), RED)
     temple = finished(
-        tableaus={0: open_ring((RED, RED, RED, RED, BLUE))}, named_built={0: ["Temple of Flames"]}, named_in_play=[]
+        tableaus={0: closed.tableau.with_wonder(closed.closed_centres[0], temple_id)},
+        named_built={0: ["Temple of Flames"]},
+        named_in_play=[],
     )
-    assert temple.score()[0] == plain.score()[0] + 4
+    assert temple.score()[0] == plain.score()[0] + 5  # five red Stones; the ring's Stones alone score nothing
     assert temple.score() == [float(total) for total in temple.standings().totals]
 
 
@@ -412,13 +420,16 @@ def test_shattered_edifice_used_on_the_first_roll_still_applies_to_the_map_rerol
 
 def test_underground_library_with_one_stone_in_the_bag_draws_it() -> None:
     """RULES.md, Stones: "With one Stone in the bag, one is drawn as usual." """
-    state = scenario(2, table=TABLE, named_built={0: ["Underground Library"]}, stones={1: (15, 15, 15, 14)})
+    # Every Stone but one black is on the Ruin or in seat 0's tableau (one ring around its Underground Library).
+    on_ruin = tuple(15 - ring for ring in with_wonder_ring((0, 0, 0, 1)))
+    state = scenario(2, table=TABLE, named_built={0: ["Underground Library"]}, stones={1: on_ruin})
     assert state.bag == (0, 0, 0, 1)
     excavate(state, D6_A, 3, 1)
     assert state.chance_outcomes() == [(BLACK, 1.0)]
     assert state.stack[-1].detail("library") is False
     bag_stone(state, BLACK)
-    assert state.tableaus[0].stones_by_colour == (0, 0, 0, 1)
+    place_anywhere(state)
+    assert state.tableaus[0].stones_by_colour == with_wonder_ring((0, 0, 0, 1))
     assert sum(state.bag) == 0
 
 
