@@ -8,6 +8,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
+from envs.core.chance import sample_outcome
 from envs.core.outcomes import rank_returns
 
 REWARD_MODES = ("win", "score", "rank")
@@ -227,13 +228,12 @@ class State(abc.ABC):
         return f"{self.game.observer(None).text(self)}\n[state] {saved}"
 
     def sample_chance(self, rng: np.random.Generator) -> int:
-        """Draw one chance outcome with its exact probability from `rng` (the adapter's generator)."""
-        outcomes = self.chance_outcomes()
-        if len(outcomes) == 1:
-            return outcomes[0][0]
-        probs = np.fromiter((p for _, p in outcomes), dtype=np.float64, count=len(outcomes))
-        index = int(np.searchsorted(np.cumsum(probs), rng.random() * probs.sum(), side="right"))
-        return outcomes[min(index, len(outcomes) - 1)][0]
+        """Draw one chance outcome with its exact probability from `rng` (the adapter's generator).
+
+        One `rng.random()` per node with two or more outcomes, none with one; `envs.core.chance` says how the pick
+        matches the numpy cumulative-sum formula bit for bit (so recorded games replay unchanged).
+        """
+        return sample_outcome(self.chance_outcomes(), rng)
 
     def resample_hidden(self, player: int, rng: np.random.Generator) -> State:
         """A clone whose information hidden from `player` is redrawn consistently with what they saw (ISMCTS).

@@ -1,14 +1,17 @@
-"""Card components: the ordered Deck (known top and bottom, unknown multiset) and the hidden-card redeal."""
+"""Card components: the ordered Deck (known top and bottom, unknown multiset), its single-copy twin UniqueDeck, and
+the hidden-card redeal."""
 
 from __future__ import annotations
 
 import dataclasses
+import json
+import pickle
 from collections import Counter
 
 import numpy as np
 import pytest
 
-from envs.core.components import Deck
+from envs.core.components import Deck, UniqueDeck
 from envs.core.hidden import redeal
 
 # --- Deck --------------------------------------------------------------------------------------------------------
@@ -119,6 +122,163 @@ def test_deck_validation_and_dict_round_trip() -> None:
     assert Deck.from_dict(deck.to_dict()) == deck
     assert deck.to_dict() == {"unknown": [1, 2], "top": [0], "bottom": [1]}
     assert Deck.empty(3).size == 0 and Deck.empty(3).num_card_ids == 3
+
+
+def test_boundary_refuses_bad_fields_naming_them() -> None:
+    with pytest.raises(TypeError, match="deck unknown copies must be integer card ids"):
+        Deck(unknown=(1, "2"))  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="deck top must be integer card ids"):
+        Deck(unknown=(1, 1), top=(0.5,))  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match=r"deck bottom cards \[-1\] are not card ids 0..1"):
+        Deck(unknown=(1, 1), bottom=(-1,))
+    with pytest.raises(ValueError, match=r"deck top cards \[2\] are not card ids 0..1"):
+        Deck.from_counts([1, 1]).put_on_top(2)
+    with pytest.raises(TypeError, match="deck top: card 1.0 is not an integer card id"):
+        Deck.from_counts([1, 1]).put_on_top(1.0)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match=r"missing key\(s\) \['unknown'\]"):
+        Deck.from_dict({"top": [0]})
+    with pytest.raises(ValueError, match=r"unknown key\(s\) \['middle'\]"):
+        Deck.from_dict({"unknown": [1], "middle": [0]})
+    with pytest.raises(ValueError, match="not card ids"):
+        dataclasses.replace(Deck.from_counts([1, 1]), top=(3,))
+
+
+def test_numpy_card_ids_are_stored_as_python_ints() -> None:
+    deck = Deck.from_counts(np.array([2, 1])).put_on_top(np.int64(1))  # type: ignore[arg-type]
+    deck = deck.put_on_bottom(np.int64(0)).reveal_next_unknown(np.int64(0))  # type: ignore[arg-type]
+    assert all(type(card) is int for card in (*deck.unknown, *deck.top, *deck.bottom))
+    assert json.loads(json.dumps(deck.to_dict())) == {"unknown": [1, 1], "top": [1, 0], "bottom": [0]}
+
+
+def random_operations(deck: Deck | UniqueDeck, rng: np.random.Generator, steps: int) -> list[Deck | UniqueDeck]:
+    """The decks along `steps` random operations (draws by the outcomes, reveals, placements of drawn cards,
+    shuffles), a card drawn going to a hand from which placements take it back."""
+    decks = [deck]
+    hand: list[int] = []
+    for _ in range(steps):
+        roll = rng.random()
+        if deck.size and roll < 0.45:
+            outcomes = deck.draw_outcomes()
+            card = outcomes[int(rng.integers(len(outcomes)))][0]
+            deck = deck.draw(card)
+            hand.append(card)
+        elif deck.unknown_size and roll < 0.6:
+            unknown = (
+                sorted(deck.unknown) if isinstance(deck, UniqueDeck) else [c for c, n in enumerate(deck.unknown) if n]
+            )
+            deck = deck.reveal_next_unknown(unknown[int(rng.integers(len(unknown)))])
+        elif hand and roll < 0.95:
+            card = hand.pop(int(rng.integers(len(hand))))
+            deck = deck.put_on_top(card) if rng.random() < 0.5 else deck.put_on_bottom(card)
+        else:
+            deck = deck.shuffle_into_unknown()
+        decks.append(deck)
+    return decks
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_methods_build_the_same_deck_the_boundary_builds(seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    copies = rng.integers(0, 4, size=int(rng.integers(1, 12))).tolist()
+    for deck in random_operations(Deck.from_counts(copies), rng, 60):
+        assert isinstance(deck, Deck)
+        checked = Deck(unknown=deck.unknown, top=deck.top, bottom=deck.bottom)
+        assert deck == checked and hash(deck) == hash(checked) and repr(deck) == repr(checked)
+        assert deck.unknown_size == sum(deck.unknown) == checked.unknown_size
+        assert deck.size == len(deck) == sum(deck.counts())
+        assert pickle.loads(pickle.dumps(deck)) == deck and pickle.loads(pickle.dumps(deck)).size == deck.size
+
+
+def test_deck_methods_leave_the_deck_alone() -> None:
+    deck = Deck.from_counts([2, 1, 1]).put_on_top(0).put_on_bottom(2)
+    before = deck.to_dict()
+    deck.draw(0), deck.put_on_top(1), deck.put_on_bottom(1), deck.reveal_next_unknown(1), deck.shuffle_into_unknown()
+    assert deck.to_dict() == before and deck.size == 6
+
+
+# --- UniqueDeck ---------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_unique_deck_behaves_like_a_deck_with_one_copy_each(seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    num_card_ids = int(rng.integers(1, 40))
+    copies = (rng.random(num_card_ids) < 0.7).astype(int).tolist()
+    plain = Deck.from_counts(copies)
+    unique = UniqueDeck.from_counts(copies)
+    # The same random operations on both (same generator state), compared step by step.
+    plain_decks = random_operations(plain, np.random.default_rng(seed + 100), 80)
+    unique_decks = random_operations(unique, np.random.default_rng(seed + 100), 80)
+    for plain_deck, unique_deck in zip(plain_decks, unique_decks, strict=True):
+        assert isinstance(plain_deck, Deck) and isinstance(unique_deck, UniqueDeck)
+        assert unique_deck.counts() == plain_deck.counts()
+        assert (unique_deck.top, unique_deck.bottom) == (plain_deck.top, plain_deck.bottom)
+        assert unique_deck.unknown == {card for card, c in enumerate(plain_deck.unknown) if c}
+        assert (unique_deck.size, unique_deck.unknown_size) == (plain_deck.size, plain_deck.unknown_size)
+        if plain_deck.size:
+            assert unique_deck.draw_outcomes() == plain_deck.draw_outcomes()
+        for card in range(num_card_ids):
+            assert _draw_result(unique_deck, card) == _draw_result(plain_deck, card)
+
+
+def _draw_result(deck: Deck | UniqueDeck, card: int) -> tuple[int, ...] | str:
+    """The counts after drawing `card`, or "refused" if the deck refuses that draw."""
+    try:
+        return deck.draw(card).counts()
+    except ValueError:
+        return "refused"
+
+
+def test_unique_deck_draws_uniformly_over_its_unknown_set_in_card_order() -> None:
+    deck = UniqueDeck.from_cards(6, [5, 1, 3])
+    assert deck.draw_outcomes() == [(1, 1 / 3), (3, 1 / 3), (5, 1 / 3)]
+    deck = deck.draw(3).put_on_bottom(3).put_on_top(0)
+    assert deck.draw_outcomes() == [(0, 1.0)]
+    deck = deck.draw(0)
+    assert deck.draw_outcomes() == [(1, 0.5), (5, 0.5)]
+    with pytest.raises(ValueError, match="not in the deck's unknown part"):
+        deck.draw(3)
+    deck = deck.draw(5).draw(1)
+    assert deck.draw_outcomes() == [(3, 1.0)]
+    assert deck.draw(3).size == 0
+
+
+def test_unique_deck_refuses_a_second_copy_and_bad_fields() -> None:
+    with pytest.raises(ValueError, match=r"cards \[2\] more than once"):
+        UniqueDeck(4, frozenset({1, 2}), top=(2,))
+    with pytest.raises(ValueError, match=r"UniqueDeck unknown lists cards \[1\] more than once"):
+        UniqueDeck.from_cards(4, [1, 3, 1])
+    with pytest.raises(ValueError, match=r"counts must be 0 or 1 per card id; cards \[1\] have \[2\]"):
+        UniqueDeck.from_counts([1, 2, 0])
+    with pytest.raises(ValueError, match=r"UniqueDeck unknown cards \[4\] are not card ids 0..3"):
+        UniqueDeck.from_cards(4, [4])
+    with pytest.raises(ValueError, match="num_card_ids must be >= 0"):
+        UniqueDeck.empty(-1)
+    deck = UniqueDeck.from_cards(4, [0, 1])
+    with pytest.raises(ValueError, match="UniqueDeck top: card 1 is already in the deck"):
+        deck.put_on_top(1)
+    with pytest.raises(ValueError, match="UniqueDeck bottom: card 2 is already in the deck"):
+        deck.put_on_bottom(2).put_on_bottom(2)
+    with pytest.raises(ValueError, match=r"UniqueDeck bottom cards \[9\] are not card ids 0..3"):
+        deck.put_on_bottom(9)
+    with pytest.raises(ValueError, match=r"missing key\(s\) \['num_card_ids'\]"):
+        UniqueDeck.from_dict({"unknown": [0]})
+    with pytest.raises(TypeError, match="top must be a list of card ids"):
+        UniqueDeck.from_dict({"num_card_ids": 3, "top": 1})
+
+
+def test_unique_deck_round_trips_and_is_immutable() -> None:
+    deck = UniqueDeck.from_cards(5, [4, 0, 2]).put_on_top(1).put_on_bottom(3)
+    assert deck.to_dict() == {"num_card_ids": 5, "unknown": [0, 2, 4], "top": [1], "bottom": [3]}
+    assert UniqueDeck.from_dict(json.loads(json.dumps(deck.to_dict()))) == deck
+    assert hash(UniqueDeck.from_dict(deck.to_dict())) == hash(deck)
+    assert pickle.loads(pickle.dumps(deck)) == deck
+    assert deck.shuffle_into_unknown() == UniqueDeck.from_cards(5, range(5))
+    drawn = deck.draw(1).reveal_next_unknown(2)
+    assert drawn.top == (2,) and deck.top == (1,) and deck.unknown == {0, 2, 4}
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        deck.unknown = frozenset()  # type: ignore[misc]
+    assert UniqueDeck.empty(3).size == 0 and UniqueDeck.empty(3).counts() == (0, 0, 0)
 
 
 # --- redeal ------------------------------------------------------------------------------------------------------
