@@ -1,32 +1,40 @@
 """YAML content loading (importlib.resources) and pydantic schema validation with errors naming file, entry, field.
 
-A game describes each data file as `Record` models (unknown keys rejected, no type coercion, immutable) and loads it
-with `load_document`; the first pydantic error becomes a DataError such as
+A game describes each data file with its runtime records, frozen dataclasses on `DataRecord` that pydantic validates
+straight from the document (a field the document writes in another form says so with `Written`), and with `Record`
+models for a file's own rules (unknown keys rejected, no type coercion, immutable); it loads a file with
+`load_document`, and the first pydantic error becomes a DataError such as
 `monsters.yaml: monsters[0] (Kobold).combat[3].effects[0].condition.name: unknown condition 'Sleepy'`.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping
 from importlib import resources
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Annotated, Any, ClassVar, TypeVar
 
 import yaml
 from pydantic import (
     AfterValidator,
     BaseModel,
     ConfigDict,
+    GetCoreSchemaHandler,
     ModelWrapValidatorHandler,
     PrivateAttr,
+    Strict,
+    TypeAdapter,
     ValidationError,
     model_validator,
 )
+from pydantic_core import CoreSchema
 
 from envs.core.schema import Invalid, Location, dotted, explain, input_path
 
 _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-RecordT = TypeVar("RecordT", bound="Record")
+DocumentT = TypeVar("DocumentT")
+ItemT = TypeVar("ItemT")
 UNSET: Any = None
 """Default of an optional field whose absence is read from `model_fields_set`: an explicit null stays an error."""
 
@@ -79,10 +87,55 @@ def _not_utf8(raw: bytes, error: UnicodeDecodeError) -> str:
 
 
 # ============================================================================================ schema building blocks
+_STRICT = ConfigDict(extra="forbid", frozen=True, strict=True)
+
+
 class Record(BaseModel):
     """Base of a data file's schema: unknown keys are errors, nothing is coerced ("3" is no integer), immutable."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
+    model_config = _STRICT
+
+
+class DataRecord:
+    """Base of a runtime record read straight from a document: a `@dataclass(frozen=True, kw_only=True, slots=True)`
+    subclass is validated like a Record, and stays a plain dataclass (equality and hashing are a dataclass's; building
+    one in code, `dataclasses.replace` included, validates nothing).
+
+    Fields are declared once, with their bounds (`Annotated[int, Field(ge=1)]`); a list the document writes is kept
+    as a tuple (`Entries`); a value the document writes in another form is converted on the way in (`Written`); an
+    attribute computed from the others is a `derived()` field set in `__post_init__`.
+    """
+
+    # Slots, because pydantic gives a validated dataclass without slots a __dict__ of its own, whose attributes read
+    # measurably slower than those of one built by __init__; it sets a slotted one's fields one by one.
+    __slots__ = ()
+    __pydantic_config__: ClassVar[ConfigDict] = _STRICT
+
+    @classmethod
+    def __get_pydantic_core_schema__(cls, source: Any, handler: GetCoreSchemaHandler) -> CoreSchema:
+        """The dataclass's own schema, taking a mapping in strict mode (strict mode would take only an instance)."""
+        schema = handler(source)
+        node: Any = handler.resolve_ref_schema(schema)
+        while node["type"] != "dataclass":  # below the record's own validators
+            node = handler.resolve_ref_schema(node["schema"])
+        node["strict"] = False  # the fields stay strict: only the document's mapping is let in
+        return schema
+
+
+Entries = Annotated[tuple[ItemT, ...], Strict(False)]
+"""A list in the document, kept as a tuple (its items are validated strictly)."""
+
+
+def derived() -> Any:
+    """A DataRecord field that the document does not write: `__post_init__` computes it from the fields it does
+    (it is left out of the constructor, repr and equality)."""
+    return dataclasses.field(init=False, repr=False, compare=False)
+
+
+def set_derived(record: Any, **values: Any) -> None:
+    """Set a frozen record's derived() fields (in its `__post_init__`)."""
+    for name, value in values.items():
+        object.__setattr__(record, name, value)
 
 
 class KeyedRecord(Record):
@@ -145,27 +198,40 @@ def required_keys(*keys: Any) -> AfterValidator:
 
 # ============================================================================================ validation
 def load_document(
-    model: type[RecordT],
+    model: type[DocumentT],
     package: str,
     filename: str,
     directory: Path | None = None,
     context: dict[str, Any] | None = None,
-) -> RecordT:
+) -> DocumentT:
     """Load one data file (see load_yaml) and validate it against `model` (see validate_document)."""
     document = load_yaml(package, filename, directory)
     return validate_document(model, document, data_file(package, filename, directory), context)
 
 
-def validate_document(model: type[RecordT], document: Any, file: str, context: dict[str, Any] | None = None) -> RecordT:
-    """Validate a parsed document against `model`; the first problem becomes a DataError naming file, entry, field.
+def validate_document(
+    model: type[DocumentT], document: Any, file: str, context: dict[str, Any] | None = None
+) -> DocumentT:
+    """Validate a parsed document against `model` (a Record or a DataRecord); the first problem becomes a DataError
+    naming file, entry, field.
 
     `context` reaches validators as `info.context` (e.g. names defined by another file).
     """
     try:
-        return model.model_validate(document, context=context)
+        return _adapter(model).validate_python(document, context=context)
     except ValidationError as failure:
         path, message = explain(failure.errors()[0], document, model, names=True)
         raise DataError(file, dotted(path) or "file", message) from None
+
+
+_ADAPTERS: dict[Any, TypeAdapter[Any]] = {}
+"""A validator per schema, built once (a DataRecord's is built from its dataclass on first use)."""
+
+
+def _adapter(model: Any) -> TypeAdapter[Any]:
+    if model not in _ADAPTERS:
+        _ADAPTERS[model] = TypeAdapter(model)
+    return _ADAPTERS[model]
 
 
 def describe_location(document: Any, loc: Location) -> str:

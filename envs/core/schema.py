@@ -1,21 +1,25 @@
 """Plain words for a pydantic ValidationError, shared by card data (envs.core.data) and configs (agents.config).
 
 `explain` gives one error's path through the raw input, as the user wrote it, and a message showing the bad value;
-a `Wording` holds what the two kinds of document say differently.
+a `Wording` holds what the two kinds of document say differently. Schemas are pydantic models, dataclasses and
+TypedDicts; a field annotated with `Written` is explained in the form the document writes it.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import functools
 import types
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
-from typing import Annotated, Any, Union, get_args, get_origin
+from typing import Annotated, Any, Union, get_args, get_origin, get_type_hints
 
-from pydantic import BaseModel, Tag
+from pydantic import BaseModel, GetCoreSchemaHandler, Tag
 from pydantic.fields import FieldInfo
-from pydantic_core import ErrorDetails
+from pydantic_core import CoreSchema, ErrorDetails, core_schema
 from pydantic_core.core_schema import ErrorType
+from typing_extensions import is_typeddict
 
 Location = tuple[str | int, ...]
 _BUILTIN_KINDS = frozenset(get_args(ErrorType))
@@ -31,6 +35,8 @@ _EXPECTED = {
     "none_required": "null",
 }
 """pydantic type-error kinds -> what the schema expected there."""
+_UNKNOWN_KEY_KINDS = ("extra_forbidden", "invalid_key", "unexpected_keyword_argument")
+"""A key the schema does not have (a model's and a TypedDict's; a dataclass's), or a key that is no string."""
 _BOUNDS = {"greater_than": ">", "greater_than_equal": ">=", "less_than": "<", "less_than_equal": "<="}
 _SIDES = {">": "not above", ">=": "below the minimum", "<": "not below", "<=": "above the maximum"}
 
@@ -41,6 +47,33 @@ class Invalid(ValueError):
     def __init__(self, message: str, *path: str | int) -> None:
         super().__init__(message)
         self.path = path
+
+
+@dataclass(frozen=True)
+class Written:
+    """Annotation of a field the document writes in another form: `Annotated[tuple[int, ...], Written(form, convert)]`.
+
+    The document's value is validated as `form` (so an error is located inside it, with its bounds, and explained in
+    its terms), then `convert(value)` gives the value kept; with `context`, `convert(value, context)` also gets the
+    validation context ({} without one). Without `convert` the value is kept as validated: `Annotated[Base | None,
+    Written(Narrower)]` reads a narrower form (no null, a subclass) into a wider field.
+    """
+
+    form: Any
+    convert: Callable[..., Any] | None = None
+    context: bool = False
+
+    def __get_pydantic_core_schema__(self, source: Any, handler: GetCoreSchemaHandler) -> CoreSchema:
+        """The form's schema, followed by the conversion."""
+        schema = handler.generate_schema(self.form)
+        convert = self.convert
+        if convert is None:
+            return schema
+        if self.context:
+            return core_schema.with_info_after_validator_function(
+                lambda value, info: convert(value, info.context or {}), schema
+            )
+        return core_schema.no_info_after_validator_function(convert, schema)
 
 
 @dataclass(frozen=True)
@@ -123,9 +156,9 @@ def _describe(error: ErrorDetails, loc: Location, model: Any, wording: Wording) 
         return f"bad {noun} name: {_describe(error, (), None, wording)}"
     if kind in _EXPECTED:
         return f"expected {_EXPECTED[kind]}, got {wording.show(value)}"
-    if kind in ("extra_forbidden", "invalid_key"):
+    if kind in _UNKNOWN_KEY_KINDS:
         parent, _ = _annotation_at(model, loc[:-1])
-        fields = list(parent.model_fields) if isinstance(parent, type) and issubclass(parent, BaseModel) else []
+        fields = list(_keys_of(parent))
         allowed = f" (allowed: {', '.join(fields)})" if fields else ""
         if kind == "invalid_key":  # a key such as `null:` or `2.5:`: loc ends with its repr
             return f"unknown {noun} {_key_text(value)}: {noun} names are strings{allowed}"
@@ -164,7 +197,12 @@ def _annotation_at(model: Any, loc: Location) -> tuple[Any, list[Any]]:
         origin = get_origin(annotation)
         if isinstance(annotation, type) and issubclass(annotation, BaseModel) and str(key) in annotation.model_fields:
             field = annotation.model_fields[str(key)]
-            annotation, constraints = field.annotation, list(field.metadata)
+            annotation, constraints = (
+                (Annotated[(field.annotation, *field.metadata)] if field.metadata else field.annotation),
+                [],
+            )
+        elif str(key) in _keys_of(annotation):  # a dataclass's or a TypedDict's key
+            annotation, constraints = _keys_of(annotation)[str(key)], []
         elif origin in (Union, types.UnionType):  # a tagged union: `key` is the member's tag
             arms = [arm for arm in get_args(annotation) if Tag(str(key)) in get_args(arm)[1:]]
             annotation, constraints = (arms[0] if arms else None), []
@@ -175,13 +213,39 @@ def _annotation_at(model: Any, loc: Location) -> tuple[Any, list[Any]]:
     return _unwrap(annotation, constraints)
 
 
+def _keys_of(annotation: Any) -> Mapping[str, Any]:
+    """The keys a model, dataclass or TypedDict reads (a field's alias where it has one), with their annotations;
+    empty for any other type."""
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        return {name: field.annotation for name, field in annotation.model_fields.items()}
+    if isinstance(annotation, type) and (dataclasses.is_dataclass(annotation) or is_typeddict(annotation)):
+        return _record_keys(annotation)
+    return {}
+
+
+@functools.cache
+def _record_keys(record: type) -> Mapping[str, Any]:
+    hints = get_type_hints(record, include_extras=True)
+    if is_typeddict(record):
+        return hints
+    keys: dict[str, Any] = {}
+    for field in dataclasses.fields(record):
+        if field.init:
+            hint = hints[field.name]
+            aliases = [item.validation_alias for item in get_args(hint)[1:] if isinstance(item, FieldInfo)]
+            keys[next((alias for alias in aliases if isinstance(alias, str)), field.name)] = hint
+    return keys
+
+
 def _unwrap(annotation: Any, constraints: list[Any]) -> tuple[Any, list[Any]]:
-    """Strip Annotated (collecting its constraints) and Optional."""
+    """Strip Annotated (collecting its constraints; a Written field becomes its document form) and Optional."""
     while True:
         args = get_args(annotation)
         if get_origin(annotation) is Annotated:
+            written = [item.form for item in args[1:] if isinstance(item, Written)]
             metadata = [item.metadata if isinstance(item, FieldInfo) else [item] for item in args[1:]]
-            annotation, constraints = args[0], constraints + [item for items in metadata for item in items]
+            constraints = constraints + [item for items in metadata for item in items if not isinstance(item, Written)]
+            annotation = written[-1] if written else args[0]
         elif get_origin(annotation) in (Union, types.UnionType) and len(args) == 2 and type(None) in args:
             annotation = args[0] if args[1] is type(None) else args[1]
         else:

@@ -1,29 +1,53 @@
-"""Unbroken card content: typed records loaded from data/*.yaml, validated by pydantic models (schema: CONTENT.md).
+"""Unbroken card content: the records the rules read, validated straight from data/*.yaml (schema: CONTENT.md).
 
-Each file is validated by its `...File` model (envs.core.data.load_document turns the first problem into a DataError
-naming the file, the card and the field); the models then convert into the frozen records the rules engine reads.
+Each record is declared once, as a frozen dataclass that pydantic validates from the YAML (envs.core.data.DataRecord):
+its fields carry their bounds, and a field the YAML writes in another form says how it is read (`Written`: a resource
+mapping becomes a Bag, a list of effect mappings becomes (kind, argument) pairs). Each file's `...File` model holds the
+file's own rules (counts, unique names); envs.core.data.load_document turns the first problem into a DataError naming
+the file, the card and the field.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated, Any, Literal, get_args
 
-from pydantic import Discriminator, Field, Tag, ValidationInfo, field_validator, model_validator
+from pydantic import (
+    ConfigDict,
+    Discriminator,
+    Field,
+    ModelWrapValidatorHandler,
+    Tag,
+    ValidationInfo,
+    field_validator,
+    model_validator,
+    with_config,
+)
+from typing_extensions import TypedDict
 
 from envs.core.data import (
     UNSET,
     DataError,
+    DataRecord,
+    Entries,
     Invalid,
     KeyedRecord,
     OneKey,
     Record,
     UniqueNames,
+    data_file,
+    derived,
     load_document,
+    load_yaml,
     required_keys,
+    set_derived,
+    validate_document,
 )
+from envs.core.schema import Written
+from envs.unbroken.presets import DIFFICULTIES, Difficulty
 
 PACKAGE = "envs.unbroken"
 
@@ -37,6 +61,7 @@ RESOURCE_INDEX = {name: index for index, name in enumerate(RESOURCES)}
 Level = Literal[1, 2, 3, 4]
 LEVELS: tuple[int, ...] = get_args(Level)
 DieFace = Literal[1, 2, 3, 4, 5, 6]
+DIE_FACES: tuple[int, ...] = get_args(DieFace)
 MONSTERS_PER_LEVEL = 6
 ENCOUNTER_CARDS = 88
 
@@ -53,173 +78,10 @@ MonsterModifier = Literal["wound_cap", "roll_modifier", "regen"]
 MONSTER_MODIFIERS: tuple[str, ...] = get_args(MonsterModifier)
 Timing = Literal["travel", "combat", "any"]
 TIMINGS: tuple[str, ...] = get_args(Timing)
-# ACTION_EFFECTS, PASSIVES and CONDITION_MODIFIERS are the field names of the schema models below.
+# ACTION_EFFECTS, PASSIVES and CONDITION_MODIFIERS are the field names of the written forms below.
 
 
-@dataclass(frozen=True)
-class Attack:
-    """One way a weapon turns effort into wounds or broken armor."""
-
-    cost: Bag
-    wounds: int
-    break_armor: int
-    ignore_armor: bool
-
-
-@dataclass(frozen=True)
-class Upgrade:
-    """A craft option: pay `cost` and `time` to lay weapon `to` on top of this one."""
-
-    to: int
-    cost: Bag
-    time: int
-
-
-@dataclass(frozen=True)
-class Weapon:
-    """A weapon sheet."""
-
-    name: str
-    kind: str
-    attacks: tuple[Attack, ...]
-    upgrades: tuple[Upgrade, ...]
-
-
-@dataclass(frozen=True)
-class ActionCard:
-    """An activatable ability (character, skill or monster special): timing, cost, effects."""
-
-    name: str
-    timing: str
-    cost: Bag
-    effects: tuple[Effect, ...]
-    once_per_level: bool
-
-
-@dataclass(frozen=True)
-class Character:
-    """A character sheet with its ability bar abilities."""
-
-    name: str
-    abilities: tuple[ActionCard, ...]
-
-
-@dataclass(frozen=True)
-class CombatRow:
-    """One row of a monster's combat action table; `alt` is the bracketed alternative."""
-
-    effects: tuple[Effect, ...]
-    alt: tuple[Effect, ...] | None
-
-
-@dataclass(frozen=True)
-class Monster:
-    """A monster sheet."""
-
-    name: str
-    level: int
-    number: int
-    health: int
-    armor: int
-    trickery: Bag | None
-    ambush: tuple[Effect, ...] | None
-    attack_extra_cost: Bag
-    special_name: str | None
-    special_text: str
-    modifiers: dict[str, int]
-    special_action: ActionCard | None
-    combat: tuple[CombatRow, ...]
-    rewards: Bag
-
-
-@dataclass(frozen=True)
-class Encounter:
-    """An encounter card type (with its number of copies in the deck)."""
-
-    name: str
-    spend: Bag
-    gain: Bag
-    time: int
-    commit: bool
-    copies: int
-
-
-@dataclass(frozen=True)
-class Skill:
-    """A skill card: exactly one of passive, action or reaction."""
-
-    name: str
-    passive: dict[str, Any]
-    action: ActionCard | None
-    reaction_cost: Bag | None
-    reaction_roll_modifier: int
-    text: str = ""
-    """The card's words, for people (the text view and the picture)."""
-
-
-@dataclass(frozen=True)
-class Condition:
-    """A condition card with its modifiers."""
-
-    name: str
-    modifiers: dict[str, Any]
-    text: str = ""
-    """The card's words, for people (the text view and the picture)."""
-
-
-@dataclass(frozen=True)
-class GeneralActions:
-    """The general actions sheet."""
-
-    focus: ActionCard
-    inspiration: ActionCard
-    plan: ActionCard
-    scout_cost_by_level: dict[int, Bag]
-    orienteer_cost: Bag
-    orienteer_reveal_bonus: int
-
-
-@dataclass(frozen=True)
-class Display:
-    """The display sheets: bars, time skulls, score table, titles, difficulty settings."""
-
-    bar_maximum: tuple[int, ...]
-    time_skull: dict[int, int]
-    score_points: tuple[int, ...]
-    titles: tuple[tuple[str, int], ...]
-    difficulty: dict[str, dict[str, Any]]
-    easy_bonus_resource: dict[int, int]
-    general: GeneralActions
-    exploration_reveal: int
-    skill_reveal: int
-
-
-@dataclass(frozen=True)
-class CardSet:
-    """Every component of the game, as loaded and cross-checked."""
-
-    display: Display
-    characters: tuple[Character, ...]
-    weapons: tuple[Weapon, ...]
-    monsters: tuple[Monster, ...]
-    encounters: tuple[Encounter, ...]
-    skills: tuple[Skill, ...]
-    conditions: tuple[Condition, ...]
-
-    def monster_index(self, level: int, number: int) -> int:
-        """Index of the monster of `level` with d6 number `number`."""
-        return self._monster_lookup[(level, number)]
-
-    @property
-    def _monster_lookup(self) -> dict[tuple[int, int], int]:
-        lookup = self.__dict__.get("_lookup")
-        if lookup is None:
-            lookup = {(m.level, m.number): i for i, m in enumerate(self.monsters)}
-            object.__setattr__(self, "_lookup", lookup)
-        return lookup
-
-
-# ============================================================================ YAML schema (pydantic) -> records
+# ============================================================================================ written forms
 Name = Annotated[str, Field(min_length=1)]
 Resources = dict[Resource, Annotated[int, Field(ge=1, le=99)]] | None
 """A resource bag as written in YAML: {resource: 1..99}; null or omitted for nothing."""
@@ -227,15 +89,16 @@ Count = Annotated[int, Field(ge=1, le=10)]
 Small = Annotated[int, Field(ge=-5, le=5)]
 
 
-class Card(Record):
-    """A named card or sheet, with its optional flavour text."""
-
-    name: Name
-    text: str = ""
-
-
 def _bag(resources: Mapping[Resource, int] | None) -> Bag:
     return tuple(sorted((RESOURCE_INDEX[name], amount) for name, amount in (resources or {}).items()))
+
+
+def _bag_or_none(resources: Mapping[Resource, int] | None) -> Bag | None:
+    return None if resources is None else _bag(resources)
+
+
+Cost = Annotated[Bag, Written(Resources, _bag)]
+"""A resource bag, written as Resources."""
 
 
 class ActionEffect(OneKey):
@@ -252,12 +115,20 @@ class ActionEffect(OneKey):
     monster_health: Small = UNSET
     monster_armor: Small = UNSET
 
-    def _effect(self) -> Effect:
+    def effect(self) -> Effect:
+        """The (kind, argument) pair the rules read."""
         kind, value = self.item()
         return kind, _bag(value) if kind == "gain" else value
 
 
 ACTION_EFFECTS: tuple[str, ...] = tuple(ActionEffect.model_fields)
+
+
+def _action_effects(effects: list[ActionEffect]) -> tuple[Effect, ...]:
+    return tuple(effect.effect() for effect in effects)
+
+
+ActionEffects = Annotated[tuple[Effect, ...], Written(list[ActionEffect], _action_effects)]
 
 
 class ConditionGain(Record):
@@ -313,7 +184,8 @@ class MonsterEffect(OneKey):
             raise Invalid("use lose_time for time", "time")
         return lose
 
-    def _effect(self, conditions: Mapping[str, int]) -> Effect:
+    def effect(self, conditions: Mapping[str, int]) -> Effect:
+        """The (kind, argument) pair the rules read; a condition is named by its index in `conditions`."""
         kind, value = self.item()
         if kind == "lose":
             return kind, _bag(value)
@@ -324,23 +196,12 @@ class MonsterEffect(OneKey):
         return kind, value
 
 
-def _effects(effects: list[MonsterEffect], conditions: Mapping[str, int]) -> tuple[Effect, ...]:
-    return tuple(effect._effect(conditions) for effect in effects)
+def _monster_effects(effects: list[MonsterEffect] | None, context: Mapping[str, Any]) -> tuple[Effect, ...] | None:
+    return None if effects is None else tuple(effect.effect(context["conditions"]) for effect in effects)
 
 
-class ActionSpec(Record):
-    """An activatable ability: a character's ability, a skill's action or a monster's special action."""
-
-    name: Name | None = None
-    timing: Timing = "combat"
-    cost: Resources = None
-    effects: list[ActionEffect]
-    once_per_level: bool = False
-
-    def _card(self, default_name: str) -> ActionCard:
-        effects = tuple(effect._effect() for effect in self.effects)
-        name = default_name if self.name is None else self.name
-        return ActionCard(name, self.timing, _bag(self.cost), effects, self.once_per_level)
+MonsterEffects = Annotated[tuple[Effect, ...], Written(list[MonsterEffect], _monster_effects, context=True)]
+"""Monster effects; validated with the context {"conditions": {condition name: index}}."""
 
 
 class ConditionModifiers(KeyedRecord):
@@ -359,206 +220,12 @@ class ConditionModifiers(KeyedRecord):
     ability_uses_penalty: Small = UNSET
     general_action_extra_cost: Resources = None
 
+    def modifiers(self) -> dict[str, Any]:
+        """The modifiers written, a resource bag as a Bag."""
+        return {key: value if isinstance(value, int) else _bag(value) for key, value in self.given().items()}
+
 
 CONDITION_MODIFIERS: tuple[str, ...] = tuple(ConditionModifiers.model_fields)
-
-
-class ConditionCard(Card):
-    """A condition card."""
-
-    modifiers: ConditionModifiers
-
-    def _record(self) -> Condition:
-        given = self.modifiers.given().items()
-        return Condition(self.name, {key: v if isinstance(v, int) else _bag(v) for key, v in given}, self.text)
-
-
-class ConditionsFile(Record):
-    """conditions.yaml: exactly 10 condition cards, in deck order."""
-
-    conditions: Annotated[list[ConditionCard], Field(min_length=10, max_length=10), UniqueNames]
-
-
-class AttackSpec(Record):
-    """A weapon attack: exactly one of wounds / break_armor."""
-
-    cost: Resources
-    wounds: int = Field(0, ge=0, le=10)
-    break_armor: int = Field(0, ge=0, le=10)
-    ignore_armor: bool = False
-
-    @model_validator(mode="after")
-    def _wounds_or_break_armor(self) -> AttackSpec:
-        if ("wounds" in self.model_fields_set) == ("break_armor" in self.model_fields_set):
-            raise ValueError("exactly one of wounds / break_armor")
-        return self
-
-
-class UpgradeSpec(Record):
-    """A craft option: `to` names another weapon (never Bare Hands)."""
-
-    to: Name
-    cost: Resources
-    time: int = Field(0, ge=0, le=5)
-
-
-class WeaponSheet(Card):
-    """A weapon sheet."""
-
-    kind: Literal["basic", "advanced"]
-    attacks: list[AttackSpec] = Field(min_length=1, max_length=3)
-    upgrades: Annotated[list[UpgradeSpec], Field(max_length=2)] | None = None
-
-
-class WeaponsFile(Record):
-    """weapons.yaml: exactly 7 weapons, Bare Hands first."""
-
-    weapons: Annotated[list[WeaponSheet], Field(min_length=7, max_length=7), UniqueNames]
-
-    @model_validator(mode="after")
-    def _bare_hands_first_and_known_upgrades(self) -> WeaponsFile:
-        names = [weapon.name for weapon in self.weapons]
-        if names[0] != "Bare Hands":
-            raise Invalid("the first weapon must be Bare Hands", "weapons", 0, "name")
-        for i, weapon in enumerate(self.weapons):
-            for j, upgrade in enumerate(weapon.upgrades or ()):
-                if upgrade.to not in names[1:]:
-                    raise Invalid(f"unknown weapon {upgrade.to!r}", "weapons", i, "upgrades", j, "to")
-        return self
-
-    def _records(self) -> tuple[Weapon, ...]:
-        index = {weapon.name: i for i, weapon in enumerate(self.weapons)}
-        return tuple(
-            Weapon(
-                name=weapon.name,
-                kind=weapon.kind,
-                attacks=tuple(Attack(_bag(a.cost), a.wounds, a.break_armor, a.ignore_armor) for a in weapon.attacks),
-                upgrades=tuple(Upgrade(index[u.to], _bag(u.cost), u.time) for u in weapon.upgrades or ()),
-            )
-            for weapon in self.weapons
-        )
-
-
-class CharacterSheet(Card):
-    """A character sheet: 1 or 2 abilities."""
-
-    abilities: list[ActionSpec] = Field(min_length=1, max_length=2)
-
-    def _record(self) -> Character:
-        return Character(self.name, tuple(a._card(f"ability {j}") for j, a in enumerate(self.abilities)))
-
-
-class CharactersFile(Record):
-    """characters.yaml: exactly 4 characters."""
-
-    characters: Annotated[list[CharacterSheet], Field(min_length=4, max_length=4), UniqueNames]
-
-
-class SpecialSpec(Card):
-    """A monster's special: modifiers and/or a combat action the player may take against this monster only."""
-
-    modifiers: dict[MonsterModifier, Annotated[int, Field(ge=-5, le=10)]] | None = None
-    action: ActionSpec | None = None
-
-
-class CombatRowSpec(Record):
-    """A combat table row; `alt` is the bracketed alternative."""
-
-    effects: list[MonsterEffect]
-    alt: list[MonsterEffect] | None = None
-
-
-class MonsterSheet(Card):
-    """A monster sheet (level IV monsters cannot be tricked)."""
-
-    level: int = Field(ge=1, le=4)
-    number: int = Field(ge=1, le=MONSTERS_PER_LEVEL)
-    health: int = Field(ge=1, le=30)
-    armor: int = Field(ge=0, le=10)
-    trickery: Resources = None
-    ambush: list[MonsterEffect] | None = None
-    attack_extra_cost: Resources = None
-    special: SpecialSpec | None = None
-    combat: list[CombatRowSpec] = Field(min_length=6, max_length=6)
-    rewards: Resources
-
-    @model_validator(mode="after")
-    def _level_four_cannot_be_tricked(self) -> MonsterSheet:
-        if self.level == 4 and self.trickery is not None:
-            raise Invalid("level IV monsters cannot be tricked (must be null)", "trickery")
-        return self
-
-    def _record(self, conditions: Mapping[str, int]) -> Monster:
-        special = self.special
-        return Monster(
-            name=self.name,
-            level=self.level,
-            number=self.number,
-            health=self.health,
-            armor=self.armor,
-            trickery=None if self.trickery is None else _bag(self.trickery),
-            ambush=None if self.ambush is None else _effects(self.ambush, conditions),
-            attack_extra_cost=_bag(self.attack_extra_cost),
-            special_name=None if special is None else special.name,
-            special_text="" if special is None else special.text,
-            modifiers={} if special is None else {key: value for key, value in (special.modifiers or {}).items()},
-            special_action=None if special is None or special.action is None else special.action._card(special.name),
-            combat=tuple(
-                CombatRow(_effects(row.effects, conditions), None if row.alt is None else _effects(row.alt, conditions))
-                for row in self.combat
-            ),
-            rewards=_bag(self.rewards),
-        )
-
-
-class MonstersFile(Record):
-    """monsters.yaml: exactly 24 monsters, one numbered 1..6 on each level I..IV."""
-
-    monsters: Annotated[list[MonsterSheet], Field(min_length=24, max_length=24), UniqueNames]
-
-    @model_validator(mode="after")
-    def _one_per_level_and_number(self) -> MonstersFile:
-        seen: set[tuple[int, int]] = set()
-        for i, monster in enumerate(self.monsters):  # 24 sheets, no slot twice: every slot is filled
-            if (monster.level, monster.number) in seen:
-                message = f"a second level {monster.level} monster numbered {monster.number} (need one per number 1..6)"
-                raise Invalid(message, "monsters", i, "number")
-            seen.add((monster.level, monster.number))
-        return self
-
-
-class EncounterCard(Card):
-    """An encounter card type; an encounter never spends time."""
-
-    group: str = ""
-    spend: Resources = None
-    gain: Resources = None
-    time: int = Field(ge=0, le=9)
-    commit: bool = False
-    copies: int = Field(1, ge=1, le=10)
-
-    @field_validator("spend")
-    @classmethod
-    def _no_time(cls, spend: dict[str, int] | None) -> dict[str, int] | None:
-        if spend and "time" in spend:
-            raise Invalid("an encounter's time is its time value, not a spend", "time")
-        return spend
-
-    def _record(self) -> Encounter:
-        return Encounter(self.name, _bag(self.spend), _bag(self.gain), self.time, self.commit, self.copies)
-
-
-class EncountersFile(Record):
-    """encounters.yaml: 88 cards in total (the sum of `copies`)."""
-
-    encounters: Annotated[list[EncounterCard], UniqueNames]
-
-    @model_validator(mode="after")
-    def _deck_of_88(self) -> EncountersFile:
-        total = sum(encounter.copies for encounter in self.encounters)
-        if total != ENCOUNTER_CARDS:
-            raise Invalid(f"the encounter deck has {ENCOUNTER_CARDS} cards, these entries make {total}", "encounters")
-        return self
 
 
 class WoundBonus(Record):
@@ -579,7 +246,8 @@ class PassiveSpec(KeyedRecord):
     wound_bonus: WoundBonus = UNSET
     scout_discount: bool = UNSET
 
-    def _record(self) -> dict[str, Any]:
+    def passive(self) -> dict[str, Any]:
+        """The passives written; `ignore` as a tuple, `wound_bonus` as (kind, amount)."""
         passive = self.given()
         if "ignore" in passive:
             passive["ignore"] = tuple(self.ignore)
@@ -591,11 +259,197 @@ class PassiveSpec(KeyedRecord):
 PASSIVES: tuple[str, ...] = tuple(PassiveSpec.model_fields)
 
 
-class ReactionSpec(Record):
+def _or_empty(mapping: dict[str, int] | None) -> dict[str, int]:
+    return {} if mapping is None else mapping
+
+
+def _written_keys(data: Any) -> set[str]:
+    """The keys a document's mapping writes (none for a record built in code)."""
+    return set(data) if isinstance(data, Mapping) else set()
+
+
+# ============================================================================================ records
+@dataclass(frozen=True, kw_only=True, slots=True)
+class ActionCard(DataRecord):
+    """An activatable ability (character, skill or monster special): timing, cost, effects.
+
+    Unnamed in the YAML, it takes a name from the card it is on (`ability 0`, the skill's or the special's name).
+    """
+
+    name: Annotated[str, Written(Name | None, lambda name: name or "")] = ""
+    timing: Timing = "combat"
+    cost: Cost = ()
+    effects: ActionEffects
+    once_per_level: bool = False
+
+
+def _named(card: ActionCard, name: str) -> ActionCard:
+    """`card`, named `name` unless the YAML named it."""
+    return card if card.name else dataclasses.replace(card, name=name)
+
+
+def _numbered(abilities: list[ActionCard]) -> tuple[ActionCard, ...]:
+    return tuple(_named(ability, f"ability {j}") for j, ability in enumerate(abilities))
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Character(DataRecord):
+    """A character sheet with its ability bar abilities (1 or 2)."""
+
+    name: Name
+    text: str = ""
+    abilities: Annotated[
+        tuple[ActionCard, ...], Written(Annotated[list[ActionCard], Field(min_length=1, max_length=2)], _numbered)
+    ]
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Attack(DataRecord):
+    """One way a weapon turns effort into wounds or broken armor: exactly one of wounds / break_armor."""
+
+    cost: Cost
+    wounds: Annotated[int, Field(ge=0, le=10)] = 0
+    break_armor: Annotated[int, Field(ge=0, le=10)] = 0
+    ignore_armor: bool = False
+
+    @model_validator(mode="wrap")
+    @classmethod
+    def _wounds_or_break_armor(cls, data: Any, handler: ModelWrapValidatorHandler[Attack]) -> Attack:
+        attack = handler(data)
+        if len(_written_keys(data) & {"wounds", "break_armor"}) != 1:
+            raise ValueError("exactly one of wounds / break_armor")
+        return attack
+
+
+def _weapon_index(name: str, context: Mapping[str, Any]) -> int:
+    """A weapon named in weapons.yaml, by its index (the context's "weapons": the file's names, in order)."""
+    if name not in context["weapons"]:
+        raise ValueError(f"unknown weapon {name!r}")
+    return int(context["weapons"].index(name))
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Upgrade(DataRecord):
+    """A craft option: pay `cost` and `time` to lay weapon `to` (written as its name) on top of this one."""
+
+    to: Annotated[int, Written(Name, _weapon_index, context=True)]
+    cost: Cost
+    time: Annotated[int, Field(ge=0, le=5)] = 0
+
+
+def _upgrades(upgrades: tuple[Upgrade, ...] | None) -> tuple[Upgrade, ...]:
+    return () if upgrades is None else upgrades
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Weapon(DataRecord):
+    """A weapon sheet."""
+
+    name: Name
+    text: str = ""
+    kind: Literal["basic", "advanced"]
+    attacks: Annotated[Entries[Attack], Field(min_length=1, max_length=3)]
+    upgrades: Annotated[
+        tuple[Upgrade, ...], Written(Annotated[Entries[Upgrade], Field(max_length=2)] | None, _upgrades)
+    ] = ()
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class CombatRow(DataRecord):
+    """One row of a monster's combat action table; `alt` is the bracketed alternative."""
+
+    effects: MonsterEffects
+    alt: Annotated[tuple[Effect, ...] | None, Written(list[MonsterEffect] | None, _monster_effects, context=True)] = (
+        None
+    )
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class MonsterSpecial(DataRecord):
+    """A monster's special: modifiers and/or a combat action the player may take against this monster only."""
+
+    name: Name
+    text: str = ""
+    modifiers: Annotated[
+        dict[str, int], Written(dict[MonsterModifier, Annotated[int, Field(ge=-5, le=10)]] | None, _or_empty)
+    ] = field(default_factory=dict)
+    action: ActionCard | None = None
+
+    @model_validator(mode="after")
+    def _action_named(self) -> MonsterSpecial:
+        if self.action is None or self.action.name:
+            return self
+        return dataclasses.replace(self, action=_named(self.action, self.name))
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Monster(DataRecord):
+    """A monster sheet (level IV monsters cannot be tricked); its special is also read flat (special_...)."""
+
+    name: Name
+    text: str = ""
+    level: Annotated[int, Field(ge=1, le=4)]
+    number: Annotated[int, Field(ge=1, le=MONSTERS_PER_LEVEL)]
+    health: Annotated[int, Field(ge=1, le=30)]
+    armor: Annotated[int, Field(ge=0, le=10)]
+    trickery: Annotated[Bag | None, Written(Resources, _bag_or_none)] = None
+    """The price of tricking it; None: it cannot be tricked."""
+    ambush: Annotated[
+        tuple[Effect, ...] | None, Written(list[MonsterEffect] | None, _monster_effects, context=True)
+    ] = None
+    attack_extra_cost: Cost = ()
+    special: MonsterSpecial | None = None
+    combat: Annotated[Entries[CombatRow], Field(min_length=6, max_length=6)]
+    rewards: Cost
+    special_name: str | None = derived()
+    special_text: str = derived()
+    modifiers: dict[str, int] = derived()
+    special_action: ActionCard | None = derived()
+
+    def __post_init__(self) -> None:
+        special = self.special
+        set_derived(
+            self,
+            special_name=None if special is None else special.name,
+            special_text="" if special is None else special.text,
+            modifiers={} if special is None else special.modifiers,
+            special_action=None if special is None else special.action,
+        )
+
+    @model_validator(mode="after")
+    def _level_four_cannot_be_tricked(self) -> Monster:
+        if self.level == 4 and self.trickery is not None:
+            raise Invalid("level IV monsters cannot be tricked (must be null)", "trickery")
+        return self
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Encounter(DataRecord):
+    """An encounter card type (with its number of copies in the deck); an encounter never spends time."""
+
+    name: Name
+    text: str = ""
+    group: str = ""
+    spend: Cost = ()
+    gain: Cost = ()
+    time: Annotated[int, Field(ge=0, le=9)]
+    commit: bool = False
+    copies: Annotated[int, Field(ge=1, le=10)] = 1
+
+    @field_validator("spend")
+    @classmethod
+    def _no_time(cls, spend: Bag) -> Bag:
+        if any(resource == TIME for resource, _ in spend):
+            raise Invalid("an encounter's time is its time value, not a spend", "time")
+        return spend
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Reaction(DataRecord):
     """A reaction: after a monster's combat roll, pay `cost` to add `roll_modifier` (not 0) to the roll."""
 
-    cost: Resources = None
-    roll_modifier: int = Field(ge=-3, le=3)
+    cost: Cost = ()
+    roll_modifier: Annotated[int, Field(ge=-3, le=3)]
 
     @field_validator("roll_modifier")
     @classmethod
@@ -605,142 +459,266 @@ class ReactionSpec(Record):
         return modifier
 
 
-class SkillCard(Card):
-    """A skill card: exactly one of passive / action / reaction."""
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Skill(DataRecord):
+    """A skill card: exactly one of passive, action or reaction (the reaction is also read flat, reaction_...)."""
 
-    passive: PassiveSpec = UNSET
-    action: ActionSpec = UNSET
-    reaction: ReactionSpec = UNSET
+    name: Name
+    text: str = ""
+    """The card's words, for people (the text view and the picture)."""
+    passive: Annotated[dict[str, Any], Written(PassiveSpec, PassiveSpec.passive)] = field(default_factory=dict)
+    action: Annotated[ActionCard | None, Written(ActionCard)] = None
+    reaction: Annotated[Reaction | None, Written(Reaction)] = None
+    reaction_cost: Bag | None = derived()
+    reaction_roll_modifier: int = derived()
 
-    @model_validator(mode="after")
-    def _one_kind(self) -> SkillCard:
-        if len(self.model_fields_set & {"passive", "action", "reaction"}) != 1:
+    def __post_init__(self) -> None:
+        reaction = self.reaction
+        set_derived(
+            self,
+            reaction_cost=None if reaction is None else reaction.cost,
+            reaction_roll_modifier=0 if reaction is None else reaction.roll_modifier,
+        )
+
+    @model_validator(mode="wrap")
+    @classmethod
+    def _one_kind(cls, data: Any, handler: ModelWrapValidatorHandler[Skill]) -> Skill:
+        skill = handler(data)
+        if len(_written_keys(data) & {"passive", "action", "reaction"}) != 1:
             raise ValueError("a skill has exactly one of passive / action / reaction")
-        return self
-
-    def _record(self) -> Skill:
-        passive = {} if self.passive is None else self.passive._record()
-        action = None if self.action is None else self.action._card(self.name)
-        if self.reaction is None:
-            return Skill(self.name, passive, action, None, 0, self.text)
-        return Skill(self.name, passive, action, _bag(self.reaction.cost), self.reaction.roll_modifier, self.text)
+        if skill.action is None or skill.action.name:
+            return skill
+        return dataclasses.replace(skill, action=_named(skill.action, skill.name))
 
 
-class SkillsFile(Record):
-    """skills.yaml: exactly 24 skill cards."""
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Condition(DataRecord):
+    """A condition card with its modifiers."""
 
-    skills: Annotated[list[SkillCard], Field(min_length=24, max_length=24), UniqueNames]
+    name: Name
+    text: str = ""
+    """The card's words, for people (the text view and the picture)."""
+    modifiers: Annotated[dict[str, Any], Written(ConditionModifiers, ConditionModifiers.modifiers)]
 
 
-class TitleSpec(Record):
+class GainAction(Record):
+    """Focus, Inspiration, Plan as written: pay `cost`, gain `gain`."""
+
+    timing: Timing = "any"
+    cost: Resources
+    gain: Resources
+
+    def card(self, name: str) -> ActionCard:
+        """The action as the rules read it."""
+        return ActionCard(name=name, timing=self.timing, cost=_bag(self.cost), effects=(("gain", _bag(self.gain)),))
+
+
+def _by_level(values: Mapping[int, Any]) -> dict[int, Any]:
+    return {level: values[level] for level in LEVELS}
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Scout(DataRecord):
+    """Scout: reveal this level's monster, at a cost that depends on the level."""
+
+    timing: Timing = "travel"
+    cost_by_level: Annotated[dict[int, Bag], Written(Annotated[dict[Level, Cost], required_keys(*LEVELS)], _by_level)]
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Orienteer(DataRecord):
+    """Orienteer: pay `cost`; the next exploration reveals `reveal_bonus` more cards."""
+
+    timing: Timing = "travel"
+    cost: Cost
+    reveal_bonus: Annotated[int, Field(ge=1, le=5)]
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class GeneralActions(DataRecord):
+    """The general actions sheet; Scout's and Orienteer's numbers are also read flat."""
+
+    focus: Annotated[ActionCard, Written(GainAction, lambda action: action.card("focus"))]
+    inspiration: Annotated[ActionCard, Written(GainAction, lambda action: action.card("inspiration"))]
+    plan: Annotated[ActionCard, Written(GainAction, lambda action: action.card("plan"))]
+    scout: Scout
+    orienteer: Orienteer
+    scout_cost_by_level: dict[int, Bag] = derived()
+    orienteer_cost: Bag = derived()
+    orienteer_reveal_bonus: int = derived()
+
+    def __post_init__(self) -> None:
+        set_derived(
+            self,
+            scout_cost_by_level=self.scout.cost_by_level,
+            orienteer_cost=self.orienteer.cost,
+            orienteer_reveal_bonus=self.orienteer.reveal_bonus,
+        )
+
+
+@with_config(ConfigDict(extra="forbid", strict=True))
+class DifficultySetting(TypedDict):
+    """One difficulty setting (Appendix D), read by key (`game.setting["monster_first"]`)."""
+
+    starting_small_effort: Annotated[int, Field(ge=0)]
+    monster_first: bool
+    bonus_resource: bool
+    bonus_skill: bool
+
+
+class Title(Record):
     """A title and the lowest score that earns it."""
 
     name: Name
     min_score: int = Field(ge=0)
 
 
-class DifficultySpec(Record):
-    """One difficulty setting (Appendix D)."""
-
-    starting_small_effort: int = Field(ge=0)
-    monster_first: bool
-    bonus_resource: bool
-    bonus_skill: bool
+def _per_resource(amounts: Mapping[str, int]) -> tuple[int, ...]:
+    return tuple(amounts.get(resource, 0) for resource in RESOURCES)
 
 
-class GainAction(Record):
-    """Focus, Inspiration, Plan: pay `cost`, gain `gain`."""
-
-    timing: Timing = "any"
-    cost: Resources
-    gain: Resources
-
-    def _card(self, name: str) -> ActionCard:
-        return ActionCard(name, self.timing, _bag(self.cost), (("gain", _bag(self.gain)),), False)
+def _titles(titles: list[Title]) -> tuple[tuple[str, int], ...]:
+    return tuple((title.name, title.min_score) for title in titles)
 
 
-class ScoutSpec(Record):
-    """Scout: reveal this level's monster, at a cost that depends on the level."""
-
-    timing: Timing = "travel"
-    cost_by_level: Annotated[dict[Level, Resources], required_keys(*LEVELS)]
+def _resource_by_face(resources: Mapping[int, str]) -> dict[int, int]:
+    return {face: RESOURCE_INDEX[resources[face]] for face in DIE_FACES}
 
 
-class OrienteerSpec(Record):
-    """Orienteer: pay `cost`; the next exploration reveals `reveal_bonus` more cards."""
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Display(DataRecord):
+    """display.yaml: bars, time skulls, score table, titles, difficulty settings, general actions."""
 
-    timing: Timing = "travel"
-    cost: Resources
-    reveal_bonus: int = Field(ge=1, le=5)
-
-
-class GeneralActionsSpec(Record):
-    """The general actions sheet."""
-
-    focus: GainAction
-    inspiration: GainAction
-    plan: GainAction
-    scout: ScoutSpec
-    orienteer: OrienteerSpec
-
-
-class DisplayFile(Record):
-    """display.yaml: bars, time skulls, score table, titles, difficulties, general actions."""
-
-    bar_maximum: Annotated[dict[Resource, Annotated[int, Field(ge=1, le=99)]], required_keys(*RESOURCES)]
-    time_skull: Annotated[dict[Level, Annotated[int, Field(ge=1)]], required_keys(*LEVELS)]
-    starting_small_effort: int | None = Field(None, ge=0)
-    score_points: dict[Resource, Annotated[int, Field(ge=0, le=99)]]
-    titles: list[TitleSpec] = Field(min_length=6, max_length=6)
-    difficulty: Annotated[
-        dict[Literal["easy", "normal", "hard"], DifficultySpec], required_keys("easy", "normal", "hard")
+    bar_maximum: Annotated[
+        tuple[int, ...],
+        Written(
+            Annotated[dict[Resource, Annotated[int, Field(ge=1, le=99)]], required_keys(*RESOURCES)], _per_resource
+        ),
     ]
-    easy_bonus_resource: Annotated[dict[DieFace, Resource], required_keys(*get_args(DieFace))]
-    general_actions: GeneralActionsSpec
-    exploration_reveal: int = Field(ge=1, le=4)
-    skill_reveal: int = Field(ge=1, le=4)
+    """By resource index."""
+    time_skull: Annotated[
+        dict[int, int], Written(Annotated[dict[Level, Annotated[int, Field(ge=1)]], required_keys(*LEVELS)], _by_level)
+    ]
+    starting_small_effort: Annotated[int, Field(ge=0)] | None = None
+    """Unused: the difficulty settings give it."""
+    score_points: Annotated[tuple[int, ...], Written(dict[Resource, Annotated[int, Field(ge=0, le=99)]], _per_resource)]
+    """By resource index (0 for a resource the YAML leaves out)."""
+    titles: Annotated[
+        tuple[tuple[str, int], ...], Written(Annotated[list[Title], Field(min_length=6, max_length=6)], _titles)
+    ]
+    """(name, lowest score) pairs."""
+    difficulty: Annotated[dict[Difficulty, DifficultySetting], required_keys(*DIFFICULTIES)]
+    easy_bonus_resource: Annotated[
+        dict[int, int], Written(Annotated[dict[DieFace, Resource], required_keys(*DIE_FACES)], _resource_by_face)
+    ]
+    """d6 face -> resource index."""
+    general: Annotated[GeneralActions, Field(validation_alias="general_actions")]
+    exploration_reveal: Annotated[int, Field(ge=1, le=4)]
+    skill_reveal: Annotated[int, Field(ge=1, le=4)]
 
     @model_validator(mode="after")
-    def _within_the_bars(self) -> DisplayFile:
+    def _within_the_bars(self) -> Display:
         for level, time in self.time_skull.items():
-            if time > self.bar_maximum["time"]:
-                raise Invalid(f"{time} is outside [1, {self.bar_maximum['time']}] (the time bar)", "time_skull", level)
+            if time > self.bar_maximum[TIME]:
+                raise Invalid(f"{time} is outside [1, {self.bar_maximum[TIME]}] (the time bar)", "time_skull", level)
         for name, setting in self.difficulty.items():
-            if setting.starting_small_effort > self.bar_maximum["small_effort"]:
-                message = f"{setting.starting_small_effort} is outside [0, {self.bar_maximum['small_effort']}]"
+            if setting["starting_small_effort"] > self.bar_maximum[SMALL_EFFORT]:
+                message = f"{setting['starting_small_effort']} is outside [0, {self.bar_maximum[SMALL_EFFORT]}]"
                 raise Invalid(f"{message} (the small effort bar)", "difficulty", name, "starting_small_effort")
         return self
 
-    def _record(self) -> Display:
-        general = self.general_actions
-        resources: tuple[Resource, ...] = get_args(Resource)  # Literal-typed, to index the dicts above
-        levels: tuple[Level, ...] = get_args(Level)
-        return Display(
-            bar_maximum=tuple(self.bar_maximum[r] for r in resources),
-            time_skull={level: self.time_skull[level] for level in levels},
-            score_points=tuple(self.score_points.get(r, 0) for r in resources),
-            titles=tuple((title.name, title.min_score) for title in self.titles),
-            difficulty={name: setting.model_dump() for name, setting in self.difficulty.items()},
-            easy_bonus_resource={face: RESOURCE_INDEX[self.easy_bonus_resource[face]] for face in get_args(DieFace)},
-            general=GeneralActions(
-                focus=general.focus._card("focus"),
-                inspiration=general.inspiration._card("inspiration"),
-                plan=general.plan._card("plan"),
-                scout_cost_by_level={level: _bag(general.scout.cost_by_level[level]) for level in levels},
-                orienteer_cost=_bag(general.orienteer.cost),
-                orienteer_reveal_bonus=general.orienteer.reveal_bonus,
-            ),
-            exploration_reveal=self.exploration_reveal,
-            skill_reveal=self.skill_reveal,
-        )
+
+@dataclass(frozen=True)
+class CardSet:
+    """Every component of the game, as loaded and cross-checked."""
+
+    display: Display
+    characters: tuple[Character, ...]
+    weapons: tuple[Weapon, ...]
+    monsters: tuple[Monster, ...]
+    encounters: tuple[Encounter, ...]
+    skills: tuple[Skill, ...]
+    conditions: tuple[Condition, ...]
+
+    def monster_index(self, level: int, number: int) -> int:
+        """Index of the monster of `level` with d6 number `number`."""
+        return self._monster_lookup[(level, number)]
+
+    @property
+    def _monster_lookup(self) -> dict[tuple[int, int], int]:
+        lookup = self.__dict__.get("_lookup")
+        if lookup is None:
+            lookup = {(m.level, m.number): i for i, m in enumerate(self.monsters)}
+            object.__setattr__(self, "_lookup", lookup)
+        return lookup
+
+
+# ============================================================================================ files
+class ConditionsFile(Record):
+    """conditions.yaml: exactly 10 condition cards, in deck order."""
+
+    conditions: Annotated[list[Condition], Field(min_length=10, max_length=10), UniqueNames]
+
+
+class WeaponsFile(Record):
+    """weapons.yaml: exactly 7 weapons, Bare Hands first (and never an upgrade's target)."""
+
+    weapons: Annotated[list[Weapon], Field(min_length=7, max_length=7), UniqueNames]
+
+    @model_validator(mode="after")
+    def _bare_hands_first(self) -> WeaponsFile:
+        bare_hands = self.weapons[0].name
+        if bare_hands != "Bare Hands":
+            raise Invalid("the first weapon must be Bare Hands", "weapons", 0, "name")
+        for i, weapon in enumerate(self.weapons):
+            for j, upgrade in enumerate(weapon.upgrades):
+                if upgrade.to == 0:
+                    raise Invalid(f"unknown weapon {bare_hands!r}", "weapons", i, "upgrades", j, "to")
+        return self
+
+
+class CharactersFile(Record):
+    """characters.yaml: exactly 4 characters."""
+
+    characters: Annotated[list[Character], Field(min_length=4, max_length=4), UniqueNames]
+
+
+class MonstersFile(Record):
+    """monsters.yaml: exactly 24 monsters, one numbered 1..6 on each level I..IV."""
+
+    monsters: Annotated[list[Monster], Field(min_length=24, max_length=24), UniqueNames]
+
+    @model_validator(mode="after")
+    def _one_per_level_and_number(self) -> MonstersFile:
+        seen: set[tuple[int, int]] = set()
+        for i, monster in enumerate(self.monsters):  # 24 sheets, no slot twice: every slot is filled
+            if (monster.level, monster.number) in seen:
+                message = f"a second level {monster.level} monster numbered {monster.number} (need one per number 1..6)"
+                raise Invalid(message, "monsters", i, "number")
+            seen.add((monster.level, monster.number))
+        return self
+
+
+class EncountersFile(Record):
+    """encounters.yaml: 88 cards in total (the sum of `copies`)."""
+
+    encounters: Annotated[list[Encounter], UniqueNames]
+
+    @model_validator(mode="after")
+    def _deck_of_88(self) -> EncountersFile:
+        total = sum(encounter.copies for encounter in self.encounters)
+        if total != ENCOUNTER_CARDS:
+            raise Invalid(f"the encounter deck has {ENCOUNTER_CARDS} cards, these entries make {total}", "encounters")
+        return self
+
+
+class SkillsFile(Record):
+    """skills.yaml: exactly 24 skill cards."""
+
+    skills: Annotated[list[Skill], Field(min_length=24, max_length=24), UniqueNames]
 
 
 # ============================================================================================ loading
-def load_display(directory: Path | None = None) -> Display:
-    """Load and check display.yaml."""
-    return load_document(DisplayFile, PACKAGE, "display.yaml", directory)._record()
-
-
 _SHIPPED_CARDS: list[CardSet] = []
 
 
@@ -757,23 +735,31 @@ def load_cards(directory: str | Path | None = None) -> CardSet:
 
 
 def _load_cards(directory: Path | None) -> CardSet:
-    display = load_display(directory)
+    display = load_document(Display, PACKAGE, "display.yaml", directory)
     conditions = load_document(ConditionsFile, PACKAGE, "conditions.yaml", directory).conditions
     index = {condition.name: i for i, condition in enumerate(conditions)}
-    weapons = load_document(WeaponsFile, PACKAGE, "weapons.yaml", directory)._records()
     characters = load_document(CharactersFile, PACKAGE, "characters.yaml", directory).characters
     monsters = load_document(MonstersFile, PACKAGE, "monsters.yaml", directory, {"conditions": index}).monsters
     encounters = load_document(EncountersFile, PACKAGE, "encounters.yaml", directory).encounters
     skills = load_document(SkillsFile, PACKAGE, "skills.yaml", directory).skills
     return CardSet(
         display=display,
-        characters=tuple(character._record() for character in characters),
-        weapons=weapons,
-        monsters=tuple(monster._record(index) for monster in monsters),
-        encounters=tuple(encounter._record() for encounter in encounters),
-        skills=tuple(skill._record() for skill in skills),
-        conditions=tuple(condition._record() for condition in conditions),
+        characters=tuple(characters),
+        weapons=_load_weapons(directory),
+        monsters=tuple(monsters),
+        encounters=tuple(encounters),
+        skills=tuple(skills),
+        conditions=tuple(conditions),
     )
+
+
+def _load_weapons(directory: Path | None) -> tuple[Weapon, ...]:
+    """weapons.yaml: an upgrade names the weapon it leads to and keeps its index, so the names are read first."""
+    document = load_yaml(PACKAGE, "weapons.yaml", directory)
+    entries = document.get("weapons") if isinstance(document, dict) else None
+    names = [entry.get("name") if isinstance(entry, dict) else None for entry in entries or ()]
+    file = data_file(PACKAGE, "weapons.yaml", directory)
+    return tuple(validate_document(WeaponsFile, document, file, {"weapons": names}).weapons)
 
 
 __all__ = ["CardSet", "DataError", "load_cards"]

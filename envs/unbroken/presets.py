@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, fields, replace
-from typing import Any
+from typing import Any, Literal, get_args
 
-DIFFICULTIES = ("easy", "normal", "hard")
+Difficulty = Literal["easy", "normal", "hard"]
+"""The difficulty settings of Appendix D (display.yaml gives each one's numbers)."""
+DIFFICULTIES: tuple[Difficulty, ...] = get_args(Difficulty)
 
 
 @dataclass(frozen=True)

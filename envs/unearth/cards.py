@@ -1,9 +1,12 @@
-"""Unearth component content: typed records loaded from data/*.yaml, validated by pydantic models (schema: CONTENT.md).
+"""Unearth component content: the records the rules read, validated straight from data/*.yaml (schema: CONTENT.md).
 
-Each file is validated by its `...File` model (envs.core.data.load_document turns the first problem into a DataError
-naming the file, the entry and the field); the models then convert into the frozen records the rules read. Files that
-name another file's things (a formula's Stone letters, an effect's Stone colour or die) are checked against it
-through the validation context. `formula_fits` says whether a ring of 6 Stones satisfies a Named Wonder's formula.
+Each record is declared once, as a frozen dataclass that pydantic validates from the YAML (envs.core.data.DataRecord);
+a field the YAML writes in another form says how it is read (`Written`: a Stone colour's name becomes its index, a
+formula's notation its StoneFormula). Each file's `...File` model holds the file's own rules (rulebook counts, unique
+names); envs.core.data.load_document turns the first problem into a DataError naming the file, the entry and the
+field. Files that name another file's things (a formula's Stone letters, an effect's Stone colour or die) are read
+against it through the validation context. `formula_fits` says whether a ring of 6 Stones satisfies a Named Wonder's
+formula.
 """
 
 from __future__ import annotations
@@ -16,9 +19,20 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated, Any, Literal, get_args
 
-from pydantic import Field, ValidationInfo, field_validator, model_validator
+from pydantic import Field, ModelWrapValidatorHandler, ValidationInfo, field_validator, model_validator
 
-from envs.core.data import UNSET, DataError, Invalid, Record, UniqueNames, load_document
+from envs.core.data import (
+    DataError,
+    DataRecord,
+    Entries,
+    Invalid,
+    Record,
+    UniqueNames,
+    derived,
+    load_document,
+    set_derived,
+)
+from envs.core.schema import Written
 
 PACKAGE = "envs.unearth"
 
@@ -111,34 +125,118 @@ EFFECT_PARAMETERS: Mapping[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "all_rolls_modifier": (("amount",), ()),
 }
 """Effect kind -> (required parameters, optional parameters); no other parameter may be written."""
+PARAMETERS = ("amount", "choices", "die", "faces", "colour", "points", "cards", "draw", "keep")
+"""Every effect parameter, as written, in the order of Effect's fields."""
 
 
-# ============================================================================================ runtime records
-@dataclass(frozen=True)
-class StoneColour:
+# ============================================================================================ records
+Name = Annotated[str, Field(min_length=1)]
+Text = Annotated[str, Field(min_length=1)]
+Modifier = Annotated[int, Field(ge=-3, le=3)]
+"""A die modifier as printed (+2, -1, ...)."""
+
+
+def _written_keys(data: Any) -> set[str]:
+    """The keys a document's mapping writes (none for a record built in code)."""
+    return set(data) if isinstance(data, Mapping) else set()
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class StoneColour(DataRecord):
     """A Stone colour: its name, its formula letter and how many Stones of it the bag holds."""
 
-    name: str
-    letter: str
-    count: int
+    name: Name
+    letter: Annotated[str, Field(pattern=r"^[A-Z]$")]
+    count: Annotated[int, Field(ge=1, le=60)]
 
 
-@dataclass(frozen=True)
-class Effect:
-    """An effect the rules interpret by `kind` (EFFECT_PARAMETERS); parameters the kind does not take are neutral."""
+def _stone_colour(name: str, context: Mapping[str, Any]) -> int:
+    """A Stone colour by its index in stones.yaml (the context's "stone_colours": the names, in order)."""
+    colours = context["stone_colours"]
+    if name not in colours:
+        raise ValueError(f"unknown Stone colour {name!r} (stones.yaml: {', '.join(colours)})")
+    return int(colours.index(name))
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Effect(DataRecord):
+    """An effect the rules interpret by `kind` (EFFECT_PARAMETERS); parameters the kind does not take are neutral.
+
+    Validated with the context {"stone_colours": names, "die_sides": a player's dice by sides}.
+    """
 
     kind: str
-    amount: int = 0
-    choices: tuple[int, ...] = ()
-    die_sides: int | None = None
-    """The die it applies to by its number of sides; None: any die."""
-    faces: tuple[int, ...] = ()
-    colour: int | None = None
-    """A Stone colour index; None: no colour."""
-    points: int = 0
-    cards: int = 0
-    draw: int = 0
-    keep: int = 0
+    amount: Modifier = 0
+    choices: Annotated[Entries[Modifier], Field(min_length=1, max_length=4)] = ()
+    die_sides: Annotated[int | None, Written(Annotated[int, Field(ge=2, le=20)]), Field(validation_alias="die")] = None
+    """The die it applies to by its number of sides (written `die`); None: any die."""
+    faces: Annotated[Entries[Annotated[int, Field(ge=1, le=20)]], Field(min_length=1, max_length=8)] = ()
+    colour: Annotated[int | None, Written(Name, _stone_colour, context=True)] = None
+    """A Stone colour index (written as its name); None: no colour."""
+    points: Annotated[int, Field(ge=-10, le=10)] = 0
+    cards: Annotated[int, Field(ge=1, le=5)] = 0
+    draw: Annotated[int, Field(ge=2, le=5)] = 0
+    keep: Annotated[int, Field(ge=1, le=5)] = 0
+
+    @field_validator("amount")
+    @classmethod
+    def _not_zero(cls, amount: int) -> int:
+        if amount == 0:
+            raise ValueError("must not be 0")
+        return amount
+
+    @field_validator("choices")
+    @classmethod
+    def _different_non_zero_choices(cls, choices: tuple[int, ...]) -> tuple[int, ...]:
+        if 0 in choices or len(set(choices)) != len(choices):
+            raise ValueError(f"choices are different modifiers other than 0, got {list(choices)}")
+        return choices
+
+    @field_validator("die_sides")
+    @classmethod
+    def _known_die(cls, sides: int, info: ValidationInfo) -> int:
+        die_sides = (info.context or {})["die_sides"]
+        if sides not in die_sides:
+            raise ValueError(f"no die has {sides} sides (dice.yaml: {', '.join(map(str, sorted(set(die_sides))))})")
+        return sides
+
+    @model_validator(mode="wrap")
+    @classmethod
+    def _parameters_of_the_kind(cls, data: Any, handler: ModelWrapValidatorHandler[Effect]) -> Effect:
+        effect = handler(data)
+        required, optional = EFFECT_PARAMETERS[effect.kind]
+        given = _written_keys(data) - {"kind"}
+        takes = ", ".join(required + optional) or "no parameters"
+        for name in required:
+            if name not in given:
+                raise Invalid(f"missing required field (kind {effect.kind!r} takes: {takes})", name)
+        extra = [name for name in PARAMETERS if name in given and name not in required + optional]
+        if extra:
+            raise Invalid(f"kind {effect.kind!r} takes no {extra[0]} (it takes: {takes})", extra[0])
+        if effect.kind == "bag_draw_keep" and effect.keep >= effect.draw:
+            raise Invalid(f"keep ({effect.keep}) must be fewer than draw ({effect.draw})", "keep")
+        return effect
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class DelverEffect(Effect):
+    """A Delver card's effect."""
+
+    kind: DelverEffectKind
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class WonderEffect(Effect):
+    """A Named Wonder's effect."""
+
+    kind: WonderEffectKind
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class EventEffect(Effect):
+    """An End of Age event's effect."""
+
+    kind: EventEffectKind
 
 
 @dataclass(frozen=True)
@@ -154,25 +252,47 @@ class Ruin:
     """Printed points (End of Age Ruins); 0 for a coloured Ruin, which scores through sets."""
 
 
-@dataclass(frozen=True)
-class DelverType:
+@dataclass(frozen=True, kw_only=True, slots=True)
+class DelverType(DataRecord):
     """A Delver card type with its number of copies in the deck."""
 
-    name: str
-    count: int
-    effect: Effect
-    text: str
+    name: Name
+    count: Annotated[int, Field(ge=1, le=DELVER_CARDS)]
+    effect: DelverEffect
+    text: Text
 
 
-@dataclass(frozen=True)
-class EndOfAgeCard:
-    """An End of Age card: an event (with `effect`) or a Ruin (with `ruin`)."""
+@dataclass(frozen=True, kw_only=True, slots=True)
+class EndOfAgeCard(DataRecord):
+    """An End of Age card: an event (with `effect`) or a Ruin (claim, stones and points, read as `ruin`)."""
 
-    name: str
+    name: Name
     type: Literal["event", "ruin"]
-    effect: Effect | None
-    ruin: Ruin | None
-    text: str
+    effect: Annotated[Effect | None, Written(EventEffect)] = None
+    claim: Annotated[int, Field(ge=1, le=60)] = 0
+    stones: Annotated[int, Field(ge=0, le=STONES_PER_COLOUR)] = 0
+    points: Annotated[int, Field(ge=-20, le=20)] = 0
+    text: Text
+    ruin: Ruin | None = derived()
+
+    def __post_init__(self) -> None:
+        ruin = Ruin(self.name, None, self.claim, self.stones, self.points) if self.type == "ruin" else None
+        set_derived(self, ruin=ruin)
+
+    @model_validator(mode="wrap")
+    @classmethod
+    def _fields_of_the_type(cls, data: Any, handler: ModelWrapValidatorHandler[EndOfAgeCard]) -> EndOfAgeCard:
+        card = handler(data)
+        given = _written_keys(data)
+        required = ("effect",) if card.type == "event" else ("claim", "stones", "points")
+        forbidden = ("claim", "stones", "points") if card.type == "event" else ("effect",)
+        for name in required:
+            if name not in given:
+                raise Invalid(f"missing required field (an End of Age {card.type} has {', '.join(required)})", name)
+        for name in forbidden:
+            if name in given:
+                raise Invalid(f"an End of Age {card.type} has no {name}", name)
+        return card
 
 
 @dataclass(frozen=True)
@@ -190,15 +310,20 @@ class StoneFormula:
     """Every ring (as Stones per colour index) that satisfies the formula, precomputed."""
 
 
-@dataclass(frozen=True)
-class NamedWonder:
-    """A Named Wonder: built in a ring that fits `formula`; worth `points`, with an effect."""
+def _formula(notation: str, context: Mapping[str, Any]) -> StoneFormula:
+    """A formula read with the Stone letters of stones.yaml (the context's "stone_letters")."""
+    return parse_formula(notation, context["stone_letters"])
 
-    name: str
-    formula: StoneFormula
-    points: int
-    effect: Effect
-    text: str
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class NamedWonder(DataRecord):
+    """A Named Wonder: built in a ring that fits `formula` (written as its notation); worth `points`, with an effect."""
+
+    name: Name
+    formula: Annotated[StoneFormula, Written(str, _formula, context=True)]
+    points: Annotated[int, Field(ge=-10, le=20)]
+    effect: WonderEffect
+    text: Text
 
 
 @dataclass(frozen=True)
@@ -318,111 +443,7 @@ def formula_fits(formula: StoneFormula, ring_colours: Iterable[int] | Mapping[in
     return ring_colour_counts(ring_colours, len(formula.fixed)) in formula.fitting
 
 
-# ============================================================================ YAML schema (pydantic) -> records
-Name = Annotated[str, Field(min_length=1)]
-Text = Annotated[str, Field(min_length=1)]
-Modifier = Annotated[int, Field(ge=-3, le=3)]
-"""A die modifier as printed (+2, -1, ...)."""
-
-
-def _context(info: ValidationInfo, key: str) -> Any:
-    """A name list another file defines (None when validating without the other files)."""
-    return (info.context or {}).get(key)
-
-
-class EffectSpec(Record):
-    """An effect: `kind` and the parameters that kind takes (EFFECT_PARAMETERS)."""
-
-    kind: str
-    amount: Modifier = UNSET
-    choices: Annotated[list[Modifier], Field(min_length=1, max_length=4)] = UNSET
-    die: Annotated[int, Field(ge=2, le=20)] = UNSET
-    faces: Annotated[list[Annotated[int, Field(ge=1, le=20)]], Field(min_length=1, max_length=8)] = UNSET
-    colour: Name = UNSET
-    points: Annotated[int, Field(ge=-10, le=10)] = UNSET
-    cards: Annotated[int, Field(ge=1, le=5)] = UNSET
-    draw: Annotated[int, Field(ge=2, le=5)] = UNSET
-    keep: Annotated[int, Field(ge=1, le=5)] = UNSET
-
-    @field_validator("amount")
-    @classmethod
-    def _not_zero(cls, amount: int) -> int:
-        if amount == 0:
-            raise ValueError("must not be 0")
-        return amount
-
-    @field_validator("choices")
-    @classmethod
-    def _different_non_zero_choices(cls, choices: list[int]) -> list[int]:
-        if 0 in choices or len(set(choices)) != len(choices):
-            raise ValueError(f"choices are different modifiers other than 0, got {choices}")
-        return choices
-
-    @field_validator("colour")
-    @classmethod
-    def _known_stone_colour(cls, colour: str, info: ValidationInfo) -> str:
-        colours = _context(info, "stone_colours")
-        if colours is not None and colour not in colours:
-            raise ValueError(f"unknown Stone colour {colour!r} (stones.yaml: {', '.join(colours)})")
-        return colour
-
-    @field_validator("die")
-    @classmethod
-    def _known_die(cls, sides: int, info: ValidationInfo) -> int:
-        die_sides = _context(info, "die_sides")
-        if die_sides is not None and sides not in die_sides:
-            raise ValueError(f"no die has {sides} sides (dice.yaml: {', '.join(map(str, sorted(set(die_sides))))})")
-        return sides
-
-    @model_validator(mode="after")
-    def _parameters_of_the_kind(self) -> EffectSpec:
-        required, optional = EFFECT_PARAMETERS[self.kind]
-        given = self.model_fields_set - {"kind"}
-        takes = ", ".join(required + optional) or "no parameters"
-        for name in required:
-            if name not in given:
-                raise Invalid(f"missing required field (kind {self.kind!r} takes: {takes})", name)
-        extra = [name for name in type(self).model_fields if name in given and name not in required + optional]
-        if extra:
-            raise Invalid(f"kind {self.kind!r} takes no {extra[0]} (it takes: {takes})", extra[0])
-        if self.kind == "bag_draw_keep" and self.keep >= self.draw:
-            raise Invalid(f"keep ({self.keep}) must be fewer than draw ({self.draw})", "keep")
-        return self
-
-    def _effect(self, stone_colours: Sequence[str]) -> Effect:
-        given = self.model_fields_set
-        return Effect(
-            kind=self.kind,
-            amount=self.amount if "amount" in given else 0,
-            choices=tuple(self.choices) if "choices" in given else (),
-            die_sides=self.die if "die" in given else None,
-            faces=tuple(self.faces) if "faces" in given else (),
-            colour=stone_colours.index(self.colour) if "colour" in given else None,
-            points=self.points if "points" in given else 0,
-            cards=self.cards if "cards" in given else 0,
-            draw=self.draw if "draw" in given else 0,
-            keep=self.keep if "keep" in given else 0,
-        )
-
-
-class DelverEffectSpec(EffectSpec):
-    """A Delver card's effect."""
-
-    kind: DelverEffectKind
-
-
-class WonderEffectSpec(EffectSpec):
-    """A Named Wonder's effect."""
-
-    kind: WonderEffectKind
-
-
-class EventEffectSpec(EffectSpec):
-    """An End of Age event's effect."""
-
-    kind: EventEffectKind
-
-
+# ============================================================================================ files
 def _rulebook_count(actual: int, expected: int, what: str, *path: str | int) -> None:
     """Raise Invalid at `path` unless a count is the rulebook's."""
     if actual != expected:
@@ -436,18 +457,10 @@ def _unique(values: Sequence[Any], what: str, *path: str | int) -> None:
             raise Invalid(f"duplicate {what} {value!r}", *path, index)
 
 
-class StoneSpec(Record):
-    """A Stone colour: name, formula letter, Stones of it in the bag."""
-
-    name: Name
-    letter: Annotated[str, Field(pattern=r"^[A-Z]$")]
-    count: Annotated[int, Field(ge=1, le=60)]
-
-
 class StonesFile(Record):
     """stones.yaml: the 4 Stone colours, 15 Stones of each."""
 
-    stones: Annotated[list[StoneSpec], Field(min_length=STONE_COLOURS, max_length=STONE_COLOURS), UniqueNames]
+    stones: Annotated[list[StoneColour], Field(min_length=STONE_COLOURS, max_length=STONE_COLOURS), UniqueNames]
 
     @model_validator(mode="after")
     def _letters_and_counts(self) -> StonesFile:
@@ -458,9 +471,6 @@ class StonesFile(Record):
         for index, stone in enumerate(self.stones):
             _rulebook_count(stone.count, STONES_PER_COLOUR, f"Stones of each colour ({stone.name})", "stones", index)
         return self
-
-    def _records(self) -> tuple[StoneColour, ...]:
-        return tuple(StoneColour(stone.name, stone.letter, stone.count) for stone in self.stones)
 
 
 class DiceSpec(Record):
@@ -483,20 +493,17 @@ class DiceFile(Record):
         _rulebook_count(sum(die.count for die in self.dice), DICE_PER_SET, "dice in a set", "dice")
         return self
 
-    def _die_sides(self) -> tuple[int, ...]:
+    def die_sides(self) -> tuple[int, ...]:
+        """One player's dice by number of sides, in die-index order."""
         return tuple(die.sides for die in self.dice for _ in range(die.count))
 
 
 class RuinSpec(Record):
-    """A Ruin card of the Ruins deck."""
+    """A Ruin card of the Ruins deck as written: its colour's name (a Ruin is named by colour and claim)."""
 
     colour: Name
     claim: Annotated[int, Field(ge=1, le=60)]
     stones: Annotated[int, Field(ge=0, le=STONES_PER_COLOUR)]
-
-    def _record(self, ruin_colours: Sequence[str]) -> Ruin:
-        name = f"{self.colour} {self.claim}"
-        return Ruin(name, ruin_colours.index(self.colour), self.claim, self.stones, 0)
 
 
 class RuinsFile(Record):
@@ -519,26 +526,19 @@ class RuinsFile(Record):
             )
         return self
 
-    def _records(self) -> tuple[Ruin, ...]:
-        return tuple(ruin._record(self.ruin_colours) for ruin in self.ruins)
-
-
-class DelverSpec(Record):
-    """A Delver card type with its number of copies."""
-
-    name: Name
-    count: Annotated[int, Field(ge=1, le=DELVER_CARDS)]
-    effect: DelverEffectSpec
-    text: Text
-
-    def _record(self, stone_colours: Sequence[str]) -> DelverType:
-        return DelverType(self.name, self.count, self.effect._effect(stone_colours), self.text)
+    def records(self) -> tuple[Ruin, ...]:
+        """The Ruins as the rules read them (a colour by its index in ruin_colours)."""
+        colours = self.ruin_colours
+        return tuple(
+            Ruin(f"{ruin.colour} {ruin.claim}", colours.index(ruin.colour), ruin.claim, ruin.stones, 0)
+            for ruin in self.ruins
+        )
 
 
 class DelversFile(Record):
     """delvers.yaml: the Delver card types, 38 cards in all."""
 
-    delvers: Annotated[list[DelverSpec], Field(min_length=1, max_length=DELVER_CARDS), UniqueNames]
+    delvers: Annotated[list[DelverType], Field(min_length=1, max_length=DELVER_CARDS), UniqueNames]
 
     @model_validator(mode="after")
     def _deck_of_38(self) -> DelversFile:
@@ -546,73 +546,18 @@ class DelversFile(Record):
         return self
 
 
-class EndOfAgeSpec(Record):
-    """An End of Age card: an event with an effect, or a Ruin with claim, stones and points (and no colour)."""
-
-    name: Name
-    type: Literal["event", "ruin"]
-    effect: EventEffectSpec = UNSET
-    claim: Annotated[int, Field(ge=1, le=60)] = UNSET
-    stones: Annotated[int, Field(ge=0, le=STONES_PER_COLOUR)] = UNSET
-    points: Annotated[int, Field(ge=-20, le=20)] = UNSET
-    text: Text
-
-    @model_validator(mode="after")
-    def _fields_of_the_type(self) -> EndOfAgeSpec:
-        required = ("effect",) if self.type == "event" else ("claim", "stones", "points")
-        forbidden = ("claim", "stones", "points") if self.type == "event" else ("effect",)
-        for name in required:
-            if name not in self.model_fields_set:
-                raise Invalid(f"missing required field (an End of Age {self.type} has {', '.join(required)})", name)
-        for name in forbidden:
-            if name in self.model_fields_set:
-                raise Invalid(f"an End of Age {self.type} has no {name}", name)
-        return self
-
-    def _record(self, stone_colours: Sequence[str]) -> EndOfAgeCard:
-        if self.type == "event":
-            return EndOfAgeCard(self.name, "event", self.effect._effect(stone_colours), None, self.text)
-        ruin = Ruin(self.name, None, self.claim, self.stones, self.points)
-        return EndOfAgeCard(self.name, "ruin", None, ruin, self.text)
-
-
 class EndOfAgeFile(Record):
     """end_of_age.yaml: the 5 End of Age cards."""
 
     end_of_age: Annotated[
-        list[EndOfAgeSpec], Field(min_length=END_OF_AGE_CARDS, max_length=END_OF_AGE_CARDS), UniqueNames
+        list[EndOfAgeCard], Field(min_length=END_OF_AGE_CARDS, max_length=END_OF_AGE_CARDS), UniqueNames
     ]
-
-
-class NamedWonderSpec(Record):
-    """A Named Wonder: its construction formula (6 symbols), points and effect."""
-
-    name: Name
-    formula: str
-    points: Annotated[int, Field(ge=-10, le=20)]
-    effect: WonderEffectSpec
-    text: Text
-
-    @field_validator("formula")
-    @classmethod
-    def _readable_formula(cls, notation: str, info: ValidationInfo) -> str:
-        letters = _context(info, "stone_letters")
-        # Without stones.yaml only the shape is checked: any capital letter stands for a colour.
-        parse_formula(notation, letters if letters is not None else sorted({s for s in notation if s.isupper()}))
-        return notation
-
-    def _record(self, stone_colours: Sequence[StoneColour]) -> NamedWonder:
-        formula = parse_formula(self.formula, [colour.letter for colour in stone_colours])
-        effect = self.effect._effect([colour.name for colour in stone_colours])
-        return NamedWonder(self.name, formula, self.points, effect, self.text)
 
 
 class NamedWondersFile(Record):
     """named_wonders.yaml: the 15 Named Wonders."""
 
-    named_wonders: Annotated[
-        list[NamedWonderSpec], Field(min_length=NAMED_WONDERS, max_length=NAMED_WONDERS), UniqueNames
-    ]
+    named_wonders: Annotated[list[NamedWonder], Field(min_length=NAMED_WONDERS, max_length=NAMED_WONDERS), UniqueNames]
 
 
 class TokenSpec(Record):
@@ -639,7 +584,8 @@ class WonderTokensFile(Record):
         return self
 
     @staticmethod
-    def _values(tokens: Sequence[TokenSpec]) -> tuple[int, ...]:
+    def values(tokens: Sequence[TokenSpec]) -> tuple[int, ...]:
+        """One entry per token, by value."""
         return tuple(sorted(token.points for token in tokens for _ in range(token.count)))
 
 
@@ -660,13 +606,12 @@ def _shipped_cards() -> UnearthCards:
 
 
 def _load_cards(directory: Path | None) -> UnearthCards:
-    stone_colours = load_document(StonesFile, PACKAGE, "stones.yaml", directory)._records()
+    stone_colours = tuple(load_document(StonesFile, PACKAGE, "stones.yaml", directory).stones)
     dice = load_document(DiceFile, PACKAGE, "dice.yaml", directory)
-    names = tuple(colour.name for colour in stone_colours)
     context = {
-        "stone_colours": names,
+        "stone_colours": tuple(colour.name for colour in stone_colours),
         "stone_letters": tuple(colour.letter for colour in stone_colours),
-        "die_sides": dice._die_sides(),
+        "die_sides": dice.die_sides(),
     }
     ruins = load_document(RuinsFile, PACKAGE, "ruins.yaml", directory)
     delvers = load_document(DelversFile, PACKAGE, "delvers.yaml", directory, context).delvers
@@ -675,15 +620,15 @@ def _load_cards(directory: Path | None) -> UnearthCards:
     tokens = load_document(WonderTokensFile, PACKAGE, "wonder_tokens.yaml", directory)
     return UnearthCards(
         stone_colours=stone_colours,
-        die_sides=dice._die_sides(),
+        die_sides=dice.die_sides(),
         dice_sets=dice.sets,
         ruin_colours=tuple(ruins.ruin_colours),
-        ruins=ruins._records(),
-        delvers=tuple(delver._record(names) for delver in delvers),
-        end_of_age=tuple(card._record(names) for card in end_of_age),
-        named_wonders=tuple(wonder._record(stone_colours) for wonder in wonders),
-        lesser_tokens=WonderTokensFile._values(tokens.lesser),
-        greater_tokens=WonderTokensFile._values(tokens.greater),
+        ruins=ruins.records(),
+        delvers=tuple(delvers),
+        end_of_age=tuple(end_of_age),
+        named_wonders=tuple(wonders),
+        lesser_tokens=WonderTokensFile.values(tokens.lesser),
+        greater_tokens=WonderTokensFile.values(tokens.greater),
     )
 
 

@@ -6,27 +6,36 @@ load; an error names the file, the card and the field"). These tests use a toy s
 
 from __future__ import annotations
 
+import dataclasses
+from collections.abc import Mapping
+from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
 import pytest
-from pydantic import Discriminator, Field, Tag, model_validator
+from pydantic import ConfigDict, Discriminator, Field, Tag, model_validator, with_config
+from typing_extensions import TypedDict
 
 from envs.core.data import (
     UNSET,
     DataError,
+    DataRecord,
+    Entries,
     Invalid,
     KeyedRecord,
     OneKey,
     Record,
     UniqueNames,
+    derived,
     describe_location,
     load_document,
     load_yaml,
     required_keys,
+    set_derived,
     validate_document,
 )
+from envs.core.schema import Written
 
 FILE = "toys.yaml"
 
@@ -268,3 +277,105 @@ def test_a_file_that_is_not_utf8_is_named_with_the_line_and_column(tmp_path: Pat
         f"{tmp_path / 'toys.yaml'}: file: not UTF-8 text: byte 0xff at line 3, column 14 cannot be decoded "
         "(save the file as UTF-8)"
     )
+
+
+# ============================================================================================ runtime records
+def _owner(name: str, context: Mapping[str, Any]) -> int:
+    if name not in context["owners"]:
+        raise ValueError(f"unknown owner {name!r}")
+    return int(context["owners"].index(name))
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Gem(DataRecord):
+    """A toy runtime record read straight from a document."""
+
+    name: str
+    weight: Annotated[int, Field(ge=1, le=10)] = 1
+    facets: Entries[Annotated[int, Field(ge=0)]] = ()
+    price: Annotated[
+        tuple[tuple[str, int], ...],
+        Written(dict[Literal["gold", "wood"], Annotated[int, Field(ge=1, le=9)]], lambda price: tuple(price.items())),
+    ] = ()
+    owner: Annotated[int, Written(str, _owner, context=True), Field(validation_alias="held_by")] = -1
+    """An owner by index (written as a name: `held_by: Ann`)."""
+    cost: int = derived()
+
+    def __post_init__(self) -> None:
+        set_derived(self, cost=self.weight + sum(amount for _, amount in self.price))
+
+
+@with_config(ConfigDict(extra="forbid", strict=True))
+class Shop(TypedDict):
+    """A toy setting read by key."""
+
+    open: bool
+    tax: Annotated[int, Field(ge=0, le=5)]
+
+
+class Gems(Record):
+    """A toy file of runtime records."""
+
+    gems: Annotated[list[Gem], Field(min_length=1), UniqueNames]
+    shop: Shop = {"open": True, "tax": 0}
+
+
+OWNERS = {"owners": ["Ann", "Bo"]}
+
+
+def gem_error(**changes: Any) -> str:
+    """The message of validating one gem with `changes` against Gems."""
+    with pytest.raises(DataError) as raised:
+        validate_document(Gems, {"gems": [{"name": "Ruby", **changes}]}, FILE, OWNERS)
+    return str(raised.value)
+
+
+def test_a_data_record_is_read_straight_from_the_document() -> None:
+    """A DataRecord comes back as itself: lists as tuples, written forms converted, derived fields computed."""
+    document = {"gems": [{"name": "Ruby", "weight": 2, "facets": [3, 4], "price": {"wood": 1, "gold": 5}}]}
+    gem = validate_document(Gems, {**document, "shop": {"open": False, "tax": 1}}, FILE, OWNERS).gems[0]
+    assert gem == Gem(name="Ruby", weight=2, facets=(3, 4), price=(("wood", 1), ("gold", 5)))
+    assert gem.cost == 8
+    held = validate_document(Gems, {"gems": [{"name": "Opal", "held_by": "Bo"}]}, FILE, OWNERS).gems[0]
+    assert (held.owner, held.price, held.facets) == (1, (), ())
+
+
+def test_a_data_record_is_a_plain_dataclass_at_runtime() -> None:
+    """Built in code nothing is validated (dataclasses.replace recomputes the derived fields); fields live in slots
+    (no per-instance __dict__, whose attributes read slower), so a record is hashable and immutable."""
+    gem = validate_document(Gems, {"gems": [{"name": "Ruby", "price": {"gold": 2}}]}, FILE, OWNERS).gems[0]
+    heavy = dataclasses.replace(gem, weight=99)
+    assert (heavy.weight, heavy.cost) == (99, 101)
+    assert not hasattr(gem, "__dict__") and hash(gem) == hash(Gem(name="Ruby", price=(("gold", 2),)))
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        gem.weight = 3  # type: ignore[misc]
+
+
+def test_data_record_errors_name_the_key_as_written() -> None:
+    """Unknown keys list the keys the document may write (an alias, not the field); bounds and types are those of
+    the written form; a conversion's error is located at its key."""
+    assert gem_error(colour="red") == (
+        f"{FILE}: gems[0] (Ruby).colour: unknown field (allowed: name, weight, facets, price, held_by)"
+    )
+    assert gem_error(owner=1).endswith(
+        "gems[0] (Ruby).owner: unknown field (allowed: name, weight, facets, price, held_by)"
+    )
+    assert gem_error(weight="3") == f"{FILE}: gems[0] (Ruby).weight: expected an integer, got '3'"
+    assert gem_error(weight=11) == f"{FILE}: gems[0] (Ruby).weight: 11 is outside [1, 10]"
+    assert gem_error(facets=[1, -1]) == f"{FILE}: gems[0] (Ruby).facets[1]: -1 is below the minimum 0"
+    assert gem_error(facets="ab") == f"{FILE}: gems[0] (Ruby).facets: expected a list, got 'ab'"
+    assert gem_error(price={"gold": 0}) == f"{FILE}: gems[0] (Ruby).price.gold: 0 is outside [1, 9]"
+    assert gem_error(price={"iron": 1}) == f"{FILE}: gems[0] (Ruby).price.iron: unknown field (allowed: gold, wood)"
+    assert gem_error(held_by="Cy") == f"{FILE}: gems[0] (Ruby).held_by: unknown owner 'Cy'"
+    with pytest.raises(DataError, match=r"gems\[0\]\.name: missing required field"):
+        validate_document(Gems, {"gems": [{"weight": 2}]}, FILE, OWNERS)
+
+
+def test_a_typed_dict_setting_lists_its_keys() -> None:
+    """A TypedDict setting is validated like a record: unknown keys list the allowed ones, bounds are named."""
+    with pytest.raises(DataError) as raised:
+        validate_document(Gems, {"gems": [{"name": "Ruby"}], "shop": {"open": True, "tax": 1, "tip": 2}}, FILE)
+    assert str(raised.value) == f"{FILE}: shop.tip: unknown field (allowed: open, tax)"
+    with pytest.raises(DataError) as raised:
+        validate_document(Gems, {"gems": [{"name": "Ruby"}], "shop": {"open": True, "tax": 6}}, FILE)
+    assert str(raised.value) == f"{FILE}: shop.tax: 6 is outside [0, 5]"
