@@ -59,6 +59,12 @@ class GameSpec:
     """One of UTILITIES."""
     information: str = "perfect"
     """One of INFORMATION_KINDS: "imperfect" games must implement State.resample_hidden."""
+    reward_modes: tuple[str, ...] = ("win",)
+    """The REWARD_MODES this game's `State.rewards` gives a meaning to; the adapters refuse every other one.
+
+    "win" is always among them (the adapters' default and what tournaments record); "score" only for a game with a
+    score; "rank" only with two or more seats in a game that is not cooperative (one seat, or one shared result,
+    has no order to rank)."""
     extra: dict[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
@@ -70,6 +76,23 @@ class GameSpec:
             raise ValueError(
                 f"GameSpec.num_players: {self.num_players} is outside {self.min_players}..{self.max_players}"
             )
+        self._check_reward_modes()
+
+    def _check_reward_modes(self) -> None:
+        """ValueError naming `reward_modes` and the mode unless they are distinct REWARD_MODES that fit the seats."""
+        modes = self.reward_modes
+        if not isinstance(modes, tuple) or not all(isinstance(mode, str) for mode in modes):
+            raise ValueError(f"GameSpec.reward_modes: expected a tuple of mode names, got {modes!r}")
+        for mode in modes:
+            if mode not in REWARD_MODES:
+                raise ValueError(f"GameSpec.reward_modes: {mode!r} is not one of {REWARD_MODES}")
+        if len(set(modes)) != len(modes):
+            raise ValueError(f"GameSpec.reward_modes: {modes} names a mode twice")
+        if "win" not in modes:
+            raise ValueError(f"GameSpec.reward_modes: {modes} lacks 'win', which every game declares")
+        if "rank" in modes and (self.num_players < 2 or self.cooperative):
+            reason = "one seat" if self.num_players < 2 else "a cooperative game (every seat shares one result)"
+            raise ValueError(f"GameSpec.reward_modes: 'rank' needs seats to rank, but {self.name} is {reason}")
 
     @property
     def cooperative(self) -> bool:
