@@ -216,8 +216,27 @@ class State(abc.ABC):
         return mask
 
     def apply_action(self, action: int) -> None:
-        """Apply a decision (checked against legal_actions) or a chance outcome (checked against outcomes)."""
-        action = int(action)
+        """Apply a decision (checked against legal_actions) or a chance outcome (checked against outcomes).
+
+        `action` is a Python int, a numpy integer or a 0-d integer array (the values the adapters accept); anything
+        else (4.7, 4.0, True, "4", None, a list) raises TypeError naming it and the legal ones, and nothing changes:
+        `int()` would play 4.7 as 4, a move nobody chose.
+        """
+        if type(action) is not int:  # the common case costs one type check
+            if (isinstance(action, int) and not isinstance(action, bool)) or isinstance(action, np.integer):
+                action = int(action)
+            elif isinstance(action, np.ndarray) and action.shape == () and np.issubdtype(action.dtype, np.integer):
+                action = int(action)
+            else:
+                if self.current_player() == CHANCE:
+                    choices = [f"{a}: {self.chance_label(a)}" for a, _ in self.chance_outcomes()]
+                else:
+                    choices = [f"{a}: {self.game.action_label(a)}" for a in self.legal_actions()]
+                shown = repr(action) if len(repr(action)) <= 60 else f"{repr(action)[:57]}..."
+                raise TypeError(
+                    f"an action must be an integer id (a Python int, a numpy integer or a 0-d integer array), got "
+                    f"{shown} ({type(action).__name__}); legal actions are [{', '.join(choices)}]"
+                )
         if self.current_player() == CHANCE:
             outcomes = [a for a, _ in self.chance_outcomes()]
             if action not in outcomes:
