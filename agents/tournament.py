@@ -56,7 +56,7 @@ from envs.adapters.driver import split_env_kwargs
 from envs.adapters.opponents import OpponentEnv
 from envs.core.game import Game
 from envs.core.outcomes import ranks
-from envs.core.registration import UnknownGameError, game_record_of_env_id, make_game, resolve_env_id
+from envs.core.registration import UnknownGameError, game_record_of_env_id, make_env_game, resolve_env_id
 
 REWARD_MODE = "win"
 """Tournament results are recorded in win mode (+1 win, -1 loss, 0 shared top), whatever the env kwargs say."""
@@ -137,8 +137,9 @@ def game_kwargs_of(env_kwargs: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def build_game(env_id: str, env_kwargs: Mapping[str, Any]) -> Game:
-    """The rules-core game behind a multi-player env id, built with the game's part of the env kwargs."""
-    game: Game = make_game(game_record_of_env_id(env_id), game_kwargs_of(env_kwargs))
+    """The rules-core game behind a multi-player env id, built by the id's own entry point (`make_env_game`) with
+    the game's part of the env kwargs."""
+    game: Game = make_env_game(env_id, game_kwargs_of(env_kwargs))
     return game
 
 
@@ -190,7 +191,7 @@ def plan_tournaments(config: EvalConfig, source: str) -> list[Tournament] | None
         record = game_record_of_env_id(config.env.id)
     except UnknownGameError:
         return None  # the solo path reports unknown ids as it always has
-    if record.game is None or resolve_env_id(config.env.id) not in record.pettingzoo_ids:
+    if resolve_env_id(config.env.id) not in record.pettingzoo_ids:
         return None
     settings = config.evaluation
     tournaments = []

@@ -48,8 +48,11 @@ def test_a_decision_refuses_what_is_no_action_id(game: Game, value: Any) -> None
 def test_a_chance_node_refuses_what_is_no_outcome(game: Game, value: Any) -> None:
     """At a chance node the same values are refused, naming the outcomes with their labels."""
     state = game.new_initial_state()
-    if state.current_player() != CHANCE:
-        pytest.fail(f"{game.spec.name} starts without a chance node: pick another position for this test")
+    rng = np.random.default_rng(2)
+    while state.current_player() != CHANCE:  # a random game up to its first chance node
+        assert not state.is_terminal(), f"a random game of {game.spec.name} ended without a chance node"
+        legal = state.legal_actions()
+        state.apply_action(legal[int(rng.integers(len(legal)))])
     before = state.to_dict()
     with pytest.raises(TypeError) as refused:
         state.apply_action(value)

@@ -61,7 +61,7 @@ def _final_rewards_gym(env: gym.Env, seed: int) -> tuple[list[float], State]:
     while True:
         legal = np.flatnonzero(observation["action_mask"])
         observation, reward, terminated, truncated, info = env.step(int(legal[rng.integers(len(legal))]))
-        assert not truncated
+        assert terminated or not truncated  # TimeLimit also flags the last step of a game of the longest length
         if terminated:
             state: State = env.unwrapped.state  # type: ignore[attr-defined]
             return list(info.get("seat_rewards", [reward])), state
