@@ -712,7 +712,8 @@ class EvaluationSettings(ConfigModel):
     env kwargs alone)."""
     lineups: Annotated[list[Annotated[list[str], Field(min_length=1)]], Field(min_length=1)] | None = None
     """Multi-player games: the line-ups to play, one agent spec per seat (e.g. [[heuristic, random, random]]);
-    None: every multiset of `agents` over the seats with at least two different agents (agents/tournament.py)."""
+    None: every multiset of `agents` over the seats with at least two different agents, and in a cooperative game
+    each agent's own team too (agents/tournament.py)."""
 
 
 class EvalConfig(ConfigModel):

@@ -11,10 +11,11 @@ import gymnasium as gym
 import numpy as np
 
 from agents.config import SNAPSHOT_AGENT, ConfigError, EnvConfig, ExperimentConfig, OpponentsConfig
+from envs.adapters.driver import split_env_kwargs
 from envs.core.registration import (
     UnknownGameError,
     game_record_of_env_id,
-    make_game,
+    make_env_game,
     registered_games,
     resolve_env_id,
 )
@@ -28,11 +29,12 @@ def tabletop_env_ids() -> list[str]:
 
 
 def solo_env_ids() -> list[str]:
-    """The Gymnasium ids of the registered solo games (a multi-player game's Gymnasium id is its opponent env)."""
+    """The registered Gymnasium ids whose game has one seat with its default settings (a multi-player game's
+    Gymnasium id is its opponent env); a game may have one beside a co-operative PettingZoo module."""
     import envs  # noqa: F401 - registers the ids
 
-    records = registered_games().values()
-    return sorted(env_id for record in records if not record.pettingzoo_modules for env_id in record.gym_env_ids)
+    env_ids = [env_id for record in registered_games().values() for env_id in record.gym_env_ids]
+    return sorted(env_id for env_id in env_ids if is_solo_gym_env(env_id, {}))
 
 
 def multi_player_env_ids() -> list[str]:
@@ -40,6 +42,27 @@ def multi_player_env_ids() -> list[str]:
     import envs  # noqa: F401 - registers the ids
 
     return sorted(env_id for record in registered_games().values() for env_id in record.pettingzoo_ids)
+
+
+def is_solo_gym_env(env_id: str, kwargs: Mapping[str, Any]) -> bool:
+    """Whether `env_id` with env kwargs `kwargs` is played as `gymnasium.make` builds it: a Gymnasium id whose game
+    has one seat, or one no game record declares. A PettingZoo id, or the Gymnasium id of a game of two or more
+    seats, is played through the opponent env instead (`make_opponent_env`).
+
+    Decided by the id and the seats of the game it builds (`make_env_game`), not by what else the game's record
+    declares: a solo Gymnasium id beside a co-operative PettingZoo module is solo. The game's TypeError or
+    ValueError on bad keyword arguments propagate.
+    """
+    import envs  # noqa: F401 - registers the ids
+
+    resolved = resolve_env_id(env_id)
+    if resolved not in gym.registry:
+        return False
+    try:
+        game_record_of_env_id(resolved)
+    except UnknownGameError:
+        return True  # a Gymnasium env of no tabletop game: gymnasium.make builds it, the probe says what it lacks
+    return bool(make_env_game(resolved, split_env_kwargs(kwargs)[1]).spec.num_players == 1)
 
 
 def make_env(
@@ -52,7 +75,7 @@ def make_env(
     snapshot_stand_in: str = "random",
 ) -> gym.Env:
     """The single-agent env a learner trains on: gymnasium.make for a solo game's Gymnasium id, an OpponentEnv for
-    a multi-player game's PettingZoo or Gymnasium id (its opponents from `opponents`).
+    a PettingZoo id or a multi-player game's Gymnasium id (its opponents from `opponents`): `is_solo_gym_env`.
 
     Ids may name the package that registers them ("package:id"); envs is imported first, so this also works in
     fresh subprocesses. `snapshot` opponents play the snapshots in `snapshot_dir` (agents.selfplay); without a
@@ -62,7 +85,7 @@ def make_env(
 
     resolved = resolve_env_id(env_id)
     # A multi-player game's Gymnasium id is its opponent env: built here so the config's opponents take part.
-    if resolved in gym.registry and not _is_multi_player(resolved):
+    if is_solo_gym_env(resolved, kwargs):
         if render_mode is not None:
             return gym.make(resolved, render_mode=render_mode, **kwargs)
         return gym.make(resolved, **kwargs)
@@ -74,9 +97,8 @@ def make_env(
 def observation_view_shapes(env_config: EnvConfig) -> dict[str, tuple[int, ...]]:
     """The named views of the configured env's observation, in layout order, as its game's observer declares them."""
     import envs  # noqa: F401 - registers the ids
-    from envs.adapters.driver import split_env_kwargs
 
-    game = make_game(game_record_of_env_id(resolve_env_id(env_config.id)), split_env_kwargs(env_config.kwargs)[1])
+    game = make_env_game(env_config.id, split_env_kwargs(env_config.kwargs)[1])
     return dict(game.observer(0).view_shapes)
 
 
@@ -99,14 +121,6 @@ def check_features_extractor(config: ExperimentConfig, source: str) -> None:
             )
 
 
-def _is_multi_player(env_id: str) -> bool:
-    """Whether `env_id` belongs to a registered multi-player game (one with PettingZoo modules)."""
-    try:
-        return bool(game_record_of_env_id(env_id).pettingzoo_modules)
-    except UnknownGameError:
-        return False
-
-
 def make_opponent_env(
     env_id: str,
     kwargs: Mapping[str, Any],
@@ -116,17 +130,16 @@ def make_opponent_env(
     snapshot_stand_in: str = "random",
     render_mode: str | None = None,
 ) -> gym.Env:
-    """An OpponentEnv over the multi-player game of `env_id`: game kwargs to the game, the rest to the adapter."""
+    """An OpponentEnv over the game `env_id` builds (`make_env_game`): game kwargs to the game, the rest to the
+    adapter."""
     from agents.registry import make_opponent_policies
     from agents.selfplay import SnapshotPool
-    from envs.adapters.driver import split_env_kwargs
     from envs.adapters.opponents import OpponentEnv
 
-    record = game_record_of_env_id(env_id)
     adapter, game_kwargs = split_env_kwargs(kwargs)
     if render_mode is not None:
         adapter["render_mode"] = render_mode
-    game = make_game(record, game_kwargs)
+    game = make_env_game(env_id, game_kwargs)
     flat = bool(adapter.get("flat", False))
     policies: list[Any] = []
     for entry in opponents.pool:
@@ -161,15 +174,18 @@ def probe_env(env_config: EnvConfig, source: str, opponents: OpponentsConfig | N
 
     try:
         resolved = resolve_env_id(env_config.id)
-        multi_player = resolved not in gym.registry or _is_multi_player(resolved)
-        if multi_player:
+        if resolved not in gym.registry:
             game_record_of_env_id(resolved)
     except UnknownGameError as error:
         known = ", ".join(tabletop_env_ids() + multi_player_env_ids())
         raise ConfigError(
             source, "env.id", f"unknown env id {env_config.id!r}: {error} (registered: {known})"
         ) from None
-    if multi_player:
+    try:
+        solo = is_solo_gym_env(resolved, env_config.kwargs)
+    except (TypeError, ValueError, KeyError) as error:
+        raise ConfigError(source, "env.kwargs", f"{env_config.id} rejects these kwargs: {error}") from error
+    if not solo:
         _check_opponents(env_config, source, opponents or OpponentsConfig())
     try:
         env = make_env(env_config.id, env_config.kwargs, opponents=opponents)
@@ -197,29 +213,25 @@ def probe_env(env_config: EnvConfig, source: str, opponents: OpponentsConfig | N
 
 
 def _check_opponents(env_config: EnvConfig, source: str, opponents: OpponentsConfig) -> None:
-    """A multi-player game needs opponents unless the learner plays every seat; its seat must exist."""
-    if opponents.learner_seats != "all" and not opponents.pool:
+    """A game of two or more seats needs opponents unless the learner plays every seat; its seat must exist."""
+    try:
+        game = make_env_game(env_config.id, split_env_kwargs(env_config.kwargs)[1])
+    except (TypeError, ValueError, KeyError) as error:
+        raise ConfigError(source, "env.kwargs", f"{env_config.id} rejects these kwargs: {error}") from error
+    num_players = game.spec.num_players
+    if num_players > 1 and opponents.learner_seats != "all" and not opponents.pool:
         raise ConfigError(
             source,
             "opponents.pool",
             f"{env_config.id} is a multi-player game: list its opponents (e.g. [{{agent: random}}], or "
             "[{agent: snapshot}] for self-play), or set opponents.learner_seats: all",
         )
-    if isinstance(opponents.learner_seats, int):
-        from envs.adapters.driver import split_env_kwargs
-
-        record = game_record_of_env_id(env_config.id)
-        try:
-            game = make_game(record, split_env_kwargs(env_config.kwargs)[1])
-        except (TypeError, ValueError):
-            return  # the kwargs error is reported by the probe itself
-        if opponents.learner_seats >= game.spec.num_players:
-            raise ConfigError(
-                source,
-                "opponents.learner_seats",
-                f"seat {opponents.learner_seats} does not exist: "
-                f"{record.name} has seats 0..{game.spec.num_players - 1}",
-            )
+    if isinstance(opponents.learner_seats, int) and opponents.learner_seats >= num_players:
+        raise ConfigError(
+            source,
+            "opponents.learner_seats",
+            f"seat {opponents.learner_seats} does not exist: {game.spec.name} has seats 0..{num_players - 1}",
+        )
 
 
 class EpisodeOutcomeWrapper(gym.Wrapper):

@@ -4,15 +4,15 @@ GAME is a game's record name (any case) or an env id; "package:id" imports the p
 that live outside envs/, e.g. `tests.toys:tabletop/card_duel_v0`). `--env-kwarg KEY=VALUE` sets a keyword of the
 game (`num_players=3`) or of the adapter (`reward=score`).
 
-A solo game (a Gymnasium id, or the name of a game that has one) is played through its Gymnasium env, shown with the
-env's ansi render; after each move you are told every chance outcome that followed, by label. A multi-player game
-(a PettingZoo id such as `tabletop/card_duel_v0`, or the name of a game that has only PettingZoo modules) is played
-through the opponent env (envs/adapters/opponents.py): you play seat K (`--seat`, default 0) and agents play the
-others (`--opponent SPEC`, the specs evaluate.py takes: random, heuristic, mcts:N, a model path; one spec for every
-other seat, or one per other seat in seat order; default random). You see your seat's own view and, after each of
-your moves, what happened until your next turn: every agent's decision and every chance outcome, by label (chance
-labels are the game's: a game whose deals name the cards shows them). At the end every seat's result and rank (by
-score, ties sharing the better rank).
+A game's name means its first Gymnasium id, else its first PettingZoo id. A Gymnasium id whose game has one seat is
+played through its Gymnasium env, shown with the env's ansi render; after each move you are told every chance outcome
+that followed, by label. Any other id (a PettingZoo id such as `tabletop/card_duel_v0`, or the Gymnasium id of a
+multi-player game) is played through the opponent env (envs/adapters/opponents.py): you play seat K (`--seat`,
+default 0) and agents play the others (`--opponent SPEC`, the specs evaluate.py takes: random, heuristic, mcts:N, a
+model path; one spec for every other seat, or one per other seat in seat order; default random). You see your seat's
+own view and, after each of your moves, what happened until your next turn: every agent's decision and every chance
+outcome, by label (chance labels are the game's: a game whose deals name the cards shows them). At the end every
+seat's result and rank (by score, ties sharing the better rank).
 
 Each legal action is listed as the game's observer reads it in the position (`Observer.action_text`: a game names
 the card, the cost, the effect), and under every event the game's observer says what it did (`Observer.report`:
@@ -37,20 +37,14 @@ import numpy as np
 
 from agents.base import Agent, action_mask_of, game_of
 from agents.config import ConfigError, parse_yaml
-from agents.environment import make_env
+from agents.environment import is_solo_gym_env, make_env
 from agents.registry import AgentSpecError, make_agent, make_opponent_policies
 from envs.adapters.driver import split_env_kwargs
 from envs.adapters.gym_env import TabletopEnv
 from envs.adapters.opponents import OpponentEnv
 from envs.core.game import CHANCE, Game, State
 from envs.core.outcomes import ranks
-from envs.core.registration import (
-    UnknownGameError,
-    game_record,
-    game_record_of_env_id,
-    make_game,
-    resolve_env_id,
-)
+from envs.core.registration import UnknownGameError, game_record, game_record_of_env_id, make_env_game
 from envs.core.replays import apply_event, build_record, write_record
 
 HUMAN = "human"
@@ -77,9 +71,10 @@ def find_env_id(game: str) -> str:
     return record.primary_env_id or record.pettingzoo_ids[0]
 
 
-def is_multiplayer(env_id: str) -> bool:
-    """Whether `env_id` is a PettingZoo id (a multi-player game, played against agents) rather than a Gymnasium id."""
-    return resolve_env_id(env_id) in game_record_of_env_id(env_id).pettingzoo_ids
+def is_multiplayer(env_id: str, env_kwargs: Mapping[str, Any]) -> bool:
+    """Whether `env_id` with `env_kwargs` is played at a table against agents: anything but a Gymnasium id whose game
+    has one seat (`agents.environment.is_solo_gym_env`: decided by the id and the built game, not by the record)."""
+    return not is_solo_gym_env(env_id, env_kwargs)
 
 
 def outcome_line(env_id: str, info: dict[str, Any]) -> str:
@@ -184,7 +179,7 @@ def seat_table(env_id: str, env_kwargs: Mapping[str, Any], seat: int, specs: Seq
     """Build the game, an agent for every other seat and the opponent env; ValueError names a bad seat or kwarg,
     AgentSpecError a bad spec."""
     adapter_kwargs, game_kwargs = split_env_kwargs(env_kwargs)
-    game = make_game(game_record_of_env_id(env_id), game_kwargs)
+    game = make_env_game(env_id, game_kwargs)
     num_players = game.spec.num_players
     if not 0 <= seat < num_players:
         raise ValueError(f"--seat {seat}: {game.spec.name} with {num_players} players has seats 0..{num_players - 1}")
@@ -424,7 +419,7 @@ def _play_command(args: argparse.Namespace, read_line: Callable[[str], str], wri
     try:
         env_id = find_env_id(args.game)
         env_kwargs = parse_env_kwargs(args.env_kwarg)
-        if is_multiplayer(env_id):
+        if is_multiplayer(env_id, env_kwargs):
             table = seat_table(env_id, env_kwargs, 0 if args.seat is None else args.seat, args.opponent)
             hint_agent = make_opponent_policies([args.hint], table.game, table.env.flat)[0] if args.hint else None
         else:

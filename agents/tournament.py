@@ -2,8 +2,9 @@
 
 A tournament is one setting of the game (one combination of `evaluation.sweep`) and its line-ups, one agent spec
 per seat. The default line-ups are every multiset of the agents over the seats with at least two different agents
-(two agents at three seats: (A, A, B) and (A, B, B)); a single agent plays itself. `evaluation.lineups` lists them
-explicitly instead.
+(two agents at three seats: (A, A, B) and (A, B, B)); a single agent plays itself. In a cooperative game each
+agent's own team is a line-up too, beside the mixed ones ((A, A, A), (A, A, B), (A, B, B), (B, B, B)): how well a
+team of one agent does is the first question there. `evaluation.lineups` lists them explicitly instead.
 
 Seat rotation on the same deals: deal i of a line-up is seeded `seed + i`, and every cyclic rotation of the line-up
 is played on it with that same seed (rotation r seats `lineup[(s + r) % n]` at seat s), so each agent meets the
@@ -56,7 +57,7 @@ from envs.adapters.driver import split_env_kwargs
 from envs.adapters.opponents import OpponentEnv
 from envs.core.game import Game
 from envs.core.outcomes import ranks
-from envs.core.registration import UnknownGameError, game_record_of_env_id, make_game, resolve_env_id
+from envs.core.registration import UnknownGameError, game_record_of_env_id, make_env_game, resolve_env_id
 
 REWARD_MODE = "win"
 """Tournament results are recorded in win mode (+1 win, -1 loss, 0 shared top), whatever the env kwargs say."""
@@ -137,17 +138,20 @@ def game_kwargs_of(env_kwargs: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def build_game(env_id: str, env_kwargs: Mapping[str, Any]) -> Game:
-    """The rules-core game behind a multi-player env id, built with the game's part of the env kwargs."""
-    game: Game = make_game(game_record_of_env_id(env_id), game_kwargs_of(env_kwargs))
+    """The rules-core game behind a multi-player env id, built by the id's own entry point (`make_env_game`) with
+    the game's part of the env kwargs."""
+    game: Game = make_env_game(env_id, game_kwargs_of(env_kwargs))
     return game
 
 
-def default_lineups(agents: Sequence[str], num_players: int) -> list[tuple[str, ...]]:
-    """Every multiset of `num_players` agents with at least two different ones; a single agent plays itself."""
+def default_lineups(agents: Sequence[str], num_players: int, cooperative: bool = False) -> list[tuple[str, ...]]:
+    """Every multiset of `num_players` agents with at least two different ones; a single agent plays itself. In a
+    cooperative game every multiset: each agent's own team (every seat the same agent) beside the mixed ones."""
     distinct = list(dict.fromkeys(agents))
-    if len(distinct) == 1:
-        return [(distinct[0],) * num_players]
-    return [lineup for lineup in itertools.combinations_with_replacement(distinct, num_players) if len(set(lineup)) > 1]
+    multisets = list(itertools.combinations_with_replacement(distinct, num_players))
+    if cooperative or len(distinct) == 1:
+        return multisets
+    return [lineup for lineup in multisets if len(set(lineup)) > 1]
 
 
 def check_lineups(lineups: Sequence[Sequence[str]], num_players: int, setting: str, source: str) -> None:
@@ -190,7 +194,7 @@ def plan_tournaments(config: EvalConfig, source: str) -> list[Tournament] | None
         record = game_record_of_env_id(config.env.id)
     except UnknownGameError:
         return None  # the solo path reports unknown ids as it always has
-    if record.game is None or resolve_env_id(config.env.id) not in record.pettingzoo_ids:
+    if resolve_env_id(config.env.id) not in record.pettingzoo_ids:
         return None
     settings = config.evaluation
     tournaments = []
@@ -207,7 +211,7 @@ def plan_tournaments(config: EvalConfig, source: str) -> list[Tournament] | None
             check_lineups(settings.lineups, num_players, setting, source)
             lineups = [tuple(lineup) for lineup in settings.lineups]
         else:
-            lineups = default_lineups(settings.agents, num_players)
+            lineups = default_lineups(settings.agents, num_players, game.spec.cooperative)
         tournament = Tournament(
             config.env.id, env_kwargs, combination, record.name, num_players, game.spec.cooperative, tuple(lineups)
         )

@@ -37,7 +37,7 @@ from ray.rllib.utils.typing import MultiAgentDict
 
 from envs.adapters.driver import GameDriver, ReplayViews, action_index, split_env_kwargs
 from envs.core.game import TERMINAL, Game, State
-from envs.core.registration import game_record_of_env_id, make_game, resolve_env_id
+from envs.core.registration import game_record_of_env_id, make_env_game, resolve_env_id
 
 AGENT_PREFIX = "player_"
 """Agent ids are AGENT_PREFIX + seat index, as in the PettingZoo adapter."""
@@ -73,7 +73,7 @@ def build_game(env_id: str, kwargs: Mapping[str, Any]) -> tuple[Game, dict[str, 
     if refused:
         raise ValueError(f"the RLlib adapter takes no {', '.join(refused)} (it always gives a Dict with the mask)")
     limits = [gym_env.max_episode_steps for gym_env in record.gym_envs if gym_env.id == resolved]
-    return make_game(record, game_kwargs), adapter, (limits[0] if limits else None)
+    return make_env_game(resolved, game_kwargs), adapter, (limits[0] if limits else None)
 
 
 class TabletopMultiAgentEnv(ReplayViews, MultiAgentEnv):

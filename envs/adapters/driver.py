@@ -3,7 +3,9 @@
 A `GameDriver` holds the live `State` and the seeded `np.random.Generator`, samples chance nodes until a seat must
 decide or the game ends (`advance`), keeps the legal-action mask of the seat to act (a fresh int8 array after every
 step, so an observation handed out earlier keeps its own), applies the illegal-action policy, counts decisions
-(the adapters truncate on that count) and turns the end of the game into per-seat rewards by mode.
+(the adapters truncate on that count) and turns the end of the game into per-seat rewards by mode: one of the
+modes the game declares (`GameSpec.reward_modes`); any other is refused with ValueError naming the mode, the game and
+its modes ("rank" in a cooperative game would give every seat 0, "score" in a game without a score nothing).
 
 Illegal actions (`illegal_action=`):
 
@@ -29,7 +31,7 @@ from typing import Any
 
 import numpy as np
 
-from envs.core.game import CHANCE, REWARD_MODES, TERMINAL, Game, IllegalActionError, State
+from envs.core.game import CHANCE, REWARD_MODES, TERMINAL, Game, GameSpec, IllegalActionError, State
 
 ILLEGAL_ACTION_MODES = ("raise", "penalize")
 """What an illegal action does: raise IllegalActionError, or end the game with a penalty for the offender."""
@@ -86,14 +88,23 @@ def require_bool(name: str, value: Any) -> bool:
     raise TypeError(f"{name} must be True or False, got {_SHORT.repr(value)} ({_type_name(value)})")
 
 
+def reward_mode_error(reward: Any, spec: GameSpec) -> str:
+    """Why `reward` is refused for the game of `spec`: the mode, the game and the modes it declares."""
+    seats = f"{spec.num_players} seat{'s' if spec.num_players != 1 else ''}, {spec.utility}"
+    if reward in REWARD_MODES:
+        why = f"{spec.name} ({seats}) does not declare the reward mode {reward!r}"
+    else:
+        why = f"{_SHORT.repr(reward)} is no reward mode (modes: {', '.join(REWARD_MODES)})"
+    return f"reward: {why}; {spec.name} declares {', '.join(map(repr, spec.reward_modes))}"
+
+
 class GameDriver:
     """Seeded chance sampling, legal mask, illegal-action policy, decision count and end rewards of one Game."""
 
     def __init__(self, game: Game, reward: str = "win", illegal_action: str = "raise") -> None:
         spec = game.spec
-        if reward not in REWARD_MODES or (reward == "rank" and spec.num_players == 1):
-            modes = [mode for mode in REWARD_MODES if mode != "rank" or spec.num_players > 1]
-            raise ValueError(f"reward must be one of {modes}, got {reward!r}")
+        if reward not in spec.reward_modes:
+            raise ValueError(reward_mode_error(reward, spec))
         if illegal_action not in ILLEGAL_ACTION_MODES:
             raise ValueError(f"illegal_action must be one of {ILLEGAL_ACTION_MODES}, got {illegal_action!r}")
         self.game = game

@@ -60,6 +60,12 @@ class GameSpec:
     """One of UTILITIES."""
     information: str = "perfect"
     """One of INFORMATION_KINDS: "imperfect" games must implement State.resample_hidden."""
+    reward_modes: tuple[str, ...] = ("win",)
+    """The REWARD_MODES this game's `State.rewards` gives a meaning to; the adapters refuse every other one.
+
+    "win" is always among them (the adapters' default and what tournaments record); "score" only for a game with a
+    score; "rank" only with two or more seats in a game that is not cooperative (one seat, or one shared result,
+    has no order to rank)."""
     extra: dict[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
@@ -71,6 +77,23 @@ class GameSpec:
             raise ValueError(
                 f"GameSpec.num_players: {self.num_players} is outside {self.min_players}..{self.max_players}"
             )
+        self._check_reward_modes()
+
+    def _check_reward_modes(self) -> None:
+        """ValueError naming `reward_modes` and the mode unless they are distinct REWARD_MODES that fit the seats."""
+        modes = self.reward_modes
+        if not isinstance(modes, tuple) or not all(isinstance(mode, str) for mode in modes):
+            raise ValueError(f"GameSpec.reward_modes: expected a tuple of mode names, got {modes!r}")
+        for mode in modes:
+            if mode not in REWARD_MODES:
+                raise ValueError(f"GameSpec.reward_modes: {mode!r} is not one of {REWARD_MODES}")
+        if len(set(modes)) != len(modes):
+            raise ValueError(f"GameSpec.reward_modes: {modes} names a mode twice")
+        if "win" not in modes:
+            raise ValueError(f"GameSpec.reward_modes: {modes} lacks 'win', which every game declares")
+        if "rank" in modes and (self.num_players < 2 or self.cooperative):
+            reason = "one seat" if self.num_players < 2 else "a cooperative game (every seat shares one result)"
+            raise ValueError(f"GameSpec.reward_modes: 'rank' needs seats to rank, but {self.name} is {reason}")
 
     @property
     def cooperative(self) -> bool:
@@ -194,8 +217,27 @@ class State(abc.ABC):
         return mask
 
     def apply_action(self, action: int) -> None:
-        """Apply a decision (checked against legal_actions) or a chance outcome (checked against outcomes)."""
-        action = int(action)
+        """Apply a decision (checked against legal_actions) or a chance outcome (checked against outcomes).
+
+        `action` is a Python int, a numpy integer or a 0-d integer array (the values the adapters accept); anything
+        else (4.7, 4.0, True, "4", None, a list) raises TypeError naming it and the legal ones, and nothing changes:
+        `int()` would play 4.7 as 4, a move nobody chose.
+        """
+        if type(action) is not int:  # the common case costs one type check
+            if (isinstance(action, int) and not isinstance(action, bool)) or isinstance(action, np.integer):
+                action = int(action)
+            elif isinstance(action, np.ndarray) and action.shape == () and np.issubdtype(action.dtype, np.integer):
+                action = int(action)
+            else:
+                if self.current_player() == CHANCE:
+                    choices = [f"{a}: {self.chance_label(a)}" for a, _ in self.chance_outcomes()]
+                else:
+                    choices = [f"{a}: {self.game.action_label(a)}" for a in self.legal_actions()]
+                shown = repr(action) if len(repr(action)) <= 60 else f"{repr(action)[:57]}..."
+                raise TypeError(
+                    f"an action must be an integer id (a Python int, a numpy integer or a 0-d integer array), got "
+                    f"{shown} ({type(action).__name__}); legal actions are [{', '.join(choices)}]"
+                )
         if self.current_player() == CHANCE:
             outcomes = [a for a, _ in self.chance_outcomes()]
             if action not in outcomes:

@@ -3,7 +3,10 @@
 A game package declares a module-level `GAME = GameRecord(...)` in its `__init__.py`; nothing generic names a game.
 `import envs` registers the records' Gymnasium ids (and PettingZoo modules); evaluation, benchmarks, the agent
 registry and terminal play read the record for what they need to know about a game: its env ids, its heuristic
-agent, the settings worth sweeping and the facts a finished episode reports.
+agent, the settings worth sweeping and the facts a finished episode reports. How an env id is played (a solo
+Gymnasium env, or seats of a multi-player game beside agents) is decided by the id and the seats of the game it
+builds (`make_env_game`), never by what else its record declares: one record may hold a solo Gymnasium id beside
+a co-operative PettingZoo module.
 
 The record holds only strings and plain values, so importing a game package's `__init__` stays cheap (no rules,
 no gymnasium) and `envs` never imports `agents` (the heuristic is named by a "module:attribute" string).
@@ -193,6 +196,33 @@ def make_game(record: GameRecord, game_kwargs: Mapping[str, Any]) -> Any:
     if record.game is None:
         raise UnknownGameError(f"game record {record.name!r} names no rules-core game class (its `game` field)")
     return load_attribute(record.game)(**game_kwargs)
+
+
+def make_env_game(env_id: str, game_kwargs: Mapping[str, Any]) -> Any:
+    """The rules-core Game that env id `env_id` plays with `game_kwargs`, as the id's own entry point builds it.
+
+    The id decides, not the record's `game`: one record may declare a solo Gymnasium id and a co-operative
+    PettingZoo module over the same rules, and the same keyword arguments then mean one seat to the first and
+    several to the second. A Gymnasium id is built by its entry point, a PettingZoo id by its module's `raw_env`
+    (else `env`); the env is closed once its game is read. UnknownGameError for an id no record declares or an env
+    without a rules-core game; the game's TypeError or ValueError on bad keyword arguments propagate.
+    """
+    resolved = resolve_env_id(env_id)
+    record = game_record_of_env_id(resolved)
+    factory: Any
+    if resolved in record.gym_env_ids:
+        factory = load_attribute(record.gym_envs[record.gym_env_ids.index(resolved)].entry_point)
+    else:
+        module = importlib.import_module(record.pettingzoo_modules[record.pettingzoo_ids.index(resolved)])
+        factory = getattr(module, "raw_env", None) or module.env
+    env = factory(**game_kwargs)
+    try:
+        game = getattr(getattr(env, "unwrapped", env), "game", None)
+    finally:
+        env.close()
+    if game is None:
+        raise UnknownGameError(f"{env_id} builds an env without a rules-core game (no `game` attribute)")
+    return game
 
 
 def game_record_of_env_id(env_id: str) -> GameRecord:

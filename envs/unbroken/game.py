@@ -56,6 +56,7 @@ class UnbrokenGame(Game):
             # The English printing stacks the monsters face down at setup; the Spanish one rolls each at its reveal
             # (nothing hidden is in the state: decks are multisets, so their order is not hidden either).
             information="imperfect" if self.preset.monster_drawn_at_setup else "perfect",
+            reward_modes=("win", "score"),  # score: the rulebook score of a won game, -1 for a loss (rules.py)
             extra={"difficulty": difficulty, "preset": self.preset.name},
         )
         self._observer: Observer | None = None

@@ -64,6 +64,7 @@ class UnearthGame(Game):
             max_players=MAX_PLAYERS,
             utility="zero_sum" if num_players == 2 else "general_sum",
             information="imperfect",
+            reward_modes=("win", "score", "rank"),
         )
 
     def new_table(self) -> tuple[int, ...]:

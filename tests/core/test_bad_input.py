@@ -21,7 +21,7 @@ from envs.adapters.gym_env import TabletopEnv
 from envs.adapters.opponents import OpponentEnv
 from envs.adapters.pettingzoo_env import TabletopAECEnv
 from envs.core.keywords import check_keywords, keyword_checked, keywords_of
-from envs.core.registration import registered_games
+from envs.core.registration import make_env_game, registered_games
 from tests.toys.card_duel import CardDuelGame
 from tests.toys.card_duel_v0 import env as card_duel_env
 from tests.toys.card_duel_v0 import raw_env as card_duel_raw_env
@@ -44,9 +44,10 @@ NOT_ACTIONS: list[Any] = [
 """Values that are no action id, though `int()` would turn most of them into one."""
 NOT_ACTION_IDS = [repr(value) for value in NOT_ACTIONS]
 ENV_IDS = sorted(
-    record.primary_env_id
+    env_id
     for record in registered_games().values()
-    if record.primary_env_id is not None and not record.pettingzoo_modules
+    for env_id in record.gym_env_ids
+    if make_env_game(env_id, {}).spec.num_players == 1  # by the seats: a solo id may sit beside a co-op module
 )
 """Every registered solo game's Gymnasium id."""
 

@@ -49,7 +49,9 @@ class DiceGame(Game):
     """A solo toy with a list in its state and a chance node each round."""
 
     def __init__(self, state_class: type[DiceState] | None = None) -> None:
-        self.spec = GameSpec(name="dice_toy", num_players=1, num_actions=2, max_game_length=ROUNDS)
+        self.spec = GameSpec(
+            name="dice_toy", num_players=1, num_actions=2, max_game_length=ROUNDS, reward_modes=("win", "score")
+        )
         self.state_class = state_class or DiceState
 
     def new_initial_state(self) -> DiceState:

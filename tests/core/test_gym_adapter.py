@@ -10,12 +10,13 @@ import pytest
 from gymnasium.utils.env_checker import check_env as gym_check_env
 
 from envs.core.game import IllegalActionError
-from envs.core.registration import registered_games
+from envs.core.registration import make_env_game, registered_games
 
 ENV_IDS = sorted(
-    record.primary_env_id
+    env_id
     for record in registered_games().values()
-    if record.primary_env_id is not None and not record.pettingzoo_modules
+    for env_id in record.gym_env_ids
+    if make_env_game(env_id, {}).spec.num_players == 1  # by the seats: a solo id may sit beside a co-op module
 )
 
 

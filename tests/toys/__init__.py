@@ -6,7 +6,7 @@ or on a command line imports this package first. tests/conftest.py imports it, s
 among the registered games and every per-game check runs on them too.
 """
 
-from envs.core.registration import GameRecord, register_game
+from envs.core.registration import GameRecord, GymEnvRecord, register_game
 
 CARD_DUEL = register_game(
     GameRecord(
@@ -30,3 +30,17 @@ CARD_DUEL_COOP = register_game(
     )
 )
 """The cooperative Card Duel."""
+SUMMIT = register_game(
+    GameRecord(
+        name="summit",
+        description="Summit: climb against the clock, solo (a Gymnasium id) or as a team of 2-3 (PettingZoo).",
+        game="tests.toys.summit:SummitGame",
+        gym_envs=(
+            GymEnvRecord(id="tabletop/Summit-v0", entry_point="tests.toys.summit:make_env", max_episode_steps=20),
+        ),
+        pettingzoo_modules=("tests.toys.summit_coop_v0",),
+        heuristic="tests.toys.summit:SummitHeuristic",
+    )
+)
+"""Summit: one record with a solo Gymnasium id (one seat) and a co-operative PettingZoo module (2-3 seats), the
+shape of a game whose solo and co-op modes share its rules; routing decides by the id and the built game's seats."""

@@ -237,6 +237,8 @@ class CardDuelGame(Game):
             max_players=MAX_PLAYERS,
             utility=utility,
             information="imperfect",
+            # Cooperative: the score is the team's points, one result shared by every seat, so nothing to rank.
+            reward_modes=("win", "score") if cooperative else ("win", "score", "rank"),
         )
 
     def new_initial_state(self) -> CardDuelState:

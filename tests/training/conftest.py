@@ -16,11 +16,18 @@ for folder in (HERE.parents[1], HERE):  # the repo root (agents, envs) and the h
 from training_support import TrainedRun, damaged_models, run_cli, tiny_training_config, write_yaml  # noqa: E402
 
 from agents.environment import solo_env_ids  # noqa: E402
+from envs.core.registration import discovered_games, game_record_of_env_id  # noqa: E402
+
+SOLO_ENV_IDS_UNDER_ENVS = [
+    env_id for env_id in solo_env_ids() if game_record_of_env_id(env_id).name in discovered_games()
+]
+"""The solo Gymnasium ids of the games under envs/, which a fresh train.py process finds by `import envs` (the toys'
+solo id needs its package named first: test_solo_coop_routing.py trains on it)."""
 
 
-@pytest.fixture(scope="session", params=solo_env_ids())
+@pytest.fixture(scope="session", params=SOLO_ENV_IDS_UNDER_ENVS)
 def trained_run(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> TrainedRun:
-    """One tiny `python train.py` run per registered solo game's env id (shared by the tests that read it;
+    """One tiny `python train.py` run per solo game's env id under envs/ (shared by the tests that read it;
     multi-player training is tested from its own configs in test_selfplay.py)."""
     env_id = request.param
     root = tmp_path_factory.mktemp("runs")

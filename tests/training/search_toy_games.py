@@ -45,7 +45,13 @@ class ToyGame(Game):
 
     def __init__(self, kind: str) -> None:
         self.kind = kind
-        self.spec = GameSpec(name=f"toy_{kind}", num_players=1, num_actions=NUM_ACTIONS, max_game_length=10)
+        self.spec = GameSpec(
+            name=f"toy_{kind}",
+            num_players=1,
+            num_actions=NUM_ACTIONS,
+            max_game_length=10,
+            reward_modes=("win", "score"),
+        )
 
     def new_initial_state(self) -> ToyState:
         """A fresh state (the guessing game starts with the hidden deal)."""

@@ -111,6 +111,7 @@ class TreeGame(Game):
             max_game_length=10,
             min_players=num_players,
             max_players=num_players,
+            reward_modes=("win", "score", "rank") if num_players > 1 else ("win", "score"),
         )
 
     def new_initial_state(self) -> TreeState:

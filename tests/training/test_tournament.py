@@ -41,10 +41,12 @@ def toy_config(tmp_path: Path, num_players: int, env_id: str | None = None, **ev
     return write_yaml(tmp_path / f"eval_{num_players}.yaml", config)
 
 
-def eval_config(num_players: int, **evaluation: Any) -> EvalConfig:
-    """An EvalConfig of Card Duel at `num_players` seats."""
+def eval_config(num_players: int, env_id: str | None = None, **evaluation: Any) -> EvalConfig:
+    """An EvalConfig of Card Duel (or another toy's env id) at `num_players` seats."""
     data = yaml.safe_load(TOY_CONFIG.read_text())
     data["env"]["kwargs"]["num_players"] = num_players
+    if env_id is not None:
+        data["env"]["id"] = env_id
     data["evaluation"].update(evaluation)
     return validate_config(EvalConfig, data, "pretend.yaml")
 
@@ -66,6 +68,20 @@ def test_default_lineups_are_the_multisets_with_two_different_agents() -> None:
     assert default_lineups(["a", "b", "c"], 2) == [("a", "b"), ("a", "c"), ("b", "c")]
     assert len(default_lineups(["a", "b", "c"], 3)) == 10 - 3  # every multiset of 3 but the three self-plays
     assert default_lineups(["solo", "solo"], 3) == [("solo", "solo", "solo")]  # a single agent plays itself
+
+
+def test_cooperative_lineups_add_each_agents_own_team() -> None:
+    """A co-op game's default line-ups: each agent's own team beside the mixed ones; a competitive game's unchanged."""
+    assert default_lineups(["m", "h"], 2, cooperative=True) == [("m", "m"), ("m", "h"), ("h", "h")]
+    teams = default_lineups(["m", "h", "r"], 3, cooperative=True)
+    assert len(teams) == 10 and {("m",) * 3, ("h",) * 3, ("r",) * 3} <= set(teams)
+    assert set(default_lineups(["m", "h", "r"], 3)) == set(teams) - {("m",) * 3, ("h",) * 3, ("r",) * 3}
+    assert default_lineups(["m"], 2, cooperative=True) == [("m", "m")]
+    (coop,) = plan_tournaments(eval_config(2, env_id=COOP_ENV_ID), "pretend.yaml") or []
+    assert coop.cooperative
+    assert coop.lineups == (("heuristic", "heuristic"), ("heuristic", "random"), ("random", "random"))
+    (competitive,) = plan_tournaments(eval_config(2), "pretend.yaml") or []
+    assert not competitive.cooperative and competitive.lineups == (("heuristic", "random"),)
     assert rotation_seats(("a", "b", "c"), 1) == ("b", "c", "a")
 
 

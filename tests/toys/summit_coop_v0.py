@@ -1,0 +1,10 @@
+"""Summit for a team of 2-3 as a PettingZoo AEC env: `env(num_players=3)` wrapped, `raw_env(...)` bare."""
+
+from __future__ import annotations
+
+from envs.adapters.pettingzoo_env import make_env_module
+from tests.toys.summit import SummitCoopGame, render_rgb
+
+env, raw_env = make_env_module(SummitCoopGame, "summit_coop_v0", rgb_renderer=render_rgb)
+
+__all__ = ["env", "raw_env"]
