@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -87,8 +88,7 @@ def random_simulation(
             for invariant in invariants:
                 invariant(state)
             if check_roundtrip_every and report.steps % check_roundtrip_every == 0:
-                rebuilt = game.state_from_dict(state.to_dict())
-                assert rebuilt.to_dict() == state.to_dict(), "to_dict/from_dict round trip changed the state"
+                check_json_round_trip(game, state)
             assert length <= game.spec.max_game_length, f"game longer than {game.spec.max_game_length} decisions"
         assert state.current_player() == TERMINAL
         assert state.legal_actions() == []
@@ -101,6 +101,36 @@ def random_simulation(
         report.returns.append(returns[0])
         report.seat_returns.append(list(returns))
     return report
+
+
+def check_json_round_trip(game: Game, state: State) -> State:
+    """The state saved with `to_dict`, written as JSON text and read back, rebuilds the same state; returns it.
+
+    The dict must survive `json.dumps`/`json.loads` (the way positions are saved to files and sent between
+    processes): JSON has no tuples, no integer keys and no sets, so a dict that holds them comes back different.
+    The rebuilt state's `to_dict` must equal the original's exactly (a tuple written where a list comes back is a
+    difference), and it must offer the same seat to act, legal actions and chance outcomes.
+    """
+    saved = state.to_dict()
+    try:
+        loaded = json.loads(json.dumps(saved))
+    except (TypeError, ValueError) as error:
+        raise AssertionError(f"to_dict() is not JSON-able ({error}):\n{state.debug_text()}") from error
+    try:
+        rebuilt = game.state_from_dict(loaded)
+    except Exception as error:
+        raise AssertionError(
+            f"the state's dict does not survive JSON: state_from_dict raised {type(error).__name__}: {error}\n"
+            f"{state.debug_text()}"
+        ) from error
+    assert rebuilt.to_dict() == saved, (
+        f"to_dict -> JSON -> state_from_dict changed the state:\n{state.debug_text()}\n--- rebuilt ---\n"
+        f"{rebuilt.debug_text()}"
+    )
+    assert rebuilt.current_player() == state.current_player(), "the rebuilt state has another seat to act"
+    assert rebuilt.legal_actions() == state.legal_actions(), "the rebuilt state offers other legal actions"
+    assert rebuilt.chance_outcomes() == state.chance_outcomes(), "the rebuilt state offers other chance outcomes"
+    return rebuilt
 
 
 def seat_observers(game: Game) -> list[Observer]:

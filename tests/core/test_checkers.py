@@ -18,10 +18,12 @@ from envs.core.outcomes import rank_returns, ranks
 from envs.core.registration import make_game, registered_games
 from envs.core.testing import (
     check_clone_independence,
+    check_json_round_trip,
     check_no_leak,
     check_no_peek,
     check_resample_keeps_own_view,
     check_sampler_matches_outcomes,
+    random_simulation,
 )
 
 ROUNDS = 3
@@ -73,6 +75,8 @@ class DiceGame(Game):
 
 class DiceState(State):
     """Banked rolls (a list) and the pending roll (0 while a roll is due)."""
+
+    game: DiceGame
 
     def __init__(self, game: DiceGame) -> None:
         self.game = game
@@ -143,6 +147,55 @@ class BiasedSamplerState(DiceState):
         return 3 if rng.random() < 0.5 else int(rng.integers(1, 3))
 
 
+class IntKeyedDictState(DiceState):
+    """Planted defect: the saved dict keys the banked rolls by round number, which JSON turns into strings."""
+
+    def to_dict(self) -> dict[str, Any]:
+        """The banked rolls by round (integer keys)."""
+        return {"banked": dict(enumerate(self.banked)), "roll": self.roll}
+
+
+class IntKeyedDiceGame(DiceGame):
+    """The toy reading the integer-keyed dict of IntKeyedDictState."""
+
+    def __init__(self) -> None:
+        super().__init__(IntKeyedDictState)
+
+    def state_from_dict(self, data: dict[str, Any]) -> DiceState:
+        """From IntKeyedDictState.to_dict(): the rolls of rounds 0, 1, ... in order."""
+        state = self.state_class(self)
+        state.banked = [data["banked"][round_index] for round_index in range(len(data["banked"]))]
+        state.roll = data["roll"]
+        return state
+
+
+class TupleSavingState(DiceState):
+    """Planted defect: the banked rolls are a tuple, saved as they are; JSON brings them back as a list, which the
+    game's state_from_dict keeps (the frame-details defect of issue 19 in miniature)."""
+
+    def _apply(self, action: int) -> None:
+        self.banked = list(self.banked)
+        super()._apply(action)
+        self.banked = tuple(self.banked)  # type: ignore[assignment]
+
+    def to_dict(self) -> dict[str, Any]:
+        """The banked tuple as it is."""
+        return {"banked": self.banked, "roll": self.roll}
+
+
+class TupleSavingDiceGame(DiceGame):
+    """The toy loading TupleSavingState's dict without turning lists back into tuples."""
+
+    def __init__(self) -> None:
+        super().__init__(TupleSavingState)
+
+    def state_from_dict(self, data: dict[str, Any]) -> DiceState:
+        """The values as given."""
+        state = self.state_class(self)
+        state.banked, state.roll = data["banked"], data["roll"]
+        return state
+
+
 def registered_rules_games() -> list[tuple[str, Game]]:
     """The rules-core game of every registered game (the toys included), built with its default settings."""
     return [(name, make_game(record, {})) for name, record in registered_games().items()]
@@ -188,6 +241,34 @@ def test_sampler_checker_catches_a_biased_die() -> None:
     """A fast sampler that disagrees with chance_outcomes() is caught."""
     with pytest.raises(AssertionError, match=r"d3 = \d: drawn 0\.\d+ of the time, probability 0\.333"):
         check_sampler_matches_outcomes(DiceGame(BiasedSamplerState))
+
+
+def test_random_simulation_round_trips_through_json() -> None:
+    """Issue 19: the random-simulation checker's round trip goes through json.dumps/json.loads. The honest toy passes;
+    a dict with integer keys (strings after JSON, so reloading fails) and a dict holding a tuple (a list after JSON)
+    are caught, though each survives a round trip that skips JSON."""
+    assert random_simulation(DiceGame(), 20, seed=0, check_roundtrip_every=1).games == 20
+    game = IntKeyedDiceGame()
+    state = game.new_initial_state()
+    state.apply_action(2)
+    state.apply_action(0)
+    assert game.state_from_dict(state.to_dict()).to_dict() == state.to_dict()  # faithful without JSON
+    with pytest.raises(AssertionError, match="does not survive JSON: state_from_dict raised KeyError"):
+        random_simulation(game, 5, seed=0, check_roundtrip_every=1)
+    with pytest.raises(AssertionError, match=r"to_dict -> JSON -> state_from_dict changed the state"):
+        random_simulation(TupleSavingDiceGame(), 5, seed=0, check_roundtrip_every=1)
+
+
+def test_json_round_trip_refuses_a_dict_json_cannot_write() -> None:
+    """A dict holding a set is not JSON-able: the round trip names that."""
+
+    class SetSavingState(DiceState):
+        def to_dict(self) -> dict[str, Any]:
+            return {"banked": set(self.banked), "roll": self.roll}
+
+    game = DiceGame(SetSavingState)
+    with pytest.raises(AssertionError, match="to_dict\\(\\) is not JSON-able"):
+        check_json_round_trip(game, game.new_initial_state())
 
 
 # ================================================================================================ results
