@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
 from envs.core.game import CHANCE, TERMINAL, Game, Observer, State
+from envs.core.registration import GameRecord
 
 Invariant = Callable[[State], None]
 """A game-specific check run after every step; raises AssertionError with a message when broken."""
@@ -149,6 +151,45 @@ def check_observation(observer: Observer, state: State) -> None:
     assert tensor.shape == (observer.size,) and tensor.dtype == np.float32, f"seat {observer.player}: bad tensor"
     assert np.all(np.isfinite(tensor)), f"seat {observer.player}: non-finite observation"
     assert tensor.min() >= observer.low and tensor.max() <= observer.high, f"seat {observer.player}: out of bounds"
+
+
+def player_count_settings(record: GameRecord) -> list[dict[str, Any]]:
+    """The game keyword arguments of every player count a record declares: `{"num_players": n}` for each value of
+    its `num_players` setting, or `[{}]` (the game's default) for a record without that setting."""
+    counts = record.settings.get("num_players")
+    if counts is None:
+        return [{}]
+    return [{"num_players": count} for count in counts]
+
+
+def check_spaces_equal_across_player_counts(games: Sequence[Game]) -> int:
+    """The games (one game at several player counts) have equal observation and action spaces: every seat's and the
+    public observer have one size, one set of named views with their shapes, and one set of bounds, and the games
+    one number of actions. Returns the number of games compared with the first."""
+    assert len(games) >= 2, "comparing spaces across player counts needs games at two player counts at least"
+
+    def spaces(game: Game) -> tuple[object, ...]:
+        observer = game.observer(0)
+        public = game.observer(None)
+        return (
+            observer.size,
+            list(observer.views.items()),
+            observer.view_shapes,
+            (observer.low, observer.high),
+            public.size,
+            game.spec.num_actions,
+        )
+
+    first = spaces(games[0])
+    for game in games[1:]:
+        other = spaces(game)
+        parts = ("observation size", "views", "view shapes", "bounds", "public observation size", "number of actions")
+        for part, mine, theirs in zip(parts, first, other, strict=True):
+            assert mine == theirs, (
+                f"{game.spec.name}: the {part} at {game.spec.num_players} players ({theirs}) differs from that at "
+                f"{games[0].spec.num_players} players ({mine})"
+            )
+    return len(games) - 1
 
 
 Policy = Callable[[State], int]

@@ -15,7 +15,7 @@ import pytest
 
 from envs.core.game import CHANCE, TERMINAL, Game, GameSpec, Observer, State
 from envs.core.outcomes import rank_returns, ranks
-from envs.core.registration import make_game, registered_games
+from envs.core.registration import GameRecord, GymEnvRecord, make_game, registered_games
 from envs.core.testing import (
     check_clone_independence,
     check_json_round_trip,
@@ -23,6 +23,8 @@ from envs.core.testing import (
     check_no_peek,
     check_resample_keeps_own_view,
     check_sampler_matches_outcomes,
+    check_spaces_equal_across_player_counts,
+    player_count_settings,
     random_simulation,
 )
 
@@ -196,33 +198,126 @@ class TupleSavingDiceGame(DiceGame):
         return state
 
 
-def registered_rules_games() -> list[tuple[str, Game]]:
-    """The rules-core game of every registered game (the toys included), built with its default settings."""
-    return [(name, make_game(record, {})) for name, record in registered_games().items()]
+PLAYER_COUNTS_GAMES = 1
+"""Random games each checker plays at a player count other than the game's default (the default count plays the
+checker's own number): every count is covered, and CI time stays small for games that are slow at 4 seats."""
+NOT_VACUOUS = 10
+"""The least number of states (or decisions) a checker must have checked at a non-default player count."""
 
 
-@pytest.mark.parametrize(("name", "game"), registered_rules_games())
-def test_clones_are_independent_on_every_registered_game(name: str, game: Game) -> None:
+def registered_rules_games() -> list[Any]:
+    """pytest parameters (game, at_default): the rules-core game of every registered game (the toys included) at
+    every value of its record's `num_players` setting (a record without that setting: its default game), with
+    whether that is the game's default player count; ids name the game and the count."""
+    cases = []
+    for name, record in registered_games().items():
+        default = make_game(record, {}).spec.num_players
+        for kwargs in player_count_settings(record):
+            game = make_game(record, kwargs)
+            count = game.spec.num_players
+            cases.append(pytest.param(game, count == default, id=f"{name}-{count}p"))
+    return cases
+
+
+def games_and_least(at_default: bool, games: int, least: int) -> tuple[int, int]:
+    """The random games a checker plays and the least number of checks expected: its own at the default player
+    count, `PLAYER_COUNTS_GAMES` and `NOT_VACUOUS` at the others."""
+    return (games, least) if at_default else (PLAYER_COUNTS_GAMES, NOT_VACUOUS)
+
+
+@pytest.mark.parametrize(("game", "at_default"), registered_rules_games())
+def test_clones_are_independent_on_every_registered_game(game: Game, at_default: bool) -> None:
     """Play on a clone, the original's to_dict is unchanged (every state of a few random games)."""
-    assert check_clone_independence(game, seed=3) > 50
+    games, least = games_and_least(at_default, 5, 51)
+    assert check_clone_independence(game, seed=3, games=games) >= least
 
 
-@pytest.mark.parametrize(("name", "game"), registered_rules_games())
-def test_fast_sampler_matches_outcomes_on_every_registered_game(name: str, game: Game) -> None:
+@pytest.mark.parametrize(("game", "at_default"), registered_rules_games())
+def test_fast_sampler_matches_outcomes_on_every_registered_game(game: Game, at_default: bool) -> None:
     """A game's sample_chance draws outcomes with the probabilities chance_outcomes() lists."""
-    assert check_sampler_matches_outcomes(game, seed=4) > 10
+    games, least = games_and_least(at_default, 3, 11)
+    assert check_sampler_matches_outcomes(game, seed=4, games=games) >= least
 
 
-@pytest.mark.parametrize(("name", "game"), registered_rules_games())
-def test_no_seat_sees_what_is_hidden_from_it_on_every_registered_game(name: str, game: Game) -> None:
+@pytest.mark.parametrize(("game", "at_default"), registered_rules_games())
+def test_no_seat_sees_what_is_hidden_from_it_on_every_registered_game(game: Game, at_default: bool) -> None:
     """A seat's observation is unchanged when what it cannot see is redrawn (resample_hidden)."""
-    assert check_no_leak(game, seed=5) > 20
+    games, least = games_and_least(at_default, 3, 21)
+    assert check_no_leak(game, seed=5, games=games) >= least
 
 
-@pytest.mark.parametrize(("name", "game"), registered_rules_games())
-def test_resampling_keeps_each_seats_view_on_every_registered_game(name: str, game: Game) -> None:
+@pytest.mark.parametrize(("game", "at_default"), registered_rules_games())
+def test_resampling_keeps_each_seats_view_on_every_registered_game(game: Game, at_default: bool) -> None:
     """resample_hidden(seat) gives a valid position with the seat's own view, the public view and its options."""
-    assert check_resample_keeps_own_view(game, seed=6) > 20
+    games, least = games_and_least(at_default, 3, 21)
+    assert check_resample_keeps_own_view(game, seed=6, games=games) >= least
+
+
+RANDOM_GAMES = 20
+"""Random games of the generic random simulation at a game's default player count (the games' own tests play
+thousands with their invariants; this one runs the generic checks on every registered game and player count)."""
+
+
+@pytest.mark.parametrize(("game", "at_default"), registered_rules_games())
+def test_random_simulation_on_every_registered_game(game: Game, at_default: bool) -> None:
+    """Random legal games keep the generic invariants (chance nodes, legal actions, observations, lengths, returns)
+    and every seventh state survives the JSON round trip."""
+    games = RANDOM_GAMES if at_default else RANDOM_GAMES // 4
+    report = random_simulation(game, games, seed=9, check_roundtrip_every=7, observed_games=games // 4)
+    assert report.games == games and report.decisions >= games
+
+
+def spaces_promised_records() -> list[GameRecord]:
+    """The registered records that promise equal spaces at every player count."""
+    return [record for record in registered_games().values() if record.same_spaces_at_every_player_count]
+
+
+@pytest.mark.parametrize("record", spaces_promised_records(), ids=lambda record: record.name)
+def test_spaces_are_equal_at_every_player_count_where_promised(record: GameRecord) -> None:
+    """Issue 19: a game whose record promises it has the same observation and action spaces at every player count,
+    in the rules core (observer size, views, bounds, number of actions)."""
+    games = [make_game(record, kwargs) for kwargs in player_count_settings(record)]
+    assert check_spaces_equal_across_player_counts(games) == len(record.settings["num_players"]) - 1
+
+
+def test_some_registered_game_promises_equal_spaces() -> None:
+    """The promise is checked on a real game, so the test above is not empty."""
+    assert spaces_promised_records()
+
+
+def test_spaces_checker_catches_a_growing_observation() -> None:
+    """check_spaces_equal_across_player_counts fails on a game whose observation grows with the seats (here: a
+    game with a "seats_present" entry per seat) and on one whose number of actions changes."""
+
+    class PerSeatObserver(DiceObserver):
+        def __init__(self, seats: int) -> None:
+            self.size = 1 + seats
+            self.views = {"total": slice(0, 1), "seats_present": slice(1, 1 + seats)}
+
+    class SeatedDiceGame(DiceGame):
+        def __init__(self, seats: int, num_actions: int = 2) -> None:
+            super().__init__()
+            self.seats = seats
+            self.spec = GameSpec("seated_dice", seats, num_actions, ROUNDS, min_players=1, max_players=4)
+
+        def observer(self, player: int | None = 0) -> DiceObserver:
+            return PerSeatObserver(self.seats)
+
+    with pytest.raises(AssertionError, match="observation size at 3 players"):
+        check_spaces_equal_across_player_counts([SeatedDiceGame(2), SeatedDiceGame(3)])
+    assert check_spaces_equal_across_player_counts([DiceGame(), DiceGame()]) == 1
+    with pytest.raises(AssertionError, match="number of actions at 1 players"):
+        check_spaces_equal_across_player_counts([SeatedDiceGame(1), SeatedDiceGame(1, num_actions=3)])
+
+
+def test_player_count_settings_cover_every_declared_count() -> None:
+    """A record's num_players values each give one keyword set; a record without the setting gives the default."""
+    gym_record = GameRecord("x", "x", gym_envs=(GymEnvRecord("t/X-v0", "x:make"),))
+    assert player_count_settings(gym_record) == [{}]
+    counted = GameRecord("x", "x", gym_envs=(GymEnvRecord("t/X-v0", "x:make"),), settings={"num_players": (2, 4)})
+    assert player_count_settings(counted) == [{"num_players": 2}, {"num_players": 4}]
+    with pytest.raises(ValueError, match="same_spaces_at_every_player_count"):
+        GameRecord("x", "x", gym_envs=(GymEnvRecord("t/X-v0", "x:make"),), same_spaces_at_every_player_count=True)
 
 
 def test_checkers_pass_on_the_honest_toy() -> None:
@@ -324,8 +419,8 @@ def test_reward_modes_read_the_game() -> None:
         state.rewards("elo")
 
 
-@pytest.mark.parametrize(("name", "game"), registered_rules_games())
-def test_heuristics_never_peek_on_every_registered_game(name: str, game: Game) -> None:
+@pytest.mark.parametrize(("game", "at_default"), registered_rules_games())
+def test_heuristics_never_peek_on_every_registered_game(game: Game, at_default: bool) -> None:
     """DESIGN.md: agents use the game's public rule queries, never hidden information: every registered game's
     heuristic decides the same when what its seat cannot see is redrawn."""
     from agents.registry import make_heuristic_agent
@@ -336,12 +431,13 @@ def test_heuristics_never_peek_on_every_registered_game(name: str, game: Game) -
         observation = game.observer(seat).tensor(state)
         return agent.act(observation, state.legal_actions_mask(), state=state)
 
-    assert check_no_peek(game, policy, seed=7, games=4) >= 40
+    games, least = games_and_least(at_default, 4, 40)
+    assert check_no_peek(game, policy, seed=7, games=games) >= least
 
 
 def test_peek_checker_catches_an_agent_that_reads_hidden_cards() -> None:
     """check_no_peek fails on a policy that reads the hidden part of the state (here: the whole saved state)."""
-    game = registered_rules_games()[0][1]
+    game = registered_rules_games()[0].values[0]
     if not game.spec.hidden_information:
         pytest.fail("the first registered game's default setting should have hidden information for this test")
 
