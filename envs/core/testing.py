@@ -361,6 +361,53 @@ def check_resample_keeps_own_view(game: Game, seed: int = 0, games: int = 3) -> 
     return checked
 
 
+def check_resample_matches_reload(game: Game, seed: int = 0, games: int = 2, redraws: int = 1) -> int:
+    """A state redrawn by `resample_hidden(seat)` offers what the same position reloaded from its dict offers: the
+    seat to act, the legal actions, and the chance outcomes with their probabilities.
+
+    The reloaded copy (`game.state_from_dict(resampled.to_dict())`) rebuilds every cache from scratch, so this
+    catches a resample that keeps caches of the original position (its chance outcomes drawn from the original
+    deck, the decider's original options): search that plays on a redrawn state would meet outcomes and actions
+    of a position that is not the one it holds. The states are those of seeded random games as they are played
+    (caches warm: their legal actions or chance outcomes are asked first, as an agent would). Returns the number
+    of (state, seat, redraw) cases checked; fails naming how many disagreed and the first of them.
+    """
+    rng = np.random.default_rng(seed)
+    hidden = np.random.default_rng(seed + 6)
+    checked = disagreed = 0
+    first = ""
+    for _ in range(games):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            chance = state.current_player() == CHANCE
+            legal = [] if chance else state.legal_actions()
+            state.chance_outcomes()  # warms the caches, as an agent asking would
+            for seat in range(game.spec.num_players):
+                for _ in range(redraws):
+                    resampled = state.resample_hidden(seat, hidden)
+                    reloaded = game.state_from_dict(resampled.to_dict())
+                    difference = _offer_difference(resampled, reloaded)
+                    if difference and not disagreed:
+                        first = f"seat {seat}'s redraw: {difference}; the position:\n{state.debug_text()}"
+                    disagreed += bool(difference)
+                    checked += 1
+            state.apply_action(state.sample_chance(rng) if chance else legal[int(rng.integers(len(legal)))])
+    assert not disagreed, f"resample_hidden disagreed with its reloaded copy in {disagreed} of {checked} cases; {first}"
+    return checked
+
+
+def _offer_difference(resampled: State, reloaded: State) -> str:
+    """How the two states differ in the seat to act, legal actions or chance outcomes ("" when they do not)."""
+    if resampled.current_player() != reloaded.current_player():
+        return f"the seat to act is {resampled.current_player()}, reloaded {reloaded.current_player()}"
+    if resampled.legal_actions() != reloaded.legal_actions():
+        return f"legal actions {resampled.legal_actions()}, reloaded {reloaded.legal_actions()}"
+    mine, theirs = dict(resampled.chance_outcomes()), dict(reloaded.chance_outcomes())
+    if mine.keys() != theirs.keys() or any(abs(mine[k] - theirs[k]) > 1e-12 for k in mine):
+        return f"chance outcomes {sorted(mine.items())}, reloaded {sorted(theirs.items())}"
+    return ""
+
+
 SeatPolicy = Callable[[State, int], int]
 """A deterministic decision policy for a seat: (state, seat to act) -> action. Agents adapt to it in the tests."""
 

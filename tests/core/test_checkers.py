@@ -22,6 +22,7 @@ from envs.core.testing import (
     check_no_leak,
     check_no_peek,
     check_resample_keeps_own_view,
+    check_resample_matches_reload,
     check_sampler_matches_outcomes,
     check_spaces_equal_across_player_counts,
     player_count_settings,
@@ -196,6 +197,118 @@ class TupleSavingDiceGame(DiceGame):
         state = self.state_class(self)
         state.banked, state.roll = data["banked"], data["roll"]
         return state
+
+
+class LoadedDiceState(DiceState):
+    """The toy with a hidden die: a chance draw first picks a fair or a loaded d3 (rolling 3 two times in three), and
+    the player never sees which. Its chance outcomes are cached, as a game caches what is costly to compute."""
+
+    game: LoadedDiceGame
+
+    def __init__(self, game: DiceGame) -> None:
+        super().__init__(game)
+        self.loaded: bool | None = None
+        self.outcomes_cache: list[tuple[int, float]] | None = None
+
+    def current_player(self) -> int:
+        """Chance while the die is not picked yet, then as the toy."""
+        return CHANCE if self.loaded is None else super().current_player()
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        """Fair (0) or loaded (1) half the time each; then the faces of the picked die (cached)."""
+        if self.current_player() != CHANCE:
+            return []
+        if self.outcomes_cache is None:
+            if self.loaded is None:
+                self.outcomes_cache = [(0, 0.5), (1, 0.5)]
+            else:
+                self.outcomes_cache = [(1, 1 / 6), (2, 1 / 6), (3, 2 / 3)] if self.loaded else super().chance_outcomes()
+        return self.outcomes_cache
+
+    def _apply(self, action: int) -> None:
+        if self.loaded is None:
+            self.loaded = action == 1
+        else:
+            super()._apply(action)
+        self.outcomes_cache = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """The toy's dict and the die."""
+        return {**super().to_dict(), "loaded": self.loaded}
+
+    def clone(self) -> DiceState:
+        """An independent copy, its cache shared (the cached list is never edited)."""
+        other = super().clone()
+        assert isinstance(other, LoadedDiceState)
+        other.loaded, other.outcomes_cache = self.loaded, self.outcomes_cache
+        return other
+
+    def resample_hidden(self, player: int, rng: np.random.Generator) -> DiceState:
+        """The die redrawn once picked, and the cache dropped."""
+        other = self.clone()
+        assert isinstance(other, LoadedDiceState)
+        if self.loaded is not None:
+            other.loaded = bool(rng.integers(2))
+            other.outcomes_cache = None
+        return other
+
+
+class StaleCacheResampleState(LoadedDiceState):
+    """Planted defect: resampling redraws the die but keeps the original die's cached outcomes."""
+
+    def resample_hidden(self, player: int, rng: np.random.Generator) -> DiceState:
+        """The die redrawn, the cache kept."""
+        other = self.clone()
+        assert isinstance(other, LoadedDiceState)
+        if self.loaded is not None:
+            other.loaded = bool(rng.integers(2))
+        return other
+
+
+class LoadedDiceGame(DiceGame):
+    """The toy with the hidden die (imperfect information)."""
+
+    def __init__(self, state_class: type[LoadedDiceState] = LoadedDiceState) -> None:
+        super().__init__(state_class)
+        self.spec = GameSpec("loaded_dice_toy", 1, 2, ROUNDS, information="imperfect")
+
+    def state_from_dict(self, data: dict[str, Any]) -> DiceState:
+        """From to_dict()."""
+        state = super().state_from_dict(data)
+        assert isinstance(state, LoadedDiceState)
+        state.loaded = data["loaded"]
+        return state
+
+
+def test_resample_checker_passes_the_honest_hidden_die() -> None:
+    """A resample that drops its caches offers what its reloaded copy offers, and the die does get redrawn."""
+    game = LoadedDiceGame()
+    assert check_resample_matches_reload(game, seed=1, games=20) >= 100
+    assert check_no_leak(game, seed=1) > 0  # the player never sees the die, and resampling redraws it
+
+
+def test_resample_checker_catches_a_stale_cache() -> None:
+    """Issue 19: a resample that keeps the original position's cached chance outcomes is caught, with a count."""
+    with pytest.raises(
+        AssertionError, match=r"resample_hidden disagreed with its reloaded copy in \d+ of \d+ cases; .*chance outcomes"
+    ):
+        check_resample_matches_reload(LoadedDiceGame(StaleCacheResampleState), seed=1, games=20)
+
+
+@pytest.mark.parametrize("preset", ["english", "spanish"])
+def test_resample_matches_reload_on_unbroken(preset: str) -> None:
+    """Unbroken's resample_hidden (the face-down monsters of the English printing) keeps no stale cache."""
+    from envs.unbroken.game import UnbrokenGame
+
+    assert check_resample_matches_reload(UnbrokenGame(preset=preset), seed=2, games=10) >= 200
+
+
+@pytest.mark.parametrize("cooperative", [False, True])
+def test_resample_matches_reload_on_the_card_duel_toy(cooperative: bool) -> None:
+    """The toy's resample_hidden (other seats' hands redrawn) at four seats agrees with its reloaded copy."""
+    from tests.toys.card_duel import CardDuelGame
+
+    assert check_resample_matches_reload(CardDuelGame(num_players=4, cooperative=cooperative), seed=2) >= 100
 
 
 PLAYER_COUNTS_GAMES = 1
