@@ -159,6 +159,8 @@ def _monster_drawn(state: UnbrokenEconomy, level: int) -> bool:
 def _check_battle(state: UnbrokenEconomy) -> None:
     phase = state.phase
     in_battle = phase in BATTLE_PHASES
+    if state.round < 0:  # a game over keeps the round it ended in (0 outside a battle)
+        raise _fail("round", state.round, "rounds count 1, 2, ... in a battle and are 0 outside one")
     if in_battle and state.round < 1:
         raise _fail("round", state.round, f"a battle has rounds 1, 2, ... (phase {phase.name})")
     if not in_battle and phase != Phase.GAME_OVER and state.round != 0:
@@ -227,8 +229,18 @@ def _check_cards(state: UnbrokenEconomy) -> None:
             )
 
     skill_names = tables.names["skill"]
+    if phase in (Phase.CHANCE_SKILL_DRAW, Phase.DECIDE_SKILL):
+        target = skill_reveal_target(state)
+        if state.skill_target != target:
+            raise _fail("skill_target", state.skill_target, f"the Rewards step reveals {target} skill cards here")
     if len(state.skill_offer) > state.skill_target:
         raise _fail("skill_offer", [skill_names[k] for k in state.skill_offer], "more than skill_target")
+    if phase == Phase.CHANCE_SKILL_DRAW and len(state.skill_offer) >= state.skill_target:
+        raise _fail(
+            "skill_target",
+            state.skill_target,
+            f"a skill card is being drawn, so fewer than the target are revealed ({len(state.skill_offer)} are)",
+        )
     if state.skill_offer and phase not in (Phase.CHANCE_SKILL_DRAW, Phase.DECIDE_SKILL):
         raise _fail("skill_offer", [skill_names[k] for k in state.skill_offer], f"none in {phase.name}")
     if phase == Phase.DECIDE_SKILL and not state.skill_offer:
@@ -237,6 +249,12 @@ def _check_cards(state: UnbrokenEconomy) -> None:
         held = state.skill_deck[i] + state.skill_discard[i] + state.skills.count(i) + state.skill_offer.count(i)
         if held != 1:
             raise _fail("skill_deck", name, f"found {held} times across deck, discard, hand and offer; there is one")
+
+
+def skill_reveal_target(state: UnbrokenEconomy) -> int:
+    """Skill cards the Rewards step reveals: the display's number plus skills' bonuses, at most MAX_SKILL_OFFER (the
+    target `rules._start_skill_draw` sets; skills and conditions do not change during the step)."""
+    return min(MAX_SKILL_OFFER, state.cards.display.skill_reveal + state.passive_total("skill_reveal_bonus"))
 
 
 def _check_conditions_and_uses(state: UnbrokenEconomy) -> None:
