@@ -215,6 +215,16 @@ def _check_cards(state: UnbrokenEconomy) -> None:
         raise _fail("revealed_cards", [encounter_names[c] for c in state.revealed_cards], f"none in {phase.name}")
     if phase == Phase.DECIDE_CARD and len(state.revealed_cards) < 2:
         raise _fail("revealed_cards", len(state.revealed_cards), "choosing needs two or more revealed cards")
+    if phase == Phase.CHANCE_ENCOUNTER_DRAW:
+        if len(state.revealed_cards) >= state.reveal_target:
+            raise _fail(
+                "reveal_target",
+                state.reveal_target,
+                f"an encounter card is being drawn, so fewer than the target are revealed "
+                f"({len(state.revealed_cards)} are)",
+            )
+        if sum(state.encounter_deck) == 0:
+            raise _fail("encounter_deck", "empty", "an encounter card is being drawn (an empty deck is refilled first)")
     if (state.chosen_card >= 0) != (phase == Phase.DECIDE_ENCOUNTER_OR_REST):
         shown = encounter_names[state.chosen_card] if state.chosen_card >= 0 else None
         raise _fail("chosen_card", shown, f"a card is chosen exactly at DECIDE_ENCOUNTER_OR_REST (phase {phase.name})")
@@ -235,12 +245,15 @@ def _check_cards(state: UnbrokenEconomy) -> None:
             raise _fail("skill_target", state.skill_target, f"the Rewards step reveals {target} skill cards here")
     if len(state.skill_offer) > state.skill_target:
         raise _fail("skill_offer", [skill_names[k] for k in state.skill_offer], "more than skill_target")
-    if phase == Phase.CHANCE_SKILL_DRAW and len(state.skill_offer) >= state.skill_target:
-        raise _fail(
-            "skill_target",
-            state.skill_target,
-            f"a skill card is being drawn, so fewer than the target are revealed ({len(state.skill_offer)} are)",
-        )
+    if phase == Phase.CHANCE_SKILL_DRAW:
+        if len(state.skill_offer) >= state.skill_target:
+            raise _fail(
+                "skill_target",
+                state.skill_target,
+                f"a skill card is being drawn, so fewer than the target are revealed ({len(state.skill_offer)} are)",
+            )
+        if sum(state.skill_deck) == 0:
+            raise _fail("skill_deck", "empty", "a skill card is being drawn (an empty deck is refilled first)")
     if state.skill_offer and phase not in (Phase.CHANCE_SKILL_DRAW, Phase.DECIDE_SKILL):
         raise _fail("skill_offer", [skill_names[k] for k in state.skill_offer], f"none in {phase.name}")
     if phase == Phase.DECIDE_SKILL and not state.skill_offer:

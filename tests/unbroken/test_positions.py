@@ -215,6 +215,33 @@ def test_a_skill_draw_beyond_the_target_is_refused(game: UnbrokenGame) -> None:
         game.state_from_dict(data)
 
 
+def test_an_encounter_draw_beyond_the_target_is_refused(game: UnbrokenGame) -> None:
+    """unbroken.en.txt, Exploration step: "reveal 2 encounter cards" (the target): a draw pending when the target is
+    already revealed would reveal one too many (benchmarks/state_fuzz.py found it accepted)."""
+    data = reached_position(game, Phase.CHANCE_ENCOUNTER_DRAW)
+    data["reveal_target"] = len(data["revealed_cards"])
+    with pytest.raises(StateFormatError, match=r"state\.reveal_target: \d: an encounter card is being drawn"):
+        game.state_from_dict(data)
+
+
+@pytest.mark.parametrize(
+    ("phase", "deck", "discard"),
+    [
+        ("CHANCE_ENCOUNTER_DRAW", "encounter_deck", "encounter_discard"),
+        ("CHANCE_SKILL_DRAW", "skill_deck", "skill_discard"),
+    ],
+)
+def test_a_draw_from_an_empty_deck_is_refused(game: UnbrokenGame, phase: str, deck: str, discard: str) -> None:
+    """An empty deck is refilled from its discard pile before a draw (RULES.md), so a pending draw has cards to draw:
+    a position with the whole deck in the discard pile, waiting on a draw, is refused naming the deck."""
+    data = reached_position(game, Phase[phase])
+    for name, count in data[deck].items():
+        data[discard][name] = data[discard].get(name, 0) + count
+        data[deck][name] = 0
+    with pytest.raises(StateFormatError, match=rf"state\.{deck}: 'empty'"):
+        game.state_from_dict(data)
+
+
 # ================================================================================================ fuzzing
 JUNK = st.one_of(
     st.none(),
