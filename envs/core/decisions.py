@@ -62,6 +62,9 @@ class DecisionFrame:
             raise StateFormatError(f"{field_name}.seat", f"expected a seat number or CHANCE ({CHANCE}), got {seat!r}")
         if not isinstance(kind, str) or not kind:
             raise StateFormatError(f"{field_name}.kind", f"expected the kind of decision, got {kind!r}")
+        reason = data.get("reason", "")
+        if not isinstance(reason, str):
+            raise StateFormatError(f"{field_name}.reason", f"expected the text of why it was asked, got {reason!r}")
         details = data.get("details", {})
         if not isinstance(details, Mapping):
             raise StateFormatError(f"{field_name}.details", f"expected a mapping, got {details!r}")
@@ -70,7 +73,7 @@ class DecisionFrame:
                 raise StateFormatError(f"{field_name}.details", f"detail names are strings, got {name!r}")
         # JSON writes a tuple as a list: load lists back as tuples, so that the frame equals the one saved and hashes.
         loaded = tuple((name, _detail_value(value, f"{field_name}.details.{name}")) for name, value in details.items())
-        return cls(seat, kind, str(data.get("reason", "")), loaded)
+        return cls(seat, kind, reason, loaded)
 
 
 def _detail_value(value: Any, field_name: str) -> Any:

@@ -88,6 +88,7 @@ def test_unhashable_details_name_the_field(details: dict, field: str) -> None:
         ({"decisions": [{"seat": -3, "kind": "k"}]}, r"decisions\[0\].seat"),
         ({"decisions": [{"seat": 0, "kind": ""}]}, r"decisions\[0\].kind"),
         ({"decisions": [{"seat": 0, "kind": "k", "why": "?"}]}, r"decisions\[0\]"),
+        ({"decisions": [{"seat": 0, "kind": "k", "reason": None}]}, r"decisions\[0\].reason"),
     ],
 )
 def test_bad_frames_name_the_field(data: dict, field: str) -> None:
