@@ -12,7 +12,15 @@ from typing import Any
 from envs.core.game import StateFormatError
 from envs.unbroken.cards import TIME, CardSet
 from envs.unbroken.economy import UnbrokenEconomy
-from envs.unbroken.state import BATTLE_PHASES, FINAL_LEVEL, MAX_REVEAL, MAX_SKILL_OFFER, Outcome, Phase
+from envs.unbroken.state import (
+    BATTLE_PHASES,
+    FINAL_LEVEL,
+    MAX_REVEAL,
+    MAX_SKILL_OFFER,
+    AfterSkill,
+    Outcome,
+    Phase,
+)
 
 SETUP_PHASES = frozenset({Phase.CHANCE_CHARACTER, Phase.CHANCE_SETUP_MONSTER, Phase.CHANCE_BONUS_RESOURCE})
 """Setup happens at level I, before any card is drawn."""
@@ -34,6 +42,8 @@ BATTLE_OR_END = frozenset({*BATTLE_PHASES, Phase.GAME_OVER})
 """Battle-only things (immediate conditions, a set-aside weapon, defending) exist here and nowhere else."""
 AFTER_BATTLE_PHASES = frozenset({Phase.CHANCE_SKILL_DRAW, Phase.DECIDE_SKILL, Phase.DECIDE_HUNGER, Phase.GAME_OVER})
 """A tricked monster leads to the Rewards (English) or Hunger step."""
+SKILL_PHASES = frozenset({Phase.CHANCE_SKILL_DRAW, Phase.DECIDE_SKILL})
+"""The skill step: after a battle (Rewards) or, at Easy, in the setup."""
 MAX_FIGURE_CHANGE = 20
 """Largest change of a monster's health or armor by effects in one battle accepted in a position (Spanish)."""
 MAX_SET_ASIDE_ROUNDS = 10
@@ -106,8 +116,28 @@ def _check_scalars(state: UnbrokenEconomy) -> None:
         raise _fail("committed_now", True, f"only an exploration can be the committed one (phase {phase.name})")
     if state.tricked and phase not in AFTER_BATTLE_PHASES:
         raise _fail("tricked", True, f"trickery leads to the Rewards or Hunger step (phase {phase.name})")
+    _check_after_battle(state)
     reaction_bound = max((abs(s.reaction_roll_modifier) for s in state.cards.skills), default=0)
     _within("reaction_modifier", state.reaction_modifier, -reaction_bound, reaction_bound)
+
+
+def _check_after_battle(state: UnbrokenEconomy) -> None:
+    """The Rewards and Hunger steps follow this level's battle or trickery, against its revealed monster; the one
+    skill step before any battle is the Easy setup's, at level I, which continues to the first travel."""
+    phase = state.phase
+    setup_skill_step = phase in SKILL_PHASES and state.after_skill == AfterSkill.TRAVEL
+    if setup_skill_step:
+        if state.level != 1:
+            raise _fail(
+                "after_skill", "TRAVEL", f"only the setup's skill step continues to travel (level {state.level})"
+            )
+        if state.tricked:
+            raise _fail("tricked", True, "the setup's skill step comes before any trickery")
+        if state.monster_revealed:
+            raise _fail("monster_revealed", True, "the setup's skill step comes before any monster is revealed")
+    elif phase in SKILL_PHASES or phase == Phase.DECIDE_HUNGER:
+        if not state.monster_revealed:
+            raise _fail("monster_revealed", False, f"{phase.name} follows a battle or trickery against it")
 
 
 def _check_resources(state: UnbrokenEconomy) -> None:
@@ -239,7 +269,7 @@ def _check_cards(state: UnbrokenEconomy) -> None:
             )
 
     skill_names = tables.names["skill"]
-    if phase in (Phase.CHANCE_SKILL_DRAW, Phase.DECIDE_SKILL):
+    if phase in SKILL_PHASES:
         target = skill_reveal_target(state)
         if state.skill_target != target:
             raise _fail("skill_target", state.skill_target, f"the Rewards step reveals {target} skill cards here")

@@ -242,6 +242,31 @@ def test_a_draw_from_an_empty_deck_is_refused(game: UnbrokenGame, phase: str, de
         game.state_from_dict(data)
 
 
+@pytest.mark.parametrize("preset", ["english", "spanish"])
+def test_the_setup_skill_step_comes_before_any_battle(preset: str) -> None:
+    """Appendix D, Easy: a skill at setup. That skill step, at level I, continues to the first travel: a trickery or a
+    revealed monster before it cannot happen (benchmarks/state_fuzz.py found a tricked flag accepted there)."""
+    game = new_game(preset, difficulty="easy")
+    data = reached_position(game, Phase.CHANCE_SKILL_DRAW)
+    assert data["after_skill"] == "TRAVEL" and data["level"] == 1
+    game.state_from_dict(data)
+    for field, value in (("tricked", True), ("monster_revealed", True), ("level", 2)):
+        changed = {**data, field: value}
+        expected = "after_skill" if field == "level" else field
+        with pytest.raises(StateFormatError) as error:
+            game.state_from_dict(changed)
+        assert error.value.field == expected, str(error.value)
+
+
+def test_the_hunger_step_follows_a_revealed_monster(game: UnbrokenGame) -> None:
+    """The Hunger step follows this level's battle or trickery, both against the revealed monster."""
+    data = reached_position(game, Phase.DECIDE_HUNGER)
+    game.state_from_dict(data)
+    data["monster_revealed"] = False
+    with pytest.raises(StateFormatError, match=r"state\.monster_revealed: False: DECIDE_HUNGER follows a battle"):
+        game.state_from_dict(data)
+
+
 # ================================================================================================ fuzzing
 JUNK = st.one_of(
     st.none(),
