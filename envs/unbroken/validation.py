@@ -171,6 +171,8 @@ def _check_monsters(state: UnbrokenEconomy) -> None:
             raise _fail("monster_revealed", False, f"a battle is against a revealed monster (phase {phase.name})")
     if phase == Phase.CHANCE_MONSTER_REVEAL and state.monster_revealed:
         raise _fail("monster_revealed", True, "the monster is being revealed now")
+    if phase in SETUP_PHASES and state.monster_revealed:
+        raise _fail("monster_revealed", True, f"setup ({phase.name}) comes before any monster is revealed")
 
 
 def _monster_drawn(state: UnbrokenEconomy, level: int) -> bool:

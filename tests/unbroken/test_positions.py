@@ -247,6 +247,11 @@ def test_the_setup_skill_step_comes_before_any_battle(preset: str) -> None:
     """Appendix D, Easy: a skill at setup. That skill step, at level I, continues to the first travel: a trickery or a
     revealed monster before it cannot happen (benchmarks/state_fuzz.py found a tricked flag accepted there)."""
     game = new_game(preset, difficulty="easy")
+    bonus = reached_position(game, Phase.CHANCE_BONUS_RESOURCE)
+    with pytest.raises(StateFormatError) as refused:
+        game.state_from_dict({**bonus, "monster_revealed": True})
+    # The Spanish printing draws a monster when it is revealed, so there the missing monster is named first.
+    assert refused.value.field == ("monster_revealed" if preset == "english" else "monsters[0]"), str(refused.value)
     data = reached_position(game, Phase.CHANCE_SKILL_DRAW)
     assert data["after_skill"] == "TRAVEL" and data["level"] == 1
     game.state_from_dict(data)
