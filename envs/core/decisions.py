@@ -62,10 +62,29 @@ class DecisionFrame:
             raise StateFormatError(f"{field_name}.seat", f"expected a seat number or CHANCE ({CHANCE}), got {seat!r}")
         if not isinstance(kind, str) or not kind:
             raise StateFormatError(f"{field_name}.kind", f"expected the kind of decision, got {kind!r}")
+        reason = data.get("reason", "")
+        if not isinstance(reason, str):
+            raise StateFormatError(f"{field_name}.reason", f"expected the text of why it was asked, got {reason!r}")
         details = data.get("details", {})
         if not isinstance(details, Mapping):
             raise StateFormatError(f"{field_name}.details", f"expected a mapping, got {details!r}")
-        return cls(seat, kind, str(data.get("reason", "")), tuple(sorted(details.items())))
+        for name in details:
+            if not isinstance(name, str):
+                raise StateFormatError(f"{field_name}.details", f"detail names are strings, got {name!r}")
+        # JSON writes a tuple as a list: load lists back as tuples, so that the frame equals the one saved and hashes.
+        loaded = tuple((name, _detail_value(value, f"{field_name}.details.{name}")) for name, value in details.items())
+        return cls(seat, kind, reason, loaded)
+
+
+def _detail_value(value: Any, field_name: str) -> Any:
+    """A saved detail value with every list turned into a tuple (recursively); StateFormatError naming the field for
+    a value that no frame holds (a mapping or an object that is not plain JSON, which would make the frame
+    unhashable)."""
+    if isinstance(value, list | tuple):
+        return tuple(_detail_value(item, f"{field_name}[{i}]") for i, item in enumerate(value))
+    if value is None or isinstance(value, bool | int | float | str):
+        return value
+    raise StateFormatError(field_name, f"expected a number, a string, null or a list of them, got {value!r}")
 
 
 DecisionStack = tuple[DecisionFrame, ...]

@@ -71,6 +71,9 @@ class GameRecord:
     settings: Mapping[str, tuple[SettingValue, ...]] = field(default_factory=dict, hash=False)
     outcome_facts: tuple[str, ...] = ()
     headline_fact: str | None = None
+    same_spaces_at_every_player_count: bool = False
+    """The game's promise that its observation and action spaces are the same at every value of its `num_players`
+    setting (a model trained at one player count plays at another); the generic checkers hold it to that."""
 
     def __post_init__(self) -> None:
         if not self.gym_envs and not self.pettingzoo_modules:
@@ -88,6 +91,11 @@ class GameRecord:
         for key, values in self.settings.items():
             if not values:
                 raise ValueError(f"game record {self.name!r}: setting {key!r} lists no values")
+        if self.same_spaces_at_every_player_count and len(self.settings.get("num_players", ())) < 2:
+            raise ValueError(
+                f"game record {self.name!r}: same_spaces_at_every_player_count promises equal spaces across player "
+                "counts, but its settings list fewer than two values of num_players"
+            )
         # A read-only copy: the record is shared by every consumer of the registry.
         object.__setattr__(self, "settings", MappingProxyType({key: tuple(v) for key, v in self.settings.items()}))
 

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import json
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
 from envs.core.game import CHANCE, TERMINAL, Game, Observer, State
+from envs.core.registration import GameRecord
 
 Invariant = Callable[[State], None]
 """A game-specific check run after every step; raises AssertionError with a message when broken."""
@@ -87,8 +90,7 @@ def random_simulation(
             for invariant in invariants:
                 invariant(state)
             if check_roundtrip_every and report.steps % check_roundtrip_every == 0:
-                rebuilt = game.state_from_dict(state.to_dict())
-                assert rebuilt.to_dict() == state.to_dict(), "to_dict/from_dict round trip changed the state"
+                check_json_round_trip(game, state)
             assert length <= game.spec.max_game_length, f"game longer than {game.spec.max_game_length} decisions"
         assert state.current_player() == TERMINAL
         assert state.legal_actions() == []
@@ -101,6 +103,36 @@ def random_simulation(
         report.returns.append(returns[0])
         report.seat_returns.append(list(returns))
     return report
+
+
+def check_json_round_trip(game: Game, state: State) -> State:
+    """The state saved with `to_dict`, written as JSON text and read back, rebuilds the same state; returns it.
+
+    The dict must survive `json.dumps`/`json.loads` (the way positions are saved to files and sent between
+    processes): JSON has no tuples, no integer keys and no sets, so a dict that holds them comes back different.
+    The rebuilt state's `to_dict` must equal the original's exactly (a tuple written where a list comes back is a
+    difference), and it must offer the same seat to act, legal actions and chance outcomes.
+    """
+    saved = state.to_dict()
+    try:
+        loaded = json.loads(json.dumps(saved))
+    except (TypeError, ValueError) as error:
+        raise AssertionError(f"to_dict() is not JSON-able ({error}):\n{state.debug_text()}") from error
+    try:
+        rebuilt = game.state_from_dict(loaded)
+    except Exception as error:
+        raise AssertionError(
+            f"the state's dict does not survive JSON: state_from_dict raised {type(error).__name__}: {error}\n"
+            f"{state.debug_text()}"
+        ) from error
+    assert rebuilt.to_dict() == saved, (
+        f"to_dict -> JSON -> state_from_dict changed the state:\n{state.debug_text()}\n--- rebuilt ---\n"
+        f"{rebuilt.debug_text()}"
+    )
+    assert rebuilt.current_player() == state.current_player(), "the rebuilt state has another seat to act"
+    assert rebuilt.legal_actions() == state.legal_actions(), "the rebuilt state offers other legal actions"
+    assert rebuilt.chance_outcomes() == state.chance_outcomes(), "the rebuilt state offers other chance outcomes"
+    return rebuilt
 
 
 def seat_observers(game: Game) -> list[Observer]:
@@ -119,6 +151,45 @@ def check_observation(observer: Observer, state: State) -> None:
     assert tensor.shape == (observer.size,) and tensor.dtype == np.float32, f"seat {observer.player}: bad tensor"
     assert np.all(np.isfinite(tensor)), f"seat {observer.player}: non-finite observation"
     assert tensor.min() >= observer.low and tensor.max() <= observer.high, f"seat {observer.player}: out of bounds"
+
+
+def player_count_settings(record: GameRecord) -> list[dict[str, Any]]:
+    """The game keyword arguments of every player count a record declares: `{"num_players": n}` for each value of
+    its `num_players` setting, or `[{}]` (the game's default) for a record without that setting."""
+    counts = record.settings.get("num_players")
+    if counts is None:
+        return [{}]
+    return [{"num_players": count} for count in counts]
+
+
+def check_spaces_equal_across_player_counts(games: Sequence[Game]) -> int:
+    """The games (one game at several player counts) have equal observation and action spaces: every seat's and the
+    public observer have one size, one set of named views with their shapes, and one set of bounds, and the games
+    one number of actions. Returns the number of games compared with the first."""
+    assert len(games) >= 2, "comparing spaces across player counts needs games at two player counts at least"
+
+    def spaces(game: Game) -> tuple[object, ...]:
+        observer = game.observer(0)
+        public = game.observer(None)
+        return (
+            observer.size,
+            list(observer.views.items()),
+            observer.view_shapes,
+            (observer.low, observer.high),
+            public.size,
+            game.spec.num_actions,
+        )
+
+    first = spaces(games[0])
+    for game in games[1:]:
+        other = spaces(game)
+        parts = ("observation size", "views", "view shapes", "bounds", "public observation size", "number of actions")
+        for part, mine, theirs in zip(parts, first, other, strict=True):
+            assert mine == theirs, (
+                f"{game.spec.name}: the {part} at {game.spec.num_players} players ({theirs}) differs from that at "
+                f"{games[0].spec.num_players} players ({mine})"
+            )
+    return len(games) - 1
 
 
 Policy = Callable[[State], int]
@@ -288,6 +359,53 @@ def check_resample_keeps_own_view(game: Game, seed: int = 0, games: int = 3) -> 
                 assert other.legal_actions() == state.legal_actions(), f"seat {seat}'s legal actions changed"
             checked += 1
     return checked
+
+
+def check_resample_matches_reload(game: Game, seed: int = 0, games: int = 2, redraws: int = 1) -> int:
+    """A state redrawn by `resample_hidden(seat)` offers what the same position reloaded from its dict offers: the
+    seat to act, the legal actions, and the chance outcomes with their probabilities.
+
+    The reloaded copy (`game.state_from_dict(resampled.to_dict())`) rebuilds every cache from scratch, so this
+    catches a resample that keeps caches of the original position (its chance outcomes drawn from the original
+    deck, the decider's original options): search that plays on a redrawn state would meet outcomes and actions
+    of a position that is not the one it holds. The states are those of seeded random games as they are played
+    (caches warm: their legal actions or chance outcomes are asked first, as an agent would). Returns the number
+    of (state, seat, redraw) cases checked; fails naming how many disagreed and the first of them.
+    """
+    rng = np.random.default_rng(seed)
+    hidden = np.random.default_rng(seed + 6)
+    checked = disagreed = 0
+    first = ""
+    for _ in range(games):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            chance = state.current_player() == CHANCE
+            legal = [] if chance else state.legal_actions()
+            state.chance_outcomes()  # warms the caches, as an agent asking would
+            for seat in range(game.spec.num_players):
+                for _ in range(redraws):
+                    resampled = state.resample_hidden(seat, hidden)
+                    reloaded = game.state_from_dict(resampled.to_dict())
+                    difference = _offer_difference(resampled, reloaded)
+                    if difference and not disagreed:
+                        first = f"seat {seat}'s redraw: {difference}; the position:\n{state.debug_text()}"
+                    disagreed += bool(difference)
+                    checked += 1
+            state.apply_action(state.sample_chance(rng) if chance else legal[int(rng.integers(len(legal)))])
+    assert not disagreed, f"resample_hidden disagreed with its reloaded copy in {disagreed} of {checked} cases; {first}"
+    return checked
+
+
+def _offer_difference(resampled: State, reloaded: State) -> str:
+    """How the two states differ in the seat to act, legal actions or chance outcomes ("" when they do not)."""
+    if resampled.current_player() != reloaded.current_player():
+        return f"the seat to act is {resampled.current_player()}, reloaded {reloaded.current_player()}"
+    if resampled.legal_actions() != reloaded.legal_actions():
+        return f"legal actions {resampled.legal_actions()}, reloaded {reloaded.legal_actions()}"
+    mine, theirs = dict(resampled.chance_outcomes()), dict(reloaded.chance_outcomes())
+    if mine.keys() != theirs.keys() or any(abs(mine[k] - theirs[k]) > 1e-12 for k in mine):
+        return f"chance outcomes {sorted(mine.items())}, reloaded {sorted(theirs.items())}"
+    return ""
 
 
 SeatPolicy = Callable[[State, int], int]

@@ -12,7 +12,15 @@ from typing import Any
 from envs.core.game import StateFormatError
 from envs.unbroken.cards import TIME, CardSet
 from envs.unbroken.economy import UnbrokenEconomy
-from envs.unbroken.state import BATTLE_PHASES, FINAL_LEVEL, MAX_REVEAL, MAX_SKILL_OFFER, Outcome, Phase
+from envs.unbroken.state import (
+    BATTLE_PHASES,
+    FINAL_LEVEL,
+    MAX_REVEAL,
+    MAX_SKILL_OFFER,
+    AfterSkill,
+    Outcome,
+    Phase,
+)
 
 SETUP_PHASES = frozenset({Phase.CHANCE_CHARACTER, Phase.CHANCE_SETUP_MONSTER, Phase.CHANCE_BONUS_RESOURCE})
 """Setup happens at level I, before any card is drawn."""
@@ -34,6 +42,8 @@ BATTLE_OR_END = frozenset({*BATTLE_PHASES, Phase.GAME_OVER})
 """Battle-only things (immediate conditions, a set-aside weapon, defending) exist here and nowhere else."""
 AFTER_BATTLE_PHASES = frozenset({Phase.CHANCE_SKILL_DRAW, Phase.DECIDE_SKILL, Phase.DECIDE_HUNGER, Phase.GAME_OVER})
 """A tricked monster leads to the Rewards (English) or Hunger step."""
+SKILL_PHASES = frozenset({Phase.CHANCE_SKILL_DRAW, Phase.DECIDE_SKILL})
+"""The skill step: after a battle (Rewards) or, at Easy, in the setup."""
 MAX_FIGURE_CHANGE = 20
 """Largest change of a monster's health or armor by effects in one battle accepted in a position (Spanish)."""
 MAX_SET_ASIDE_ROUNDS = 10
@@ -106,8 +116,28 @@ def _check_scalars(state: UnbrokenEconomy) -> None:
         raise _fail("committed_now", True, f"only an exploration can be the committed one (phase {phase.name})")
     if state.tricked and phase not in AFTER_BATTLE_PHASES:
         raise _fail("tricked", True, f"trickery leads to the Rewards or Hunger step (phase {phase.name})")
+    _check_after_battle(state)
     reaction_bound = max((abs(s.reaction_roll_modifier) for s in state.cards.skills), default=0)
     _within("reaction_modifier", state.reaction_modifier, -reaction_bound, reaction_bound)
+
+
+def _check_after_battle(state: UnbrokenEconomy) -> None:
+    """The Rewards and Hunger steps follow this level's battle or trickery, against its revealed monster; the one
+    skill step before any battle is the Easy setup's, at level I, which continues to the first travel."""
+    phase = state.phase
+    setup_skill_step = phase in SKILL_PHASES and state.after_skill == AfterSkill.TRAVEL
+    if setup_skill_step:
+        if state.level != 1:
+            raise _fail(
+                "after_skill", "TRAVEL", f"only the setup's skill step continues to travel (level {state.level})"
+            )
+        if state.tricked:
+            raise _fail("tricked", True, "the setup's skill step comes before any trickery")
+        if state.monster_revealed:
+            raise _fail("monster_revealed", True, "the setup's skill step comes before any monster is revealed")
+    elif phase in SKILL_PHASES or phase == Phase.DECIDE_HUNGER:
+        if not state.monster_revealed:
+            raise _fail("monster_revealed", False, f"{phase.name} follows a battle or trickery against it")
 
 
 def _check_resources(state: UnbrokenEconomy) -> None:
@@ -141,6 +171,8 @@ def _check_monsters(state: UnbrokenEconomy) -> None:
             raise _fail("monster_revealed", False, f"a battle is against a revealed monster (phase {phase.name})")
     if phase == Phase.CHANCE_MONSTER_REVEAL and state.monster_revealed:
         raise _fail("monster_revealed", True, "the monster is being revealed now")
+    if phase in SETUP_PHASES and state.monster_revealed:
+        raise _fail("monster_revealed", True, f"setup ({phase.name}) comes before any monster is revealed")
 
 
 def _monster_drawn(state: UnbrokenEconomy, level: int) -> bool:
@@ -159,6 +191,8 @@ def _monster_drawn(state: UnbrokenEconomy, level: int) -> bool:
 def _check_battle(state: UnbrokenEconomy) -> None:
     phase = state.phase
     in_battle = phase in BATTLE_PHASES
+    if state.round < 0:  # a game over keeps the round it ended in (0 outside a battle)
+        raise _fail("round", state.round, "rounds count 1, 2, ... in a battle and are 0 outside one")
     if in_battle and state.round < 1:
         raise _fail("round", state.round, f"a battle has rounds 1, 2, ... (phase {phase.name})")
     if not in_battle and phase != Phase.GAME_OVER and state.round != 0:
@@ -213,6 +247,16 @@ def _check_cards(state: UnbrokenEconomy) -> None:
         raise _fail("revealed_cards", [encounter_names[c] for c in state.revealed_cards], f"none in {phase.name}")
     if phase == Phase.DECIDE_CARD and len(state.revealed_cards) < 2:
         raise _fail("revealed_cards", len(state.revealed_cards), "choosing needs two or more revealed cards")
+    if phase == Phase.CHANCE_ENCOUNTER_DRAW:
+        if len(state.revealed_cards) >= state.reveal_target:
+            raise _fail(
+                "reveal_target",
+                state.reveal_target,
+                f"an encounter card is being drawn, so fewer than the target are revealed "
+                f"({len(state.revealed_cards)} are)",
+            )
+        if sum(state.encounter_deck) == 0:
+            raise _fail("encounter_deck", "empty", "an encounter card is being drawn (an empty deck is refilled first)")
     if (state.chosen_card >= 0) != (phase == Phase.DECIDE_ENCOUNTER_OR_REST):
         shown = encounter_names[state.chosen_card] if state.chosen_card >= 0 else None
         raise _fail("chosen_card", shown, f"a card is chosen exactly at DECIDE_ENCOUNTER_OR_REST (phase {phase.name})")
@@ -227,8 +271,21 @@ def _check_cards(state: UnbrokenEconomy) -> None:
             )
 
     skill_names = tables.names["skill"]
+    if phase in SKILL_PHASES:
+        target = skill_reveal_target(state)
+        if state.skill_target != target:
+            raise _fail("skill_target", state.skill_target, f"the Rewards step reveals {target} skill cards here")
     if len(state.skill_offer) > state.skill_target:
         raise _fail("skill_offer", [skill_names[k] for k in state.skill_offer], "more than skill_target")
+    if phase == Phase.CHANCE_SKILL_DRAW:
+        if len(state.skill_offer) >= state.skill_target:
+            raise _fail(
+                "skill_target",
+                state.skill_target,
+                f"a skill card is being drawn, so fewer than the target are revealed ({len(state.skill_offer)} are)",
+            )
+        if sum(state.skill_deck) == 0:
+            raise _fail("skill_deck", "empty", "a skill card is being drawn (an empty deck is refilled first)")
     if state.skill_offer and phase not in (Phase.CHANCE_SKILL_DRAW, Phase.DECIDE_SKILL):
         raise _fail("skill_offer", [skill_names[k] for k in state.skill_offer], f"none in {phase.name}")
     if phase == Phase.DECIDE_SKILL and not state.skill_offer:
@@ -237,6 +294,12 @@ def _check_cards(state: UnbrokenEconomy) -> None:
         held = state.skill_deck[i] + state.skill_discard[i] + state.skills.count(i) + state.skill_offer.count(i)
         if held != 1:
             raise _fail("skill_deck", name, f"found {held} times across deck, discard, hand and offer; there is one")
+
+
+def skill_reveal_target(state: UnbrokenEconomy) -> int:
+    """Skill cards the Rewards step reveals: the display's number plus skills' bonuses, at most MAX_SKILL_OFFER (the
+    target `rules._start_skill_draw` sets; skills and conditions do not change during the step)."""
+    return min(MAX_SKILL_OFFER, state.cards.display.skill_reveal + state.passive_total("skill_reveal_bonus"))
 
 
 def _check_conditions_and_uses(state: UnbrokenEconomy) -> None:

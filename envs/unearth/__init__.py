@@ -14,6 +14,7 @@ GAME = GameRecord(
     pettingzoo_modules=("envs.unearth.unearth_v0",),
     heuristic="agents.heuristics.unearth:UnearthHeuristicAgent",
     settings={"num_players": (2, 3, 4)},
+    same_spaces_at_every_player_count=True,
     outcome_facts=("place",),
     headline_fact="place",
 )

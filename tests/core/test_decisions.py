@@ -20,7 +20,7 @@ from envs.core.decisions import (
     stack_from_list,
     stack_to_list,
 )
-from envs.core.game import StateFormatError
+from envs.core.game import CHANCE, StateFormatError
 
 
 def test_the_last_pushed_frame_is_decided_first() -> None:
@@ -47,11 +47,38 @@ def test_response_window_asks_only_seats_with_a_real_option() -> None:
 
 def test_stack_saves_as_json_and_loads_back() -> None:
     """A state holding the stack saves it as a list of dicts and rebuilds the same frames (details kept sorted)."""
-    stack = (DecisionFrame(1, "choose", "card", (("b", 2), ("a", [1, 2]))),)
+    stack = (DecisionFrame(1, "choose", "card", (("b", 2), ("a", (1, 2)))),)
     data = json.loads(json.dumps(stack_to_list(stack)))
     again = stack_from_list(data)
     assert again == stack
-    assert again[0].seat == 1 and again[0].detail("b") == 2 and again[0].detail("a") == [1, 2]
+    assert again[0].seat == 1 and again[0].detail("b") == 2 and again[0].detail("a") == (1, 2)
+
+
+def test_tuples_in_details_survive_json() -> None:
+    """Issue 19, "Frames survive JSON": JSON writes a tuple as a list; the loaded frame holds tuples again (nested
+    ones too), so it equals the saved frame and hashes (frames are cached and compared by value)."""
+    frame = DecisionFrame(CHANCE, "roll", "expedition", (("dice", ((0, 3), (1, 5))), ("seat", 2), ("none", None)))
+    saved = json.loads(json.dumps(frame.to_dict()))
+    assert saved["details"]["dice"] == [[0, 3], [1, 5]]  # what JSON gives back
+    loaded = DecisionFrame.from_dict(saved)
+    assert loaded == frame and hash(loaded) == hash(frame)
+    assert loaded.detail("dice") == ((0, 3), (1, 5)) and type(loaded.detail("dice")[0]) is tuple
+    assert stack_from_list(json.loads(json.dumps(stack_to_list((frame, frame))))) == (frame, frame)
+
+
+@pytest.mark.parametrize(
+    ("details", "field"),
+    [
+        ({"card": {"name": "x"}}, r"decisions\[0\]\.details\.card"),
+        ({"dice": [1, {"die": 2}]}, r"decisions\[0\]\.details\.dice\[1\]"),
+        ({3: "x"}, r"decisions\[0\]\.details"),
+    ],
+)
+def test_unhashable_details_name_the_field(details: dict, field: str) -> None:
+    """A detail that no frame can hold (a mapping: the frame would not hash) or a name that is not a string raises
+    StateFormatError naming the detail."""
+    with pytest.raises(StateFormatError, match=field):
+        stack_from_list([{"seat": 0, "kind": "k", "details": details}])
 
 
 @pytest.mark.parametrize(
@@ -61,6 +88,7 @@ def test_stack_saves_as_json_and_loads_back() -> None:
         ({"decisions": [{"seat": -3, "kind": "k"}]}, r"decisions\[0\].seat"),
         ({"decisions": [{"seat": 0, "kind": ""}]}, r"decisions\[0\].kind"),
         ({"decisions": [{"seat": 0, "kind": "k", "why": "?"}]}, r"decisions\[0\]"),
+        ({"decisions": [{"seat": 0, "kind": "k", "reason": None}]}, r"decisions\[0\].reason"),
     ],
 )
 def test_bad_frames_name_the_field(data: dict, field: str) -> None:

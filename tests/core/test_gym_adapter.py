@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import gymnasium as gym
 import numpy as np
@@ -10,7 +11,8 @@ import pytest
 from gymnasium.utils.env_checker import check_env as gym_check_env
 
 from envs.core.game import IllegalActionError
-from envs.core.registration import make_env_game, registered_games
+from envs.core.registration import GameRecord, make_env_game, registered_games
+from envs.core.testing import player_count_settings
 
 ENV_IDS = sorted(
     env_id
@@ -20,20 +22,47 @@ ENV_IDS = sorted(
 )
 
 
-@pytest.mark.parametrize("env_id", ENV_IDS)
+ENV_CASES = [
+    pytest.param(env_id, kwargs, id=f"{env_id}-{kwargs['num_players']}p" if kwargs else env_id)
+    for record in registered_games().values()
+    for env_id in record.gym_env_ids
+    for kwargs in player_count_settings(record)
+]
+"""Every registered Gymnasium id (solo games and multi-player games' opponent envs) at every value of its record's
+`num_players` setting (a record without that setting: its default)."""
+
+
+@pytest.mark.parametrize(("env_id", "kwargs"), ENV_CASES)
 @pytest.mark.parametrize("flat", [False, True])
-def test_gymnasium_check_env(env_id: str, flat: bool) -> None:
-    """Gymnasium's own checker accepts the env (Dict and flat observation)."""
-    env = gym.make(env_id, flat=flat, illegal_action="penalize")  # the checker samples unmasked actions
+def test_gymnasium_check_env(env_id: str, kwargs: dict[str, Any], flat: bool) -> None:
+    """Gymnasium's own checker accepts the env (Dict and flat observation) of every game at every player count."""
+    env = gym.make(env_id, flat=flat, illegal_action="penalize", **kwargs)  # the checker samples unmasked actions
     gym_check_env(env.unwrapped, skip_render_check=True)
 
 
-@pytest.mark.parametrize("env_id", ENV_IDS)
-def test_stable_baselines3_check_env(env_id: str) -> None:
+@pytest.mark.parametrize(("env_id", "kwargs"), ENV_CASES)
+def test_stable_baselines3_check_env(env_id: str, kwargs: dict[str, Any]) -> None:
     """stable-baselines3's checker accepts the flat env (Python float rewards, bool flags, Box obs)."""
     from stable_baselines3.common.env_checker import check_env as sb3_check_env
 
-    sb3_check_env(gym.make(env_id, flat=True, illegal_action="penalize").unwrapped, warn=True)
+    sb3_check_env(gym.make(env_id, flat=True, illegal_action="penalize", **kwargs).unwrapped, warn=True)
+
+
+@pytest.mark.parametrize(
+    "record",
+    [record for record in registered_games().values() if record.same_spaces_at_every_player_count],
+    ids=lambda record: record.name,
+)
+@pytest.mark.parametrize("flat", [False, True])
+def test_gymnasium_spaces_equal_at_every_player_count_where_promised(record: GameRecord, flat: bool) -> None:
+    """A game that promises equal spaces at every player count has one observation and one action space for each
+    of its Gymnasium ids at every count."""
+    for env_id in record.gym_env_ids:
+        spaces = set()
+        for kwargs in player_count_settings(record):
+            env = gym.make(env_id, flat=flat, **kwargs)
+            spaces.add((repr(env.observation_space), repr(env.action_space)))
+        assert len(spaces) == 1, f"{env_id}: spaces differ across player counts: {sorted(spaces)}"
 
 
 def test_make_without_prior_import() -> None:

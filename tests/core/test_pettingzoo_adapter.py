@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import importlib
 import random
 import warnings
+from types import ModuleType
+from typing import Any
 
 import numpy as np
 import pettingzoo
@@ -13,8 +16,8 @@ from pettingzoo.test import api_test, seed_test
 from envs import register_pettingzoo_envs
 from envs.adapters.pettingzoo_env import TabletopAECEnv, make_env_module
 from envs.core.game import CHANCE, IllegalActionError, State
-from envs.core.registration import GameRecord
-from envs.core.testing import check_clone_independence, check_sampler_matches_outcomes
+from envs.core.registration import GameRecord, registered_games
+from envs.core.testing import check_clone_independence, check_sampler_matches_outcomes, player_count_settings
 from tests.toys.card_duel import BLAME, BLAME_BASE, LEAD_DRAW, CardDuelGame, CardDuelState
 from tests.toys.card_duel_v0 import env, raw_env
 
@@ -38,23 +41,54 @@ def _play(aec: TabletopAECEnv, seed: int, policy_seed: int = 0) -> list:
     return trajectory
 
 
-@pytest.mark.parametrize("num_players", SEATS)
-@pytest.mark.parametrize("cooperative", VARIANTS)
-def test_pettingzoo_api_test(num_players: int, cooperative: bool) -> None:
-    """PettingZoo's api_test accepts the wrapped env() and the bare raw_env()."""
+def registered_modules() -> list[Any]:
+    """pytest parameters (PettingZoo module, game keywords): every registered game's PettingZoo modules (the
+    toys' included) at every value of its record's `num_players` setting (without that setting: its default)."""
+    return [
+        pytest.param(
+            importlib.import_module(module),
+            kwargs,
+            id=f"{module.rpartition('.')[2]}-{kwargs['num_players']}p" if kwargs else module,
+        )
+        for record in registered_games().values()
+        for module in record.pettingzoo_modules
+        for kwargs in player_count_settings(record)
+    ]
+
+
+@pytest.mark.parametrize(("module", "kwargs"), registered_modules())
+def test_pettingzoo_api_test(module: ModuleType, kwargs: dict[str, Any]) -> None:
+    """PettingZoo's api_test accepts the wrapped env() and the bare raw_env() of every registered game at every
+    player count."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # Dict observations warn, as for every classic env with an action mask
-        api_test(env(num_players=num_players, cooperative=cooperative), num_cycles=200)
-        api_test(raw_env(num_players=num_players, cooperative=cooperative), num_cycles=200)
+        api_test(module.env(**kwargs), num_cycles=200)
+        api_test(module.raw_env(**kwargs), num_cycles=200)
 
 
-@pytest.mark.parametrize("num_players", SEATS)
-@pytest.mark.parametrize("cooperative", VARIANTS)
-def test_pettingzoo_seed_test(num_players: int, cooperative: bool) -> None:
-    """PettingZoo's seed_test: two envs reset with the same seed play identically."""
+@pytest.mark.parametrize(("module", "kwargs"), registered_modules())
+def test_pettingzoo_seed_test(module: ModuleType, kwargs: dict[str, Any]) -> None:
+    """PettingZoo's seed_test: two envs reset with the same seed play identically (every game, every count)."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        seed_test(lambda: env(num_players=num_players, cooperative=cooperative), num_cycles=200)
+        seed_test(lambda: module.env(**kwargs), num_cycles=200)
+
+
+@pytest.mark.parametrize(
+    "record",
+    [record for record in registered_games().values() if record.same_spaces_at_every_player_count],
+    ids=lambda record: record.name,
+)
+def test_pettingzoo_spaces_equal_at_every_player_count_where_promised(record: GameRecord) -> None:
+    """A game that promises equal spaces at every player count has one observation and one action space, for every
+    agent of every module at every count."""
+    for module_name in record.pettingzoo_modules:
+        module = importlib.import_module(module_name)
+        spaces = set()
+        for kwargs in player_count_settings(record):
+            aec = module.raw_env(**kwargs)
+            spaces |= {(repr(aec.observation_space(a)), repr(aec.action_space(a))) for a in aec.possible_agents}
+        assert len(spaces) == 1, f"{module_name}: spaces differ across player counts: {sorted(spaces)}"
 
 
 @pytest.mark.parametrize("num_players", SEATS)

@@ -25,7 +25,7 @@ from envs.core.game import StateFormatError
 from envs.unbroken.cards import load_cards
 from envs.unbroken.game import UnbrokenGame
 from envs.unbroken.rules import UnbrokenState
-from envs.unbroken.state import FINAL_LEVEL
+from envs.unbroken.state import FINAL_LEVEL, Phase
 
 from .conftest import combat_state, new_game, skill_index, travel_state
 
@@ -161,6 +161,115 @@ def test_spanish_future_monster_cannot_be_known(spanish) -> None:
     data["monsters"][2] = later
     with pytest.raises(StateFormatError, match=r"monsters\[2\]"):
         spanish.state_from_dict(data)
+
+
+def reached_position(game: UnbrokenGame, phase: Phase, seed: int = 0) -> dict[str, Any]:
+    """The saved dict of the first state in `phase` that seeded random games reach."""
+    rng = np.random.default_rng(seed)
+    for _ in range(200):
+        state = game.new_initial_state()
+        while True:
+            if state.phase == phase:
+                return state.to_dict()
+            if state.is_terminal():
+                break
+            if state.is_chance_node():
+                state.apply_action(state.sample_chance(rng))
+            else:
+                legal = state.legal_actions()
+                state.apply_action(legal[int(rng.integers(len(legal)))])
+    raise AssertionError(f"no random game reached {phase.name}")
+
+
+def test_negative_round_at_game_over_is_refused(game: UnbrokenGame) -> None:
+    """Issue 19: a finished game keeps the round it ended in (0 outside a battle), never a negative one."""
+    data = reached_position(game, Phase.GAME_OVER)
+    game.state_from_dict(data)
+    data["round"] = -1
+    with pytest.raises(StateFormatError, match=r"state\.round: -1") as error:
+        game.state_from_dict(data)
+    assert error.value.field == "round"
+
+
+@pytest.mark.parametrize("change", [-1, 1])
+def test_skill_target_other_than_the_rewards_step_reveals_is_refused(game: UnbrokenGame, change: int) -> None:
+    """unbroken.en.txt, Rewards: "reveal the top 2 cards of the skill deck" (more with a skill's bonus): during the
+    skill draw the target is that number, so a draw that stops early or reveals one too many cannot happen."""
+    data = reached_position(game, Phase.CHANCE_SKILL_DRAW)
+    game.state_from_dict(data)
+    data["skill_target"] += change
+    with pytest.raises(StateFormatError, match=r"state\.skill_target: \d: the Rewards step reveals 2 skill cards"):
+        game.state_from_dict(data)
+
+
+def test_a_skill_draw_beyond_the_target_is_refused(game: UnbrokenGame) -> None:
+    """Issue 19, "a skill_target below the coming draw": a skill draw pending when the offer already holds the target
+    number of cards would reveal one too many."""
+    data = reached_position(game, Phase.CHANCE_SKILL_DRAW)
+    deck = data["skill_deck"]
+    while len(data["skill_offer"]) < data["skill_target"]:  # move cards from the deck into the offer
+        name = next(name for name, count in deck.items() if count > 0)
+        deck[name] -= 1
+        data["skill_offer"].append(name)
+    with pytest.raises(StateFormatError, match=r"state\.skill_target: 2: a skill card is being drawn"):
+        game.state_from_dict(data)
+
+
+def test_an_encounter_draw_beyond_the_target_is_refused(game: UnbrokenGame) -> None:
+    """unbroken.en.txt, Exploration step: "reveal 2 encounter cards" (the target): a draw pending when the target is
+    already revealed would reveal one too many (benchmarks/state_fuzz.py found it accepted)."""
+    data = reached_position(game, Phase.CHANCE_ENCOUNTER_DRAW)
+    data["reveal_target"] = len(data["revealed_cards"])
+    with pytest.raises(StateFormatError, match=r"state\.reveal_target: \d: an encounter card is being drawn"):
+        game.state_from_dict(data)
+
+
+@pytest.mark.parametrize(
+    ("phase", "deck", "discard"),
+    [
+        ("CHANCE_ENCOUNTER_DRAW", "encounter_deck", "encounter_discard"),
+        ("CHANCE_SKILL_DRAW", "skill_deck", "skill_discard"),
+    ],
+)
+def test_a_draw_from_an_empty_deck_is_refused(game: UnbrokenGame, phase: str, deck: str, discard: str) -> None:
+    """An empty deck is refilled from its discard pile before a draw (RULES.md), so a pending draw has cards to draw:
+    a position with the whole deck in the discard pile, waiting on a draw, is refused naming the deck."""
+    data = reached_position(game, Phase[phase])
+    for name, count in data[deck].items():
+        data[discard][name] = data[discard].get(name, 0) + count
+        data[deck][name] = 0
+    with pytest.raises(StateFormatError, match=rf"state\.{deck}: 'empty'"):
+        game.state_from_dict(data)
+
+
+@pytest.mark.parametrize("preset", ["english", "spanish"])
+def test_the_setup_skill_step_comes_before_any_battle(preset: str) -> None:
+    """Appendix D, Easy: a skill at setup. That skill step, at level I, continues to the first travel: a trickery or a
+    revealed monster before it cannot happen (benchmarks/state_fuzz.py found a tricked flag accepted there)."""
+    game = new_game(preset, difficulty="easy")
+    bonus = reached_position(game, Phase.CHANCE_BONUS_RESOURCE)
+    with pytest.raises(StateFormatError) as refused:
+        game.state_from_dict({**bonus, "monster_revealed": True})
+    # The Spanish printing draws a monster when it is revealed, so there the missing monster is named first.
+    assert refused.value.field == ("monster_revealed" if preset == "english" else "monsters[0]"), str(refused.value)
+    data = reached_position(game, Phase.CHANCE_SKILL_DRAW)
+    assert data["after_skill"] == "TRAVEL" and data["level"] == 1
+    game.state_from_dict(data)
+    for field, value in (("tricked", True), ("monster_revealed", True), ("level", 2)):
+        changed = {**data, field: value}
+        expected = "after_skill" if field == "level" else field
+        with pytest.raises(StateFormatError) as error:
+            game.state_from_dict(changed)
+        assert error.value.field == expected, str(error.value)
+
+
+def test_the_hunger_step_follows_a_revealed_monster(game: UnbrokenGame) -> None:
+    """The Hunger step follows this level's battle or trickery, both against the revealed monster."""
+    data = reached_position(game, Phase.DECIDE_HUNGER)
+    game.state_from_dict(data)
+    data["monster_revealed"] = False
+    with pytest.raises(StateFormatError, match=r"state\.monster_revealed: False: DECIDE_HUNGER follows a battle"):
+        game.state_from_dict(data)
 
 
 # ================================================================================================ fuzzing
