@@ -314,11 +314,15 @@ class PolicyKwargs(ConfigModel):
     activation_fn: ActivationName = "tanh"
     ortho_init: bool = True
     share_features_extractor: bool = True
-    features_extractor: Literal["flatten", "seat_grids"] = "flatten"
-    """`flatten` (sb3's default) or `seat_grids` (agents.extractors: each seat's grid views, such as a game's
-    per-seat boards, through one shared linear layer of `grid_features` units; the rest flat)."""
+    features_extractor: Literal["flatten", "seat_grids", "entities"] = "flatten"
+    """`flatten` (sb3's default), `seat_grids` (agents.extractors: each seat's grid views, such as a game's
+    per-seat boards, through one shared linear layer of `grid_features` units; the rest flat) or `entities` (as
+    `seat_grids`, and each table of like things, such as cards on a table, read row by row by one shared encoder of
+    `entity_features` units, pooled by mean and max)."""
     grid_features: PositiveInteger = 64
-    """Units per seat of each grid view's shared encoder (`seat_grids` only)."""
+    """Units per seat of each grid view's shared encoder (`seat_grids` and `entities`)."""
+    entity_features: PositiveInteger = 32
+    """Units of each entity view's shared row encoder, before pooling (`entities` only)."""
 
     @field_validator("net_arch")
     @classmethod
@@ -329,9 +333,13 @@ class PolicyKwargs(ConfigModel):
                     raise rule_violation((key,), "unknown key (a split net_arch has keys pi and vf)", net_arch[key])
         return net_arch
 
-    def to_sb3(self, view_shapes: Mapping[str, Sequence[int]] | None = None) -> dict[str, Any]:
-        """The policy_kwargs dict sb3 expects (activation name -> torch.nn class; `view_shapes`: the observer's views,
-        which the `seat_grids` extractor needs)."""
+    def to_sb3(
+        self,
+        view_shapes: Mapping[str, Sequence[int]] | None = None,
+        view_axes: Mapping[str, Sequence[str]] | None = None,
+    ) -> dict[str, Any]:
+        """The policy_kwargs dict sb3 expects (activation name -> torch.nn class; `view_shapes` and `view_axes`: the
+        observer's views and their axis roles, which the `seat_grids` and `entities` extractors need)."""
         from torch import nn
 
         activations: dict[str, type[nn.Module]] = {
@@ -355,10 +363,15 @@ class PolicyKwargs(ConfigModel):
             if view_shapes is None:
                 raise ValueError(f"the {self.features_extractor!r} features extractor needs the observer's view shapes")
             kwargs["features_extractor_class"] = FEATURE_EXTRACTORS[self.features_extractor]
-            kwargs["features_extractor_kwargs"] = {
+            extractor_kwargs: dict[str, Any] = {
                 "view_shapes": {name: list(shape) for name, shape in view_shapes.items()},
                 "grid_features": self.grid_features,
             }
+            if view_axes is not None:
+                extractor_kwargs["view_axes"] = {name: list(axes) for name, axes in view_axes.items()}
+            if self.features_extractor == "entities":
+                extractor_kwargs["entity_features"] = self.entity_features
+            kwargs["features_extractor_kwargs"] = extractor_kwargs
         return kwargs
 
 
@@ -388,9 +401,13 @@ class MaskablePPOHyperparameters(AlgorithmHyperparameters):
     device: str = "cpu"
     policy_kwargs: PolicyKwargs = Field(default_factory=PolicyKwargs)
 
-    def sb3_kwargs(self, view_shapes: Mapping[str, Sequence[int]] | None = None) -> dict[str, Any]:
-        """Constructor keyword arguments for MaskablePPO (except policy, env, seed, logging); `view_shapes` are the
-        observer's views (a `seat_grids` features extractor needs them)."""
+    def sb3_kwargs(
+        self,
+        view_shapes: Mapping[str, Sequence[int]] | None = None,
+        view_axes: Mapping[str, Sequence[str]] | None = None,
+    ) -> dict[str, Any]:
+        """Constructor keyword arguments for MaskablePPO (except policy, env, seed, logging); `view_shapes` and
+        `view_axes` are the observer's views and their axis roles (the `seat_grids` and `entities` extractors)."""
         learning_rate: Any = self.learning_rate
         if self.learning_rate_schedule == "linear":
             from stable_baselines3.common.utils import LinearSchedule
@@ -412,7 +429,7 @@ class MaskablePPOHyperparameters(AlgorithmHyperparameters):
             "target_kl": self.target_kl,
             "stats_window_size": self.stats_window_size,
             "device": self.device,
-            "policy_kwargs": self.policy_kwargs.to_sb3(view_shapes),
+            "policy_kwargs": self.policy_kwargs.to_sb3(view_shapes, view_axes),
         }
 
 

@@ -102,23 +102,42 @@ def observation_view_shapes(env_config: EnvConfig) -> dict[str, tuple[int, ...]]
     return dict(game.observer(0).view_shapes)
 
 
+def observation_view_axes(env_config: EnvConfig) -> dict[str, tuple[str, ...]]:
+    """The roles of the axes of each view of the configured env's observation (seat, entity, grid, feature), as its
+    game's observer declares them (envs/core/observation.py)."""
+    import envs  # noqa: F401 - registers the ids
+    from envs.adapters.driver import split_env_kwargs
+    from envs.core.observation import observer_view_axes
+
+    game = make_game(game_record_of_env_id(resolve_env_id(env_config.id)), split_env_kwargs(env_config.kwargs)[1])
+    return observer_view_axes(game.observer(0))
+
+
 def check_features_extractor(config: ExperimentConfig, source: str) -> None:
-    """Raise ConfigError unless the policy's features extractor fits the env's views (seat_grids needs a grid)."""
+    """Raise ConfigError unless the policy's features extractor fits the env's views (seat_grids needs a per-seat
+    grid, entities a table of entities)."""
     from agents.config import MaskablePPOHyperparameters
-    from agents.extractors import grid_view_names
+    from agents.extractors import entity_view_names, seat_view_names
 
     hyperparameters = config.algo.hyperparameters
     if not isinstance(hyperparameters, MaskablePPOHyperparameters):
         return
-    if hyperparameters.policy_kwargs.features_extractor == "seat_grids":
-        shapes = observation_view_shapes(config.env)
-        if not grid_view_names(shapes):
-            raise ConfigError(
-                source,
-                "algo.policy_kwargs.features_extractor",
-                f"'seat_grids' needs a per-seat grid view (3 or more dimensions); {config.env.id} has views "
-                f"{', '.join(f'{name} {shape}' for name, shape in shapes.items())}",
-            )
+    extractor = hyperparameters.policy_kwargs.features_extractor
+    if extractor == "flatten":
+        return
+    shapes, axes = observation_view_shapes(config.env), observation_view_axes(config.env)
+    if extractor == "seat_grids" and not seat_view_names(shapes, axes):
+        needed = "a per-seat grid view (the seat axis first, 3 or more dimensions)"
+    elif extractor == "entities" and not entity_view_names(shapes, axes):
+        needed = "an entity view (the entity axis first)"
+    else:
+        return
+    views = ", ".join(f"{name} {shape} {axes[name]}" for name, shape in shapes.items())
+    raise ConfigError(
+        source,
+        "algo.policy_kwargs.features_extractor",
+        f"{extractor!r} needs {needed}; {config.env.id} has views {views}",
+    )
 
 
 def make_opponent_env(

@@ -5,6 +5,9 @@ Spec strings (command line of evaluate.py, agents.play, benchmarks, `pretrain.te
 - ``random``: uniform over legal actions (seeded);
 - ``heuristic``: the game's hand-written heuristic, named by the game's registration record;
 - ``mcts`` or ``mcts:200``: Monte Carlo tree search over the rules core, optionally with the number of simulations;
+- ``lookahead`` or ``lookahead:8``: each legal action played up to the seat's next decision and scored by the game's
+  evaluation (its record's `evaluation`), averaged over that many determinizations (agents/lookahead.py); the other
+  seats play the game's heuristic (options `others: random` for random play, `samples`, `chain`);
 - a path to a saved MaskablePPO model (``.zip``) or to a run directory written by train.py;
 - ``rllib:<checkpoint or run directory>``: the learner of an RLlib checkpoint (an `rllib_ppo` run; the `rllib` extra).
 """
@@ -18,6 +21,7 @@ from typing import Any
 import gymnasium as gym
 
 from agents.base import Agent, game_of
+from agents.lookahead import LookaheadAgent
 from agents.mcts import MCTSAgent
 from agents.ppo import MaskablePPOAgent, ModelLoadError
 from agents.random_agent import RandomAgent
@@ -163,6 +167,60 @@ def _make_mcts(env: gym.Env, argument: str | None, options: Mapping[str, Any]) -
     return MCTSAgent(**settings)
 
 
+def make_evaluation(game: Any) -> Callable[[Any, int], float]:
+    """The position evaluation `evaluate(state, seat)` of a rules-core game, as its registration record names it."""
+    try:
+        record = game_record(game.spec.name)
+    except UnknownGameError as error:
+        raise AgentSpecError(f"no evaluation: {error}") from None
+    if record.evaluation is None:
+        raise AgentSpecError(f"no evaluation is known for game {record.name!r} (its record's `evaluation` field)")
+    try:
+        evaluation: Callable[[Any, int], float] = load_attribute(record.evaluation)
+    except ImportError as error:
+        raise AgentSpecError(
+            f"the evaluation {record.evaluation} of {record.name!r} cannot be imported: {error}"
+        ) from error
+    return evaluation
+
+
+def _make_lookahead(env: gym.Env, argument: str | None, options: Mapping[str, Any]) -> Agent:
+    settings = dict(options)
+    if argument is not None:
+        try:
+            samples: int | None = int(argument)
+        except ValueError:
+            samples = None
+        if samples is None or samples < 1:
+            raise AgentSpecError(
+                f"agent 'lookahead:{argument}': lookahead:N needs a whole number of samples of at least 1, "
+                "like lookahead:8"
+            )
+        settings["samples"] = samples
+    try:
+        game = game_of(env)
+    except TypeError as error:
+        raise AgentSpecError(str(error)) from None
+    others = settings.pop("others", "heuristic")
+    if others == "heuristic":
+        # The game's heuristic models the other seats; a game without one (or a solo game) leaves them random.
+        record_heuristic = _record_heuristic(game)
+        settings["others"] = make_heuristic_agent(game) if record_heuristic and game.spec.num_players > 1 else None
+    elif others == "random":
+        settings["others"] = None
+    else:
+        raise AgentSpecError(f"lookahead others must be 'heuristic' or 'random', got {others!r}")
+    return LookaheadAgent(make_evaluation(game), **settings)
+
+
+def _record_heuristic(game: Any) -> str | None:
+    """The heuristic named by the game's record (None: no record or no heuristic)."""
+    try:
+        return game_record(game.spec.name).heuristic
+    except UnknownGameError:
+        return None
+
+
 RLLIB_EXTRA = "pip install 'tabletop-gym[rllib]'"
 """Where Ray RLlib comes from (the `rllib:` agents and the rllib_ppo route need it)."""
 
@@ -184,3 +242,4 @@ register_agent("random", _make_random)
 register_agent("rllib", _make_rllib)
 register_agent("heuristic", _make_heuristic)
 register_agent("mcts", _make_mcts)
+register_agent("lookahead", _make_lookahead)

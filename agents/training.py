@@ -127,6 +127,15 @@ def _view_shapes(config: ExperimentConfig) -> dict[str, tuple[int, ...]] | None:
     return observation_view_shapes(config.env)
 
 
+def _view_axes(config: ExperimentConfig) -> dict[str, tuple[str, ...]] | None:
+    """The roles of the axes of the observer's views when the policy's features extractor needs them (else None)."""
+    if maskable_ppo_hyperparameters(config).policy_kwargs.features_extractor == "flatten":
+        return None
+    from agents.environment import observation_view_axes
+
+    return observation_view_axes(config.env)
+
+
 def _callbacks(config: ExperimentConfig, run_dir: Path) -> tuple[list[Any], BoundaryCheckpointCallback]:
     """Episode statistics, self-play snapshots, masked evaluations and, last, the checkpoints at rollout boundaries.
 
@@ -221,7 +230,7 @@ def train(config: ExperimentConfig, run_dir: Path, progress_bar: bool = True, re
                 vec_env,
                 seed=train_config.seed,
                 verbose=0,
-                **hyperparameters.sb3_kwargs(_view_shapes(config)),
+                **hyperparameters.sb3_kwargs(_view_shapes(config), _view_axes(config)),
             )
         else:
             # With a resume state the saved last observations stay: the restored envs continue from them.

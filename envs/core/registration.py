@@ -68,6 +68,9 @@ class GameRecord:
     gym_envs: tuple[GymEnvRecord, ...] = ()
     pettingzoo_modules: tuple[str, ...] = ()
     heuristic: str | None = None
+    evaluation: str | None = None
+    """The game's position evaluation as "module:function", called `evaluate(state, seat) -> float` (higher is better
+    for `seat`, from what `seat` may see); the lookahead agent (agents/lookahead.py) scores positions by it."""
     settings: Mapping[str, tuple[SettingValue, ...]] = field(default_factory=dict, hash=False)
     outcome_facts: tuple[str, ...] = ()
     headline_fact: str | None = None
@@ -84,7 +87,7 @@ class GameRecord:
                 f"{list(self.outcome_facts)}"
             )
         targets = [env.entry_point for env in self.gym_envs]
-        targets += [target for target in (self.heuristic, self.game) if target is not None]
+        targets += [target for target in (self.heuristic, self.evaluation, self.game) if target is not None]
         for target in targets:
             if ":" not in target:
                 raise ValueError(f"game record {self.name!r}: {target!r} is not of the form 'module:attribute'")

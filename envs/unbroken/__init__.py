@@ -15,6 +15,7 @@ GAME = GameRecord(
         GymEnvRecord(id="tabletop/Unbroken-v0", entry_point="envs.unbroken.env:make_env", max_episode_steps=1500),
     ),
     heuristic="agents.heuristics.unbroken:UnbrokenHeuristicAgent",
+    evaluation="agents.heuristics.unbroken_evaluation:evaluate",
     settings={"difficulty": ("easy", "normal", "hard"), "preset": ("english", "spanish")},
     outcome_facts=("title", "level", "end_reason"),
     headline_fact="title",

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from envs.core.game import Observer
-from envs.core.observation import ObservationLayout
+from envs.core.observation import ENTITY, FEATURE, ObservationLayout
 from envs.unbroken.actions import MAX_EAT
 from envs.unbroken.cards import RESOURCES, TIME
 from envs.unbroken.presets import DIFFICULTIES, RulePreset
@@ -72,9 +72,9 @@ class UnbrokenObserver(Observer):
         self.v_conditions_active = layout.add("conditions_active", n_conditions)
         self.v_conditions_next = layout.add("conditions_next", n_conditions)
         self.v_skills = layout.add("skills", n_skills)
-        self.v_skill_offer = layout.add("skill_offer", MAX_SKILL_OFFER * n_skills)
+        self.v_skill_offer = layout.add("skill_offer", (MAX_SKILL_OFFER, n_skills), (ENTITY, FEATURE))
         self.v_conditions_now = layout.add("conditions_now", n_conditions)
-        self.v_revealed = layout.add("revealed_cards", MAX_REVEAL * CARD_FEATURES)
+        self.v_revealed = layout.add("revealed_cards", (MAX_REVEAL, CARD_FEATURES), (ENTITY, FEATURE))
         self.v_chosen = layout.add("chosen_card", CARD_FEATURES)
         # Dense values then deck counts, contiguous: written raw and scaled with one multiplication.
         self.v_resources = layout.add("resources", len(RESOURCES))
@@ -92,6 +92,8 @@ class UnbrokenObserver(Observer):
         self.layout = layout
         self.size = layout.size
         self.views = layout.views
+        self.view_shapes = layout.shapes
+        self.view_axes = layout.axes
 
         self.inverse_bars = [1.0 / bar for bar in cards.display.bar_maximum]
         # Scales from the content, so that every entry lies in [0, 1].

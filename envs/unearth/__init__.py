@@ -13,6 +13,7 @@ GAME = GameRecord(
     gym_envs=(GymEnvRecord(id="tabletop/Unearth-v0", entry_point="envs.unearth.env:make_env", max_episode_steps=4000),),
     pettingzoo_modules=("envs.unearth.unearth_v0",),
     heuristic="agents.heuristics.unearth:UnearthHeuristicAgent",
+    evaluation="agents.heuristics.unearth_evaluation:evaluate",
     settings={"num_players": (2, 3, 4)},
     same_spaces_at_every_player_count=True,
     outcome_facts=("place",),

@@ -54,7 +54,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from envs.core.game import Observer
-from envs.core.observation import ObservationLayout
+from envs.core.observation import ENTITY, FEATURE, GRID, SEAT, ObservationLayout
 from envs.unearth.actions import MAX_PLAYERS, MAX_TABLE, MODIFIER_AMOUNTS
 from envs.unearth.render import state_text
 from envs.unearth.rules import DECISION_KINDS, NOWHERE, REMOVED_AT_SETUP, UnearthState
@@ -133,13 +133,16 @@ class UnearthObserver(Observer):
         layout.add("unseen_ruins", n_ruins)
         layout.add("unseen_delvers", n_delvers)
         layout.add("delver_discard", n_delvers)
-        layout.add("hand_sizes", MAX_PLAYERS)
+        layout.add("hand_sizes", MAX_PLAYERS, (SEAT,))
         layout.add("delver_deck_size", 1)
-        layout.add("tableaus", (MAX_PLAYERS, rows, cols, len(TABLEAU_PLANES)))
-        layout.add("wonders", (MAX_PLAYERS, 4 + n_named))
-        layout.add("claimed", (MAX_PLAYERS, n_ruins + self.ruin_colours + 1 + len(self.claim_values) + 1))
-        layout.add("table", (MAX_TABLE, 1 + self.ruin_colours + 1 + 3 + NUM_COLOURS + 1 + MAX_PLAYERS * dice))
-        layout.add("dice", (MAX_PLAYERS, dice, DIE_FEATURES))
+        layout.add("tableaus", (MAX_PLAYERS, rows, cols, len(TABLEAU_PLANES)), (SEAT, GRID, GRID, FEATURE))
+        layout.add("wonders", (MAX_PLAYERS, 4 + n_named), (SEAT, FEATURE))
+        layout.add(
+            "claimed", (MAX_PLAYERS, n_ruins + self.ruin_colours + 1 + len(self.claim_values) + 1), (SEAT, FEATURE)
+        )
+        table_features = 1 + self.ruin_colours + 1 + 3 + NUM_COLOURS + 1 + MAX_PLAYERS * dice
+        layout.add("table", (MAX_TABLE, table_features), (ENTITY, FEATURE))
+        layout.add("dice", (MAX_PLAYERS, dice, DIE_FEATURES), (SEAT, ENTITY, FEATURE))
         layout.add("bag", NUM_COLOURS)
         layout.add("wonder_stacks", 2)
         layout.add("named_in_play", n_named)
@@ -147,11 +150,12 @@ class UnearthObserver(Observer):
         layout.add("turn", 2 * MAX_PLAYERS + 5 + len(MODIFIER_AMOUNTS) + NUM_COLOURS)
         context = MAX_PLAYERS + dice + MAX_TABLE + NUM_COLOURS + 2 + NUM_COLOURS + n_delvers + n_named
         layout.add("decision", len(DECISION_KINDS) + 2 * MAX_PLAYERS + context)
-        layout.add("seats_present", MAX_PLAYERS)
+        layout.add("seats_present", MAX_PLAYERS, (SEAT,))
         self.layout = layout
         self.size = layout.size
         self.views = layout.views
         self.view_shapes = layout.shapes
+        self.view_axes = layout.axes
         # Scales, from the content: every entry is a count over the most there can be.
         self.copies = np.array([delver.count for delver in cards.delvers], dtype=np.float32)
         self.deck_size = float(cards.delver_deck_size)

@@ -114,6 +114,8 @@ def test_record_rejects_inconsistent_declarations() -> None:
         GameRecord("x", "x")
     with pytest.raises(ValueError, match="not of the form 'module:attribute'"):
         GameRecord("x", "x", gym_envs=(env,), heuristic="agents.heuristics.x.Agent")
+    with pytest.raises(ValueError, match="'agents.heuristics.x.evaluate' is not of the form 'module:attribute'"):
+        GameRecord("x", "x", gym_envs=(env,), evaluation="agents.heuristics.x.evaluate")
     with pytest.raises(ValueError, match="setting 'level' lists no values"):
         GameRecord("x", "x", gym_envs=(env,), settings={"level": ()})
     record = GameRecord("x", "x", gym_envs=(env,), settings={"level": ("a", "b")})
@@ -167,6 +169,35 @@ def test_an_env_id_may_name_the_package_that_registers_it() -> None:
     assert result.stdout.strip() == "card_duel_coop"
     with pytest.raises(UnknownGameError, match="cannot import 'no_such_package'"):
         game_record_of_env_id("no_such_package:tabletop/x_v0")
+
+
+EVALUATED = [record for record in RECORDS if record.evaluation is not None]
+
+
+@pytest.mark.parametrize("record", EVALUATED, ids=[record.name for record in EVALUATED])
+def test_record_evaluation_scores_positions_of_the_game(record: GameRecord) -> None:
+    """`evaluation` names a function evaluate(state, seat) -> float, defined at every decision and at the end."""
+    assert record.evaluation is not None
+    evaluate = load_attribute(record.evaluation)
+    game = make_game(record, {})
+    state = game.new_initial_state()
+    rng = np.random.default_rng(0)
+    values = set()
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_action(state.sample_chance(rng))
+            continue
+        values.add(evaluate(state, state.current_player()))
+        legal = state.legal_actions()
+        state.apply_action(legal[int(rng.integers(len(legal)))])
+    values.update(evaluate(state, seat) for seat in range(game.spec.num_players))
+    assert all(isinstance(value, float) and np.isfinite(value) for value in values)
+    assert len(values) > 1  # it tells positions apart
+
+
+def test_both_games_declare_an_evaluation() -> None:
+    """Unbroken and Unearth name their evaluations (agents/heuristics/*_evaluation.py) for the lookahead agent."""
+    assert {record.name for record in EVALUATED} >= {"unbroken", "unearth"}
 
 
 @pytest.mark.parametrize("record", RECORDS, ids=[record.name for record in RECORDS])
