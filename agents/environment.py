@@ -109,7 +109,7 @@ def observation_view_axes(env_config: EnvConfig) -> dict[str, tuple[str, ...]]:
     from envs.adapters.driver import split_env_kwargs
     from envs.core.observation import observer_view_axes
 
-    game = make_game(game_record_of_env_id(resolve_env_id(env_config.id)), split_env_kwargs(env_config.kwargs)[1])
+    game = make_env_game(resolve_env_id(env_config.id), split_env_kwargs(env_config.kwargs)[1])
     return observer_view_axes(game.observer(0))
 
 

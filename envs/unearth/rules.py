@@ -33,15 +33,63 @@ from envs.unearth.actions import (
 from envs.unearth.cards import NamedWonder, formula_fits
 from envs.unearth.claims import PlacedDie, resolve_claim
 from envs.unearth.scoring import FinalStandings, PlayerHoldings, final_standings
-from envs.unearth.state import GREATER, LESSER, NAMED_BASE, NOWHERE, UnearthStateData
+from envs.unearth.state import (  # noqa: F401 - the kinds and sizes are read from here by the other modules
+    APPLY_MODIFIERS,
+    BAG_STONE,
+    BUILD_WONDER,
+    CHECK_CLAIMS,
+    CHOOSE_END_OF_AGE,
+    CHOOSE_NAMED,
+    CHOOSE_REMOVED,
+    DEAL_DELVER,
+    DEAL_HIDDEN_RUIN,
+    DECISION_KINDS,
+    DELVER_PHASE,
+    DRAW_DELVER,
+    DRAW_REMOVED,
+    EDIFICE_REROLL,
+    END_TURN,
+    EXCAVATE,
+    EXCAVATION_DIE,
+    EXCAVATION_RUIN,
+    FIRST_PLAYER,
+    GAIN_STONE,
+    GREATER,
+    LESSER,
+    MAP_REROLL,
+    MODIFIER_ORDER,
+    NAME_NUMBER,
+    NAMED_BASE,
+    NOWHERE,
+    PLACE_STONE,
+    READING_SIGN,
+    REMOVE_RUIN,
+    RESOLVE_ROLL,
+    REVEAL_RUIN,
+    ROLL,
+    START_TURN,
+    STEP_CLAIMS,
+    STEP_DONE,
+    STEP_EDIFICE,
+    STEP_MAP,
+    STEP_MODIFIERS,
+    STEP_RUIN,
+    STEP_STONE,
+    STONE_TO_RUIN,
+    TABLE_SIZE,
+    TAKE_STONE,
+    TARGET_DIE,
+    WONDER_MODIFIER,
+    WONDER_TOKEN,
+    UnearthStateData,
+)
 from envs.unearth.tableau import NUM_COLOURS
+from envs.unearth.validation import validate_state
 
 if TYPE_CHECKING:
     pass
 
 MIN_PLAYERS = 2
-TABLE_SIZE = {2: 4, 3: 5, 4: 5}
-"""Ruins face up at once, by number of players ("reveal only 4 Ruins Cards" in a 2-player game)."""
 REMOVED_AT_SETUP = {2: 10, 3: 5, 4: 5}
 """Ruins put back in the box unseen at setup ("remove 10 Ruins Cards" in a 2-player game, else the top five)."""
 DELVERS_DEALT = 2
@@ -51,63 +99,10 @@ NAMED_WONDERS_EXTRA = 2
 MAX_GAME_LENGTH = 4000
 """Bound on decisions in one game (measured games stay far below it: RULES.md)."""
 
-# Frame kinds. Decisions (a seat decides):
-DELVER_PHASE = "delver phase"
-TARGET_DIE = "target die"
-NAME_NUMBER = "name a number"
-EXCAVATION_DIE = "excavation die"
-EXCAVATION_RUIN = "excavation ruin"
-READING_SIGN = "reading the stones"
-WONDER_MODIFIER = "wonder modifier"
-MODIFIER_ORDER = "modifier order"
-MAP_REROLL = "ancient map"
-EDIFICE_REROLL = "shattered edifice"
-TAKE_STONE = "take stone"
-PLACE_STONE = "place stone"
-BUILD_WONDER = "build wonder"
-CHOOSE_REMOVED = "crumbling memorial"
-DECISION_KINDS = (
-    DELVER_PHASE,
-    TARGET_DIE,
-    NAME_NUMBER,
-    EXCAVATION_DIE,
-    EXCAVATION_RUIN,
-    READING_SIGN,
-    WONDER_MODIFIER,
-    MODIFIER_ORDER,
-    MAP_REROLL,
-    EDIFICE_REROLL,
-    TAKE_STONE,
-    PLACE_STONE,
-    BUILD_WONDER,
-    CHOOSE_REMOVED,
-)
-"""Every kind of decision, in the order of the observation's one-hot `decision` view."""
-# Chance events (CHANCE decides):
-DEAL_DELVER = "deal delver"
-DEAL_HIDDEN_RUIN = "deal hidden ruin"
-REMOVE_RUIN = "remove ruin"
-CHOOSE_END_OF_AGE = "choose end of age"
-REVEAL_RUIN = "reveal ruin"
-STONE_TO_RUIN = "stone to ruin"
-CHOOSE_NAMED = "choose named wonder"
-FIRST_PLAYER = "first player"
-DRAW_DELVER = "draw delver"
-ROLL = "roll"
-BAG_STONE = "bag stone"
-WONDER_TOKEN = "wonder token"
-DRAW_REMOVED = "blackened cenotaph"
-# Automatic steps:
-START_TURN = "start turn"
-END_TURN = "end turn"
-EXCAVATE = "excavate"
-RESOLVE_ROLL = "resolve roll"
-APPLY_MODIFIERS = "apply modifiers"
-GAIN_STONE = "gain stone"
-CHECK_CLAIMS = "check claims"
-
-# Steps of a roll's resolution (RULES.md, "Rolls"), in order.
-STEP_EDIFICE, STEP_RUIN, STEP_MODIFIERS, STEP_MAP, STEP_STONE, STEP_CLAIMS, STEP_DONE = range(7)
+PRIVATE_OPTION_COUNT = frozenset({DELVER_PHASE})
+"""Decisions whose number of options the other seats cannot see (the Delver cards a seat can play depend on its
+hidden hand): asked even with one option, since taking it at once would tell the table the hand has no playable
+card (RULES.md, "The engine")."""
 STONE_FACES = 3
 """A roll of 1, 2 or 3 gains a Stone."""
 
@@ -156,6 +151,10 @@ def modifier_results(value: int, faces: int, amounts: tuple[int, ...]) -> frozen
 
 class UnearthState(UnearthStateData, State):  # type: ignore[misc]
     """A game of Unearth: the declared state (state.py) and every rule as a method."""
+
+    def validate(self) -> None:
+        """Refuse every position that cannot happen, naming the field (validation.py)."""
+        validate_state(self)
 
     # ------------------------------------------------------------------------------------------ the contract
     @property
@@ -406,7 +405,7 @@ class UnearthState(UnearthStateData, State):  # type: ignore[misc]
                 automatic(self, frame)
                 continue
             options = self._decision_options(frame)
-            if len(options) > 1:
+            if len(options) > 1 or (options and frame.kind in PRIVATE_OPTION_COUNT):
                 self._legal = tuple(sorted(options))
                 return
             self.stack = stack[:-1]
@@ -784,7 +783,9 @@ class UnearthState(UnearthStateData, State):  # type: ignore[misc]
             for seat in range(self.num_players):
                 flame = self.owns(seat, "delver_when_claimed_without_dice")
                 had_dice = any(die.owner == seat for die in dice)
-                if flame and not had_dice:  # The Eternal Flame: drawing is automatic (RULES.md)
+                # The Eternal Flame draws when a Ruin is claimed; on an unbreakable tie "no one gets the Ruin Card"
+                # (RULES.md, "Claims in play"), so it draws nothing. Drawing is automatic (RULES.md, Wonders).
+                if flame and not had_dice and result.winner is not None:
                     draws[seat] = flame[0].effect.cards
             # Dice return to their owners; Stones left on the Ruin go back to the bag.
             for seat in range(self.num_players):

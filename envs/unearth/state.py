@@ -56,6 +56,67 @@ MAX_FRAMES = 1000
 
 Counts = tuple[int, ...]
 
+TABLE_SIZE = {2: 4, 3: 5, 4: 5}
+"""Ruins face up at once, by number of players ("reveal only 4 Ruins Cards" in a 2-player game)."""
+
+# Frame kinds. Decisions (a seat decides):
+DELVER_PHASE = "delver phase"
+TARGET_DIE = "target die"
+NAME_NUMBER = "name a number"
+EXCAVATION_DIE = "excavation die"
+EXCAVATION_RUIN = "excavation ruin"
+READING_SIGN = "reading the stones"
+WONDER_MODIFIER = "wonder modifier"
+MODIFIER_ORDER = "modifier order"
+MAP_REROLL = "ancient map"
+EDIFICE_REROLL = "shattered edifice"
+TAKE_STONE = "take stone"
+PLACE_STONE = "place stone"
+BUILD_WONDER = "build wonder"
+CHOOSE_REMOVED = "crumbling memorial"
+DECISION_KINDS = (
+    DELVER_PHASE,
+    TARGET_DIE,
+    NAME_NUMBER,
+    EXCAVATION_DIE,
+    EXCAVATION_RUIN,
+    READING_SIGN,
+    WONDER_MODIFIER,
+    MODIFIER_ORDER,
+    MAP_REROLL,
+    EDIFICE_REROLL,
+    TAKE_STONE,
+    PLACE_STONE,
+    BUILD_WONDER,
+    CHOOSE_REMOVED,
+)
+"""Every kind of decision, in the order of the observation's one-hot `decision` view."""
+# Chance events (CHANCE decides):
+DEAL_DELVER = "deal delver"
+DEAL_HIDDEN_RUIN = "deal hidden ruin"
+REMOVE_RUIN = "remove ruin"
+CHOOSE_END_OF_AGE = "choose end of age"
+REVEAL_RUIN = "reveal ruin"
+STONE_TO_RUIN = "stone to ruin"
+CHOOSE_NAMED = "choose named wonder"
+FIRST_PLAYER = "first player"
+DRAW_DELVER = "draw delver"
+ROLL = "roll"
+BAG_STONE = "bag stone"
+WONDER_TOKEN = "wonder token"
+DRAW_REMOVED = "blackened cenotaph"
+# Automatic steps:
+START_TURN = "start turn"
+END_TURN = "end turn"
+EXCAVATE = "excavate"
+RESOLVE_ROLL = "resolve roll"
+APPLY_MODIFIERS = "apply modifiers"
+GAIN_STONE = "gain stone"
+CHECK_CLAIMS = "check claims"
+
+# Steps of a roll's resolution (RULES.md, "Rolls"), in order.
+STEP_EDIFICE, STEP_RUIN, STEP_MODIFIERS, STEP_MAP, STEP_STONE, STEP_CLAIMS, STEP_DONE = range(7)
+
 
 def die_names(die_sides: tuple[int, ...]) -> tuple[str, ...]:
     """A seat's dice by name, as action labels name them: "die 1 (d6)", ..., "die 5 (d8)"."""
@@ -228,9 +289,3 @@ class UnearthStateData(StateRecord):
     """The pending decision's legal actions, kept by `_run` (a cache: never saved, dropped on a resample)."""
     _outcomes: list[tuple[int, float]] | None = field(default=None, repr=False, metadata=CACHE)
     """The pending chance event's outcomes, kept by `_run` (read-only; a cache like `_legal`)."""
-
-    def validate(self) -> None:
-        """Refuse every position that cannot happen, naming the field (validation.py)."""
-        from envs.unearth.validation import validate_state
-
-        validate_state(self)

@@ -15,7 +15,8 @@ from typing import TYPE_CHECKING, Any
 
 from envs.core.decisions import DecisionFrame
 from envs.core.game import CHANCE, StateFormatError
-from envs.unearth.state import GREATER, LESSER, NAMED_BASE, NOWHERE
+from envs.unearth import state as r
+from envs.unearth.state import GREATER, LESSER, NAMED_BASE, NOWHERE, STEP_DONE, TABLE_SIZE
 from envs.unearth.tableau import UNCHOSEN_WONDER
 
 if TYPE_CHECKING:
@@ -38,8 +39,6 @@ def _fail(field: str, message: str) -> StateFormatError:
 
 
 def _check_sizes(state: UnearthStateData) -> None:
-    from envs.unearth.rules import TABLE_SIZE
-
     n = state.game.spec.num_players
     size = TABLE_SIZE[n]
     if len(state.table) != size:
@@ -224,8 +223,6 @@ _BUILDING_KINDS = ("build wonder", "wonder token")
 
 
 def _detail_bounds(state: UnearthStateData) -> dict[str, tuple[int, int] | type]:
-    from envs.unearth.rules import STEP_DONE
-
     game = state.game
     cells = state.tableaus[0].geometry.size if state.tableaus else 0
     return {
@@ -248,8 +245,6 @@ def _detail_bounds(state: UnearthStateData) -> dict[str, tuple[int, int] | type]
 
 def _frame_kinds() -> dict[str, tuple[str, tuple[str, ...]]]:
     """Every frame kind: who decides it ("chance", "seat" or "turn": the active seat) and its required details."""
-    from envs.unearth import rules as r
-
     roll = ("seat", "die")
     return {
         r.DELVER_PHASE: ("turn", ()),

@@ -287,3 +287,12 @@ def test_the_removed_ruin_the_crumbling_memorial_takes_is_named_to_its_owner_onl
             hidden = state.action_label_for(action, viewer)
             assert name.removeprefix("removed ruin: ") not in hidden
             assert event_label(state, 0, action, view=view) == hidden
+
+
+def test_a_delver_phase_with_no_playable_card_is_still_asked() -> None:
+    """RULES.md, The engine: the Delver Phase "is asked even with one option": its options depend on the hidden hand,
+    and taking a lone "excavate" at once would tell the other seats the hand holds no playable card. Seat 0 holds a
+    Restoration with no die placed anywhere (nothing to target): excavating is its only option, and it is asked."""
+    state = scenario(2, table=TABLE, hands={0: {"Restoration": 1}})
+    assert state.current_player() == 0 and top_kind(state) == "delver phase"
+    assert [state.game.action_label(a) for a in state.legal_actions()] == ["excavate"]

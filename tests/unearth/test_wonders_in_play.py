@@ -294,6 +294,16 @@ def test_eternal_flame_gives_nothing_more_to_an_owner_who_lost_the_ruin() -> Non
     assert drawers(state) == [1]
 
 
+def test_eternal_flame_draws_nothing_on_an_unbreakable_tie() -> None:
+    """The Eternal Flame draws "When a Ruin you have no dice on is claimed"; on an unbreakable tie "no one gets the
+    Ruin Card (place it back into the box)": nothing is claimed, so only the seats with dice on it draw."""
+    state = scenario(3, table=TABLE_3P, dice=[(1, D6_A, 0, 5)], named_built={2: ["The Eternal Flame"]})
+    excavate(state, D6_B, 0, 5)
+    assert state.claimed == ((), (), ())
+    assert state.discarded_ruins[-1] == ruin_id(state.game, "peach 9")
+    assert sorted(drawers(state)) == [0, 1]
+
+
 # ---------------------------------------------------------------------------------------------- Library
 def test_underground_library_draws_two_from_the_bag_and_keeps_one() -> None:
     """Underground Library: "When drawing stones from the bag, draw 2 and keep 1." (RULES.md: the other goes back to
