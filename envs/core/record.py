@@ -556,6 +556,10 @@ class StateRecord:
             if f.metadata.get("cache"):
                 default = f.default_factory() if f.default_factory is not dataclasses.MISSING else f.default
                 setattr(self, f.name, default)
+        # A base further along the MRO with caches of its own (the frame engine's) forgets them too.
+        forget_more = getattr(super(), "drop_caches", None)
+        if forget_more is not None:
+            forget_more()
 
     @classmethod
     def _containers(cls) -> tuple[tuple[str, ...], tuple[str, ...]]:

@@ -118,7 +118,7 @@ def _check_delvers_and_stones(state: UnearthStateData) -> None:
         if held != colour.count:
             raise _fail("bag", f"{colour.name} Stones: {held} in bag, Ruins and tableaus, the game has {colour.count}")
     for place, ruin in enumerate(state.table):
-        if ruin == NOWHERE and sum(state.ruin_stones[place]):
+        if ruin == NOWHERE and any(state.ruin_stones[place]):
             raise _fail(f"ruin_stones[{place}]", "Stones on a table place without a Ruin")
 
 

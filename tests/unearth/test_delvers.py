@@ -148,7 +148,8 @@ def test_ancient_map_does_not_reroll_a_rerolled_die() -> None:
     play_card(state, "Lost in the Ruins")
     target_die(state, 1, D6_A)
     roll(state, 6)
-    assert top_kind(state) == EXCAVATION_DIE  # no Map decision: on to the Excavation Phase
+    assert top_kind(state) == DELVER_PHASE  # no Map decision: back to the Delver Phase, excavating its one option
+    assert labels(state) == ["excavate"]
     assert state.map_rerolls == 1
 
 

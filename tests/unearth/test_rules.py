@@ -144,12 +144,15 @@ def test_excavation_declares_die_then_ruin_then_rolls() -> None:
     assert [face for face, _ in state.chance_outcomes()] == list(range(1, 9))
 
 
-def test_a_delver_phase_with_no_card_goes_straight_to_the_excavation() -> None:
-    """ "Delver Phase: You may play any number of Delver Cards" (optional); with no card to play the rules take the
-    only option (RULES.md, "Single options are taken by the rules")."""
+def test_a_delver_phase_with_no_card_is_asked_with_excavate_alone() -> None:
+    """ "Delver Phase: You may play any number of Delver Cards" (optional); with no card to play, excavating is the
+    only option, and it is still asked (RULES.md, "Single options are taken by the rules, where the number of options
+    is public": the other seats must not learn that the hand holds no playable card)."""
     state = scenario(2, table=TABLE)
+    assert top_kind(state) == DELVER_PHASE and state.current_player() == 0
+    assert labels(state) == ["excavate"]
+    act(state, "excavate")
     assert top_kind(state) == EXCAVATION_DIE
-    assert state.current_player() == 0
 
 
 def test_low_roll_takes_a_stone_of_the_players_choice() -> None:
@@ -225,6 +228,7 @@ def test_no_die_in_the_pool_picks_one_up_from_a_ruin() -> None:
     dice = [(0, D6_A, 3, 1), (0, D6_B, 3, 1), (0, D6_C, 2, 1), (0, D4, 2, 1), (0, D8, 1, 1)]
     state = scenario(2, table=TABLE, dice=dice)
     assert pool_dice(state, 0) == []
+    act(state, "excavate")
     assert top_kind(state) == EXCAVATION_DIE
     assert labels(state) == [f"roll die: {die_label(state.game, d)}" for d in range(5)]
     declare(state, D8, 1)  # back onto the Ruin it came from
