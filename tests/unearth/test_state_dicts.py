@@ -160,3 +160,62 @@ def test_a_tableau_is_on_the_one_grid() -> None:
     refused as an unknown field) and a Stone off the grid is refused, naming its entry."""
     assert bad(lambda d: d["tableaus"][1].update(radius=300)).field == "tableaus[1].radius"
     assert bad(lambda d: d["tableaus"][1].update(stones=[[40, 0, "red"]])).field.startswith("tableaus[1].stones[0]")
+
+
+def _ruin_in_two_places(data: dict[str, Any]) -> None:
+    """The Ruin face up at place 0 also in seat 0's hidden Ruins."""
+    data["hidden_ruins"][0].append(data["table"][0])
+
+
+def _d6_showing_seven(data: dict[str, Any]) -> None:
+    """Seat 0's first d6 on place 0 showing 7."""
+    data["dice"][0]["die 1 (d6)"].update(place=0, value=7, rolled=7)
+
+
+def _lesser_tokens_without_wonders(data: dict[str, Any]) -> None:
+    """Three Lesser Wonder tokens built by seat 0, whose tableau is empty."""
+    taken = data["lesser_tokens"][:3]
+    data["lesser_tokens"] = data["lesser_tokens"][3:]
+    data["lesser_built"][0] = taken
+
+
+def _named_built_and_in_play(data: dict[str, Any]) -> None:
+    """A Named Wonder in play also listed as built by seat 1."""
+    data["named_built"][1] = [data["named_in_play"][0]]
+
+
+def _event_without_its_effect(data: dict[str, Any]) -> None:
+    """The Gathering revealed (-1 to every die) with the roll modifier left at 0."""
+    data.update(end_of_age="The Gathering", end_of_age_revealed=True, ruin_deck=[], roll_modifier=0)
+    data["discarded_ruins"] = sorted({*data["discarded_ruins"], *setup_dict(2)["ruin_deck"]})
+
+
+def _active_disagrees_with_the_stack(data: dict[str, Any]) -> None:
+    """Seat 1 is active, but the Delver Phase on the stack is seat 0's."""
+    data["active"] = 1 - data["stack"][-1]["seat"]
+
+
+def _deal_to_a_third_seat(data: dict[str, Any]) -> None:
+    """A pending deal to seat -1 (a third hand in a 2-player game)."""
+    data["stack"].append({"seat": CHANCE, "kind": "deal delver", "reason": "setup", "details": {"seat": -1}})
+
+
+@pytest.mark.parametrize(
+    ("edit", "field"),
+    [
+        (_ruin_in_two_places, "hidden_ruins[0]"),
+        (_d6_showing_seven, "dice[0].die 1 (d6).value"),
+        (_lesser_tokens_without_wonders, "lesser_built[0]"),
+        (_named_built_and_in_play, "named_in_play"),
+        (_event_without_its_effect, "roll_modifier"),
+        (_active_disagrees_with_the_stack, "stack[0].seat"),
+        (_deal_to_a_third_seat, "stack[1].details.seat"),
+    ],
+    ids=lambda value: value.__name__.strip("_") if callable(value) else value,
+)
+def test_impossible_positions_are_refused_naming_the_field(edit: Callable[[dict[str, Any]], None], field: str) -> None:
+    """RULES.md, State dicts: positions no game reaches are refused by StateFormatError naming the field: "a Ruin in
+    two places", "a die showing a face it does not have", "Wonder tokens built without their Wonders on the
+    tableau", "a Named Wonder ... built and still in play", an End of Age event "revealed ... its event's roll
+    modifier not set", "a turn's frame not the active seat's", "a ... out-of-range frame detail"."""
+    assert bad(edit).field == field
