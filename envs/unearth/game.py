@@ -11,6 +11,7 @@ import functools
 import itertools
 from typing import Any
 
+from envs.core.engine import new_frame
 from envs.core.game import CHANCE, Game, GameSpec, Observer
 from envs.core.record import NameTables
 from envs.unearth.actions import MAX_PLAYERS, UnearthActions, build_actions
@@ -31,7 +32,6 @@ from envs.unearth.rules import (
     REVEAL_RUIN,
     TABLE_SIZE,
     UnearthState,
-    new_frame,
 )
 from envs.unearth.state import unearth_name_tables
 from envs.unearth.tableau import Tableau

@@ -12,13 +12,14 @@ Interpretations of the rulebook are stated in RULES.md, section by section; the 
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 
 from envs.core.decisions import DecisionFrame
-from envs.core.game import CHANCE, TERMINAL, State
+from envs.core.engine import Automatic, Chance, Decision, FrameEngine, FrameKind, new_frame
+from envs.core.game import CHANCE
 from envs.core.hidden import redeal
 from envs.core.outcomes import rank_returns
 from envs.unearth.actions import (
@@ -37,6 +38,7 @@ from envs.unearth.state import (  # noqa: F401 - the kinds and sizes are read fr
     APPLY_MODIFIERS,
     BAG_STONE,
     BUILD_WONDER,
+    CHANCE_KINDS,
     CHECK_CLAIMS,
     CHOOSE_END_OF_AGE,
     CHOOSE_NAMED,
@@ -109,19 +111,6 @@ STONE_FACES = 3
 Counts = tuple[int, ...]
 
 
-FRAME_CACHE = 8192
-"""Distinct decision frames kept by `new_frame` (a game makes a few hundred; they recur from game to game)."""
-
-
-@functools.lru_cache(maxsize=FRAME_CACHE)
-def new_frame(decider: int, kind: str, reason: str = "", /, **details: Any) -> DecisionFrame:
-    """A frame for `decider` (a seat or CHANCE) with its details as keywords.
-
-    Cached: a frame is immutable, so equal arguments share one frame (the rules make several frames per decision,
-    most of them made before)."""
-    return DecisionFrame(decider, kind, reason, tuple(details.items()))
-
-
 def _with(values: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
     """`values` with entry `index` replaced."""
     return (*values[:index], value, *values[index + 1 :])
@@ -149,8 +138,32 @@ def modifier_results(value: int, faces: int, amounts: tuple[int, ...]) -> frozen
     return frozenset(results)
 
 
-class UnearthState(UnearthStateData, State):  # type: ignore[misc]
-    """A game of Unearth: the declared state (state.py) and every rule as a method."""
+class UnearthState(UnearthStateData, FrameEngine):  # type: ignore[misc]
+    """A game of Unearth: the declared state (state.py) and every rule as a method, run by the core frame engine."""
+
+    FRAME_KINDS: ClassVar[Mapping[str, FrameKind]] = {
+        **{
+            kind: Decision(
+                "_decision_options",
+                "_resolve_decision",
+                no_option="_resolve_no_option",
+                options_public=kind not in PRIVATE_OPTION_COUNT,
+            )
+            for kind in DECISION_KINDS
+        },
+        **{
+            kind: Chance("_chance_outcomes", "_resolve_chance", nothing="_resolve_chance_nothing")
+            for kind in CHANCE_KINDS
+        },
+        START_TURN: Automatic("_start_turn"),
+        END_TURN: Automatic("_end_turn"),
+        EXCAVATE: Automatic("_excavate"),
+        RESOLVE_ROLL: Automatic("_resolve_roll"),
+        APPLY_MODIFIERS: Automatic("_apply_modifiers"),
+        GAIN_STONE: Automatic("_gain_stone"),
+        CHECK_CLAIMS: Automatic("_check_claims"),
+    }
+    """Every frame kind and the methods that run it (envs/core/engine.py)."""
 
     def validate(self) -> None:
         """Refuse every position that cannot happen, naming the field (validation.py)."""
@@ -161,39 +174,6 @@ class UnearthState(UnearthStateData, State):  # type: ignore[misc]
     def num_players(self) -> int:
         """Seats in this game."""
         return self.game.spec.num_players
-
-    def current_player(self) -> int:
-        """The seat that decides now, CHANCE or TERMINAL."""
-        if self.over or not self.stack:
-            return TERMINAL
-        return self.stack[-1].seat
-
-    def legal_actions(self) -> list[int]:
-        """Sorted legal action ids of the decision on top of the stack ([] at chance and terminal nodes)."""
-        if self.over or not self.stack or self.stack[-1].seat == CHANCE:
-            return []
-        if self._legal is None:
-            self._legal = tuple(sorted(self._decision_options(self.stack[-1])))
-        return list(self._legal)
-
-    def chance_outcomes(self) -> list[tuple[int, float]]:
-        """(outcome, probability) pairs of the chance event on top of the stack."""
-        if self.over or not self.stack or self.stack[-1].seat != CHANCE:
-            return []
-        if self._outcomes is None:
-            self._outcomes = self._chance_outcomes(self.stack[-1])
-        return list(self._outcomes)
-
-    def _apply(self, action: int) -> None:
-        frame = self.stack[-1]
-        self.stack = self.stack[:-1]
-        self._legal = self._outcomes = None
-        if frame.seat == CHANCE:
-            self._resolve_chance(frame, action)
-        else:
-            self.decisions += 1
-            self._resolve_decision(frame, action)
-        self._run()
 
     def returns(self) -> list[float]:
         """+1 to a sole winner, -1 to every seat below first place; seats sharing first place get 0 (RULES.md)."""
@@ -346,12 +326,6 @@ class UnearthState(UnearthStateData, State):  # type: ignore[misc]
         """Table places holding a Ruin."""
         return [place for place, ruin in enumerate(self.table) if ruin != NOWHERE]
 
-    def decision(self) -> DecisionFrame | None:
-        """The pending decision (who decides, what and why), or None at chance and terminal nodes."""
-        if self.over or not self.stack or self.stack[-1].seat == CHANCE:
-            return None
-        return self.stack[-1]
-
     def unseen_delvers(self, player: int) -> Counts:
         """Delver cards `player` cannot see, per type: the draw pile and the other hands together."""
         counts = list(self.delver_deck)
@@ -368,11 +342,8 @@ class UnearthState(UnearthStateData, State):  # type: ignore[misc]
         return [GENERIC_WONDER, *(1 + k for k in fits)]
 
     # ------------------------------------------------------------------------------------------ the engine
-    def _push(self, *frames: DecisionFrame) -> None:
-        """Push frames so that the first given is resolved first."""
-        self.stack = (*self.stack, *reversed(frames))
-
     def _game_over(self) -> bool:
+        """The last Ruin is claimed after the End of Age card was revealed (the first test settles most steps)."""
         return (
             self.end_of_age_revealed
             and not self.ruin_deck
@@ -380,39 +351,13 @@ class UnearthState(UnearthStateData, State):  # type: ignore[misc]
             and all(r == NOWHERE for r in self.table)
         )
 
-    def _run(self) -> None:
-        """Resolve automatic steps and single-option decisions until a real decision, a chance event or the end."""
-        while True:
-            if self.end_of_age_revealed and self._game_over():  # the first test alone settles most steps
-                self.over = True
-                self.stack = ()
-                return
-            stack = self.stack
-            if not stack:
-                return
-            frame = stack[-1]
-            if frame.seat == CHANCE:
-                outcomes = self._chance_outcomes(frame)
-                if outcomes:
-                    self._outcomes = outcomes
-                    return
-                self.stack = stack[:-1]  # nothing to draw: the event does nothing (RULES.md)
-                self._resolve_chance_nothing(frame)
-                continue
-            automatic = _AUTOMATIC.get(frame.kind)
-            if automatic is not None:
-                self.stack = stack[:-1]
-                automatic(self, frame)
-                continue
-            options = self._decision_options(frame)
-            if len(options) > 1 or (options and frame.kind in PRIVATE_OPTION_COUNT):
-                self._legal = tuple(sorted(options))
-                return
-            self.stack = stack[:-1]
-            if options:
-                self._resolve_decision(frame, options[0])
-            else:
-                self._resolve_no_option(frame)
+    def _end_game(self) -> None:
+        """The game is over: the engine has emptied the stack."""
+        self.over = True
+
+    def _count_decision(self, frame: DecisionFrame) -> None:
+        """A seat's decision (not one the rules took) counts toward `decisions`."""
+        self.decisions += 1
 
     # ------------------------------------------------------------------------------------------ chance
     def _chance_outcomes(self, frame: DecisionFrame) -> list[tuple[int, float]]:
@@ -438,19 +383,6 @@ class UnearthState(UnearthStateData, State):  # type: ignore[misc]
         if kind == DRAW_REMOVED:
             return _uniform(self.removed)
         raise AssertionError(f"unknown chance event {kind!r}")
-
-    def sample_chance(self, rng: np.random.Generator) -> int:
-        """Draw the chance outcome with its exact probability from `rng` (one uniform draw, no arrays)."""
-        outcomes = self._outcomes if self._outcomes is not None else self._chance_outcomes(self.stack[-1])
-        if len(outcomes) == 1:
-            return outcomes[0][0]
-        threshold = rng.random()
-        cumulative = 0.0
-        for outcome, probability in outcomes:
-            cumulative += probability
-            if threshold < cumulative:
-                return outcome
-        return outcomes[-1][0]
 
     def _resolve_chance_nothing(self, frame: DecisionFrame) -> None:
         """A chance event with nothing to draw: an empty pile or bag, no token left, no removed Ruin."""
@@ -1011,18 +943,6 @@ class UnearthState(UnearthStateData, State):  # type: ignore[misc]
     def debug_text(self) -> str:
         """Omniscient text: the public view, then every hand, hidden Ruin, token and the End of Age card."""
         return self.game.state_text(self, None, omniscient=True)
-
-
-_AUTOMATIC: dict[str, Callable[[UnearthState, DecisionFrame], None]] = {
-    START_TURN: UnearthState._start_turn,
-    END_TURN: UnearthState._end_turn,
-    EXCAVATE: UnearthState._excavate,
-    RESOLVE_ROLL: UnearthState._resolve_roll,
-    APPLY_MODIFIERS: UnearthState._apply_modifiers,
-    GAIN_STONE: UnearthState._gain_stone,
-    CHECK_CLAIMS: UnearthState._check_claims,
-}
-"""Automatic steps of the rules and their handlers."""
 
 
 @functools.cache

@@ -9,13 +9,12 @@ rules (`rules.UnearthState`) subclass it; `validation.py` refuses every position
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Annotated, Any
 
 from envs.core.decisions import DecisionStack
 from envs.core.game import StateFormatError
 from envs.core.record import (
-    CACHE,
     BoolCodec,
     BoundedInt,
     CountsOf,
@@ -105,6 +104,22 @@ ROLL = "roll"
 BAG_STONE = "bag stone"
 WONDER_TOKEN = "wonder token"
 DRAW_REMOVED = "blackened cenotaph"
+CHANCE_KINDS = (
+    DEAL_DELVER,
+    DEAL_HIDDEN_RUIN,
+    REMOVE_RUIN,
+    CHOOSE_END_OF_AGE,
+    REVEAL_RUIN,
+    STONE_TO_RUIN,
+    CHOOSE_NAMED,
+    FIRST_PLAYER,
+    DRAW_DELVER,
+    ROLL,
+    BAG_STONE,
+    WONDER_TOKEN,
+    DRAW_REMOVED,
+)
+"""Every kind of chance event."""
 # Automatic steps:
 START_TURN = "start turn"
 END_TURN = "end turn"
@@ -285,7 +300,3 @@ class UnearthStateData(StateRecord):
     """Pending frames (envs/core/decisions.py), the one to resolve now last."""
     decisions: Annotated[int, BoundedInt(0, 10**9)] = 0
     """Decisions taken so far (automatic ones excluded)."""
-    _legal: tuple[int, ...] | None = field(default=None, repr=False, metadata=CACHE)
-    """The pending decision's legal actions, kept by `_run` (a cache: never saved, dropped on a resample)."""
-    _outcomes: list[tuple[int, float]] | None = field(default=None, repr=False, metadata=CACHE)
-    """The pending chance event's outcomes, kept by `_run` (read-only; a cache like `_legal`)."""
