@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 from envs.core.decisions import DecisionFrame
 from envs.core.game import CHANCE, StateFormatError
 from envs.unearth import state as r
+from envs.unearth.actions import MODIFIER_AMOUNTS
 from envs.unearth.state import GREATER, LESSER, NAMED_BASE, NOWHERE, STEP_DONE, TABLE_SIZE
 from envs.unearth.tableau import UNCHOSEN_WONDER
 
@@ -32,6 +33,7 @@ def validate_state(state: UnearthStateData) -> None:
     _check_wonders(state)
     _check_end_of_age(state)
     _check_stack(state)
+    _check_modifiers(state)
 
 
 def _fail(field: str, message: str) -> StateFormatError:
@@ -208,6 +210,8 @@ def _check_end_of_age(state: UnearthStateData) -> None:
             raise _fail("end_of_age", "revealed, but no End of Age card was chosen")
         if state.ruin_deck:
             raise _fail("end_of_age_revealed", "the End of Age card is revealed only once the Ruins deck is empty")
+    if state.end_of_age == NOWHERE and not any(frame.kind == r.CHOOSE_END_OF_AGE for frame in state.stack):
+        raise _fail("end_of_age", "setup chose the End of Age card: it is null only while that draw is pending")
     card = cards.end_of_age[state.end_of_age] if state.end_of_age != NOWHERE else None
     expected = 0
     if state.end_of_age_revealed and card is not None and card.effect is not None:
@@ -284,6 +288,15 @@ def _frame_kinds() -> dict[str, tuple[str, tuple[str, ...]]]:
     }
 
 
+def _check_modifiers(state: UnearthStateData) -> None:
+    """Gathered modifiers are amounts a card, a Wonder or an event gives, waiting for a roll's modifiers step."""
+    for i, amount in enumerate(state.modifiers):
+        if amount not in MODIFIER_AMOUNTS:
+            raise _fail(f"modifiers[{i}]", f"a modifier is one of {list(MODIFIER_AMOUNTS)}, got {amount}")
+    if state.modifiers and not any(frame.kind in (r.APPLY_MODIFIERS, r.MODIFIER_ORDER) for frame in state.stack):
+        raise _fail("modifiers", "modifiers are gathered only for a roll whose modifiers are still to be applied")
+
+
 def _check_stack(state: UnearthStateData) -> None:
     """Known kinds, the right decider, every detail a frame needs and nothing it does not, in range."""
     if state.over and state.stack:
@@ -333,5 +346,7 @@ def _check_frame(
             continue
         elif isinstance(value, bool) or not isinstance(value, int) or not bound[0] <= value <= bound[1]:
             raise _fail(path, f"expected an integer in {bound[0]}..{bound[1]}, got {value!r}")
-    if frame.kind in ("reveal ruin", "stone to ruin") and frame.detail("place") == NOWHERE:
+    if frame.kind in (r.REVEAL_RUIN, r.STONE_TO_RUIN) and frame.detail("place") == NOWHERE:
         raise _fail(f"{where}.details.place", "a Ruin is revealed on a table place (0 or more)")
+    if frame.kind == r.REVEAL_RUIN and state.table[frame.detail("place")] != NOWHERE:
+        raise _fail(f"{where}.details.place", f"place {frame.detail('place')} already holds a Ruin")

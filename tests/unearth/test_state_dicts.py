@@ -200,9 +200,27 @@ def _deal_to_a_third_seat(data: dict[str, Any]) -> None:
     data["stack"].append({"seat": CHANCE, "kind": "deal delver", "reason": "setup", "details": {"seat": -1}})
 
 
+def _modifier_of_zero(data: dict[str, Any]) -> None:
+    """A gathered modifier of 0 (cards, Wonders and events give -2, -1, +1 or +2), with no roll to apply it to."""
+    data["modifiers"] = [0]
+
+
+def _end_of_age_forgotten(data: dict[str, Any]) -> None:
+    """No End of Age card, though setup chose it and no draw for it is pending."""
+    data["end_of_age"] = None
+
+
+def _reveal_on_a_ruin(data: dict[str, Any]) -> None:
+    """A Ruin to be revealed on place 0, which already holds one."""
+    data["stack"].append({"seat": CHANCE, "kind": "reveal ruin", "reason": "claim", "details": {"place": 0}})
+
+
 @pytest.mark.parametrize(
     ("edit", "field"),
     [
+        (_modifier_of_zero, "modifiers[0]"),
+        (_end_of_age_forgotten, "end_of_age"),
+        (_reveal_on_a_ruin, "stack[1].details.place"),
         (_ruin_in_two_places, "hidden_ruins[0]"),
         (_d6_showing_seven, "dice[0].die 1 (d6).value"),
         (_lesser_tokens_without_wonders, "lesser_built[0]"),
