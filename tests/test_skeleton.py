@@ -1,0 +1,89 @@
+"""Every game package has the one skeleton of README's "Adding a game", and its RULES.md names real functions.
+
+The skeleton: one module per role, with the same name in every game, so a reader (or a new game) finds each part in
+the same place. Roles whose words are the game's own (its rule queries, its text) may be spread over modules the
+game names; the roles below are not.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+import pytest
+
+from envs.core.registration import discovered_games
+
+ENVS = Path(__file__).resolve().parent.parent / "envs"
+CORE = ENVS / "core"
+
+SKELETON = {
+    "__init__.py": "the registration record (`GAME`)",
+    "state.py": "the state declared once (envs.core.record)",
+    "rules.py": "every transition, one method per rule",
+    "validation.py": "which positions can happen (state_from_dict refuses the others)",
+    "actions.py": "the fixed action space and its labels",
+    "observer.py": "the observation tensor and the text view",
+    "render.py": "the rgb_array picture",
+    "cards.py": "the content schema (records validated by pydantic)",
+    "game.py": "configuration and settings; observer factory",
+    "env.py": "the Gymnasium entry point",
+    "RULES.md": "every rule, where it lives, and every reading of an ambiguity",
+    "CONTENT.md": "where each piece of content comes from",
+    "data": "the content as YAML",
+}
+"""Module (or folder) -> its role: the table of README's "Adding a game"."""
+
+GAME_PACKAGES = sorted(
+    {record.game.split(":")[0].split(".")[1] for record in discovered_games().values() if record.game},
+)
+"""The game packages under envs/ (each registration record's rules-core module names its package)."""
+
+NAMED_FUNCTION = re.compile(r"`(_[a-z][a-z0-9_]*|[a-z][a-z0-9_]*\(\))`")
+"""How RULES.md names a function: `_private_method` or `public_function()`."""
+
+
+def defined_names(package: Path) -> set[str]:
+    """Every function, method, class and module-level constant defined under `package`."""
+    names: set[str] = set()
+    for path in package.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+                names.add(node.name)
+            elif isinstance(node, ast.Assign | ast.AnnAssign):
+                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+                names.update(target.id for target in targets if isinstance(target, ast.Name))
+    return names
+
+
+def test_the_game_packages_are_found() -> None:
+    """The skeleton check covers at least the two games that exist (a scan that finds none would prove nothing)."""
+    assert {"unbroken", "unearth"} <= set(GAME_PACKAGES)
+
+
+@pytest.mark.parametrize("game", GAME_PACKAGES)
+def test_every_game_package_has_the_skeleton(game: str) -> None:
+    """README, "Adding a game": every game has each module of the skeleton, under its name."""
+    missing = [name for name in SKELETON if not (ENVS / game / name).exists()]
+    assert not missing, f"envs/{game} lacks {missing} ({[SKELETON[name] for name in missing]})"
+
+
+@pytest.mark.parametrize("game", GAME_PACKAGES)
+def test_every_function_rules_md_names_exists(game: str) -> None:
+    """RULES.md maps each rule to the function that implements it; every function it names is defined in the game's
+    package or in envs/core (a renamed function must be renamed there too)."""
+    text = (ENVS / game / "RULES.md").read_text()
+    named = {match.removesuffix("()") for match in NAMED_FUNCTION.findall(text)}
+    assert named, f"envs/{game}/RULES.md names no function"
+    unknown = sorted(named - defined_names(ENVS / game) - defined_names(CORE))
+    assert not unknown, f"envs/{game}/RULES.md names functions that do not exist: {unknown}"
+
+
+@pytest.mark.parametrize("game", GAME_PACKAGES)
+def test_every_module_path_rules_md_names_exists(game: str) -> None:
+    """A section headed with a module path, such as "The engine (envs/unearth/rules.py)", points at a real file."""
+    text = (ENVS / game / "RULES.md").read_text()
+    paths = set(re.findall(r"envs/[a-z_/]+\.py", text))
+    missing = sorted(path for path in paths if not (ENVS.parent / path).exists())
+    assert not missing, f"envs/{game}/RULES.md names files that do not exist: {missing}"
