@@ -110,10 +110,10 @@ def _pick_from_many(outcomes: Sequence[tuple[int, float]], draw: float, total: f
     margin = len(outcomes) * SUM_ERROR_PER_OUTCOME * total
     if below < threshold - margin and threshold + margin < above:
         return picked
-    return _first_above(outcomes, draw * numpy_sum([probability for _, probability in outcomes]))
+    return first_above(outcomes, draw * numpy_sum([probability for _, probability in outcomes]))
 
 
-def _first_above(outcomes: Sequence[tuple[int, float]], threshold: float) -> int:
+def first_above(outcomes: Sequence[tuple[int, float]], threshold: float) -> int:
     """The first outcome whose running total of probabilities exceeds `threshold`, else the last outcome."""
     cumulative = 0.0
     for outcome, probability in outcomes:

@@ -89,6 +89,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
+from envs.core.chance import first_above
 from envs.core.decisions import DecisionFrame, DecisionStack
 from envs.core.game import CHANCE, TERMINAL, State, StateFormatError
 
@@ -273,13 +274,8 @@ class FrameEngine(State):
         outcomes = self._outcomes if self._outcomes is not None else self.chance_outcomes()
         if len(outcomes) == 1:
             return outcomes[0][0]
-        threshold = rng.random()
-        cumulative = 0.0
-        for outcome, probability in outcomes:
-            cumulative += probability
-            if threshold < cumulative:
-                return outcome
-        return outcomes[-1][0]
+        # One uniform draw against the running total (the outcomes' probabilities sum to 1: no rescaling).
+        return first_above(outcomes, rng.random())
 
     def _apply(self, action: int) -> None:
         """Pop the frame on top, carry out `action` (a decision or a chance outcome) with it, then run the stack."""
