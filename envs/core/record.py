@@ -351,19 +351,27 @@ class DeckOf(FieldCodec):
 class DecisionStackCodec(FieldCodec):
     """The pending-decision stack (envs/core/decisions.py), saved as a list of frame dicts, bottom first.
 
-    Frame details come back as they were saved: lists (what JSON makes of tuples) are loaded as tuples, so a frame
-    survives `json.dumps`/`json.loads` equal and hashable. The game checks kinds, seats and details in `validate`.
+    `details` names the frame details that index a content table (`{"card": NameOf("delver")}`): they are saved by
+    name like the state's other fields. Other details are saved as they are; lists come back as tuples
+    (`DecisionFrame.from_dict`), so a frame survives JSON equal and hashable. The game checks kinds, seats and the
+    other details in `validate`.
     """
 
-    def __init__(self, max_frames: int = 10_000) -> None:
+    def __init__(self, max_frames: int = 10_000, details: Mapping[str, FieldCodec] | None = None) -> None:
         self.max_frames = max_frames
+        self.details = dict(details or {})
 
     def encode(self, value: Any, tables: NameTables) -> Any:
-        """The frames as dicts."""
-        return [frame.to_dict() for frame in value]
+        """The frames as dicts, named details by name."""
+        frames = [frame.to_dict() for frame in value]
+        for frame in frames:
+            for key, codec in self.details.items():
+                if key in frame["details"]:
+                    frame["details"][key] = codec.encode(frame["details"][key], tables)
+        return frames
 
     def decode(self, value: Any, tables: NameTables, field: str) -> Any:
-        """A tuple of frames."""
+        """A tuple of frames; StateFormatError naming the frame and detail that is wrong."""
         from envs.core.decisions import DecisionFrame
 
         items = _expect_list(value, field)
@@ -372,13 +380,15 @@ class DecisionStackCodec(FieldCodec):
         frames = []
         for i, item in enumerate(items):
             frame = DecisionFrame.from_dict(item, f"{field}[{i}]")
-            details = tuple((key, freeze(detail)) for key, detail in frame.details)
-            try:
-                hash(details)
-            except TypeError:
-                message = f"values must be plain JSON values, got {item!r}"
-                raise StateFormatError(f"{field}[{i}].details", message) from None
-            frames.append(DecisionFrame(frame.seat, frame.kind, frame.reason, details))
+            if self.details:
+                details = tuple(
+                    (key, self.details[key].decode(detail, tables, f"{field}[{i}].details.{key}"))
+                    if key in self.details
+                    else (key, detail)
+                    for key, detail in frame.details
+                )
+                frame = DecisionFrame(frame.seat, frame.kind, frame.reason, details)
+            frames.append(frame)
         return tuple(frames)
 
 

@@ -216,6 +216,14 @@ def _wonder_id(name: Any, tables: NameTables, field: str) -> int:
     raise StateFormatError(field, f"unknown Wonder {name!r} (known: {', '.join(known)})")
 
 
+FRAME_DETAILS_BY_NAME = {
+    "die": NameOf("die"),
+    "colour": NameOf("colour"),
+    "card": NameOf("delver"),
+    "wonder": NameOf("named_wonder"),
+}
+"""Frame details saved by name: a die, a Stone colour, a Delver card, a Named Wonder (seats, table places, tableau
+cells and steps stay numbers)."""
 SEAT_OR_NONE = BoundedInt(0, 3, null_as=NOWHERE)
 COUNTER = BoundedInt(0, MAX_COUNTER)
 DIE_NUMBER = BoundedInt(0, MAX_DIE_FACE)
@@ -296,7 +304,7 @@ class UnearthStateData(StateRecord):
     library_draws: Annotated[tuple[int, ...], ListOf(NameOf("colour"), max_length=MAX_COUNTER)]
     """Stone colours drawn from the bag for Underground Library, one to keep."""
     over: bool
-    stack: Annotated[DecisionStack, DecisionStackCodec(MAX_FRAMES)]
+    stack: Annotated[DecisionStack, DecisionStackCodec(MAX_FRAMES, details=FRAME_DETAILS_BY_NAME)]
     """Pending frames (envs/core/decisions.py), the one to resolve now last."""
     decisions: Annotated[int, BoundedInt(0, 10**9)] = 0
     """Decisions taken so far (automatic ones excluded)."""
