@@ -37,7 +37,13 @@ from pydantic import ValidationError
 
 from envs.core.data import Record
 from envs.core.game import CHANCE, TERMINAL, Game, IllegalActionError, State, StateFormatError
-from envs.core.registration import UnknownGameError, game_record, game_record_of_env_id, make_game
+from envs.core.registration import (
+    UnknownGameError,
+    game_record,
+    game_record_of_env_id,
+    make_env_game,
+    make_game,
+)
 from envs.core.schema import dotted, explain
 
 REPLAY_FORMAT: Final = "tabletop-gym replay"
@@ -289,7 +295,12 @@ def start_of(record: ReplayRecord) -> State:
             f"env_id {record.env_id!r} is the game {registered.name!r}, but the record names {record.game!r}"
         )
     try:
-        game = make_game(registered, record.game_kwargs)
+        if record.env_id:
+            # The env id decides which game it plays (one record may hold a solo id and a co-op module); the
+            # record's kwargs go to that game's own class, so an adapter's kwarg there is still refused.
+            game = type(make_env_game(record.env_id, {}))(**record.game_kwargs)
+        else:
+            game = make_game(registered, record.game_kwargs)
     except (TypeError, ValueError) as error:
         raise ReplayError(f"game_kwargs: {record.game} rejects {record.game_kwargs}: {error}") from None
     if record.players is not None and len(record.players) != game.spec.num_players:

@@ -28,6 +28,7 @@ from envs.core.replays import (
 )
 from tests.toys.card_duel import BLAME_BASE, DECK_SIZE, CardDuelGame
 from tests.toys.card_duel_heuristic import CardDuelHeuristic
+from tests.toys.summit import SummitCoopGame
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 ENV_ID = "tests.toys:tabletop/card_duel_v0"
@@ -230,3 +231,22 @@ def test_the_replayer_cli_refuses_bad_game_kwargs_with_one_line(
     error = capsys.readouterr().err
     assert error.startswith(f"error: game_kwargs: card_duel rejects {game_kwargs}: ") and message in error
     assert error.count("\n") == 1
+
+
+def test_a_cooperative_game_of_a_solo_and_coop_record_replays_from_its_env_id(tmp_path: Path) -> None:
+    """A record whose game has a solo Gymnasium id and a co-op PettingZoo module (Summit) replays a co-op game by the
+    game its env id builds (2 seats), not by the record's solo default (1 seat)."""
+    game = SummitCoopGame(num_players=2)
+    state = game.new_initial_state()
+    rng = np.random.default_rng(3)
+    history: list[tuple[int, int]] = []
+    while not state.is_terminal():
+        player = state.current_player()
+        action = state.sample_chance(rng) if player == CHANCE else int(rng.choice(state.legal_actions()))
+        history.append((player, action))
+        state.apply_action(action)
+    record = build_record(
+        game, history, state, env_id="tabletop/summit_coop_v0", game_kwargs={"num_players": 2}, players=["a", "b"]
+    )
+    replayed = replay(read_record(write_record(record, tmp_path / "coop.json")))
+    assert replayed.to_dict() == state.to_dict()
