@@ -235,8 +235,9 @@ def test_the_replayer_cli_refuses_bad_game_kwargs_with_one_line(
 
 def test_a_cooperative_game_of_a_solo_and_coop_record_replays_from_its_env_id(tmp_path: Path) -> None:
     """A record whose game has a solo Gymnasium id and a co-op PettingZoo module (Summit) replays a co-op game by the
-    game its env id builds (2 seats), not by the record's solo default (1 seat)."""
-    game = SummitCoopGame(num_players=2)
+    game its env id builds, not by the record's solo default: recorded with no kwargs (as `play --record` does), the
+    co-op module's default of 2 seats replays, not the solo game's 1."""
+    game = SummitCoopGame()
     state = game.new_initial_state()
     rng = np.random.default_rng(3)
     history: list[tuple[int, int]] = []
@@ -245,8 +246,6 @@ def test_a_cooperative_game_of_a_solo_and_coop_record_replays_from_its_env_id(tm
         action = state.sample_chance(rng) if player == CHANCE else int(rng.choice(state.legal_actions()))
         history.append((player, action))
         state.apply_action(action)
-    record = build_record(
-        game, history, state, env_id="tabletop/summit_coop_v0", game_kwargs={"num_players": 2}, players=["a", "b"]
-    )
+    record = build_record(game, history, state, env_id="tabletop/summit_coop_v0", game_kwargs={}, players=["a", "b"])
     replayed = replay(read_record(write_record(record, tmp_path / "coop.json")))
     assert replayed.to_dict() == state.to_dict()
