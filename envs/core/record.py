@@ -17,6 +17,12 @@ unknown name with a `StateFormatError` naming the field, then calls the game's `
 cross-field consistency; `clone` copies the mutable containers; equality, hashing and pickling go through
 `to_dict`. The game supplies the name tables (`name_tables()`: table -> names in index order).
 
+Multi-seat games have more shapes, each a codec here: `PerSeat` (one value per seat, checked against
+`NameTables.num_seats`), `ListOf` and `BoundedInt` (sizes and ranges checked before anything is built), `DeckOf`
+(an ordered `Deck` by names), `DecisionStackCodec` (the frame stack; details that index content saved by name),
+`SavedTogether` (parallel per-seat fields saved as one record per item) and `HexCellsOf` (values on the cells of
+one of the game's hex maps, saved by coordinates). Lists come back as tuples wherever a field is a tuple.
+
 Caches are fields marked `CACHE` that hold `(source objects..., value)` tuples; their one getter compares the
 sources with the state's current objects by identity (a state replaces a container when it changes), so a cache is
 never cleared by hand.
@@ -32,6 +38,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar, TypeVar
 
 from envs.core.game import StateFormatError
+from envs.core.hexmap import HexMap
 
 CACHE = {"cache": True}
 """Field metadata of a cache: not saved, not compared, not validated."""
@@ -42,11 +49,15 @@ RecordT = TypeVar("RecordT", bound="StateRecord")
 class NameTables:
     """The names of a game's content by table ("monster", "skill", ...), in index order, with reverse look-ups."""
 
-    def __init__(self, tables: Mapping[str, Sequence[str]], num_seats: int = 1) -> None:
+    def __init__(
+        self, tables: Mapping[str, Sequence[str]], num_seats: int = 1, hex_maps: Mapping[str, HexMap] | None = None
+    ) -> None:
         self.names = {table: tuple(names) for table, names in tables.items()}
         self._index = {table: {name: i for i, name in enumerate(names)} for table, names in self.names.items()}
         self.num_seats = num_seats
         """Seats of the game: the length of every per-seat field (`PerSeat`)."""
+        self.hex_maps = dict(hex_maps or {})
+        """The game's hex maps by name (a board): cells saved by their (q, r) coordinates (`HexCellsOf`)."""
 
     def name(self, table: str, index: int) -> str:
         """The name of entry `index` of a table."""
@@ -390,6 +401,41 @@ class DecisionStackCodec(FieldCodec):
                 frame = DecisionFrame(frame.seat, frame.kind, frame.reason, details)
             frames.append(frame)
         return tuple(frames)
+
+
+class HexCellsOf(FieldCodec):
+    """Values on cells of one of the game's hex maps (`NameTables.hex_maps[map_name]`), kept as {cell id: value}
+    and saved as `[[q, r, value], ...]` in cell order, so a saved board reads by coordinates and survives a
+    renumbering of the map's cells. `item` encodes one value (a name, a count, a list)."""
+
+    def __init__(self, map_name: str, item: FieldCodec) -> None:
+        self.map_name = map_name
+        self.item = item
+
+    def encode(self, value: Any, tables: NameTables) -> Any:
+        """`[q, r, value]` per occupied cell, in cell order."""
+        board = tables.hex_maps[self.map_name]
+        return [[*board.hex_at(cell), self.item.encode(value[cell], tables)] for cell in sorted(value)]
+
+    def decode(self, value: Any, tables: NameTables, field: str) -> Any:
+        """{cell id: value}; StateFormatError naming the entry for a hex off the map or given twice."""
+        board = tables.hex_maps[self.map_name]
+        entries = _expect_list(value, field)
+        if len(entries) > len(board):
+            raise StateFormatError(field, f"the map has {len(board)} cells, got {len(entries)} entries")
+        cells: dict[int, Any] = {}
+        for i, entry in enumerate(entries):
+            where = f"{field}[{i}]"
+            if not isinstance(entry, list | tuple) or len(entry) != 3:
+                raise StateFormatError(where, f"expected [q, r, value], got {entry!r}")
+            q, r = _expect_int(entry[0], f"{where}[0]"), _expect_int(entry[1], f"{where}[1]")
+            if (q, r) not in board:
+                raise StateFormatError(where, f"hex ({q}, {r}) is not a cell of the map {self.map_name!r}")
+            cell = board.index((q, r))
+            if cell in cells:
+                raise StateFormatError(where, f"hex ({q}, {r}) is given twice")
+            cells[cell] = freeze(self.item.decode(entry[2], tables, f"{where}[2]"))
+        return cells
 
 
 class SavedTogether(FieldCodec):

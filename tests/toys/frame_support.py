@@ -1,7 +1,7 @@
 """What the frame-engine toys (tug, party, spellbook) share: codecs for their fields and a small observer.
 
-The toys declare their state on `StateRecord` like the games do; these codecs cover the two field shapes they use
-that the record module leaves to games: nested tuples of integers and the frame stack.
+The toys declare their state on `StateRecord` like the games do, with the record module's codecs (`INTS`,
+`INT_ROWS` and `DecisionStackCodec` for their frame stacks).
 """
 
 from __future__ import annotations
@@ -11,54 +11,17 @@ from typing import Any
 
 import numpy as np
 
-from envs.core.decisions import stack_from_list, stack_to_list
 from envs.core.game import Observer, State, StateFormatError
-from envs.core.record import FieldCodec, NameTables
+from envs.core.record import IntCodec, ListOf, NameTables
 
 NO_NAMES = NameTables({})
 """The toys index no named content."""
 
 
-class IntTuples(FieldCodec):
-    """Integers nested `depth` levels deep in tuples (depth 1: a tuple of ints), saved as nested lists."""
-
-    def __init__(self, depth: int = 1) -> None:
-        self.depth = depth
-
-    def encode(self, value: Any, tables: NameTables) -> Any:
-        """Nested lists of the integers."""
-        return _lists(value, self.depth)
-
-    def decode(self, value: Any, tables: NameTables, field: str) -> Any:
-        """Nested tuples of the integers; StateFormatError naming the entry that is not one."""
-        return _tuples(value, self.depth, field)
-
-
-def _lists(value: Any, depth: int) -> Any:
-    return [int(item) if depth == 1 else _lists(item, depth - 1) for item in value]
-
-
-def _tuples(value: Any, depth: int, field: str) -> Any:
-    if not isinstance(value, list | tuple):
-        raise StateFormatError(field, f"expected a list, got {value!r}")
-    if depth > 1:
-        return tuple(_tuples(item, depth - 1, f"{field}[{i}]") for i, item in enumerate(value))
-    for i, item in enumerate(value):
-        if isinstance(item, bool) or not isinstance(item, int):
-            raise StateFormatError(f"{field}[{i}]", f"expected an integer, got {item!r}")
-    return tuple(value)
-
-
-class StackCodec(FieldCodec):
-    """The frame stack, saved as a list of frame dicts (bottom first)."""
-
-    def encode(self, value: Any, tables: NameTables) -> Any:
-        """A list of frame dicts."""
-        return stack_to_list(value)
-
-    def decode(self, value: Any, tables: NameTables, field: str) -> Any:
-        """The frames; StateFormatError naming the frame that is not one."""
-        return stack_from_list(value, field)
+INTS = ListOf(IntCodec())
+"""A tuple of integers, saved as a list (envs.core.record)."""
+INT_ROWS = ListOf(ListOf(IntCodec()))
+"""A tuple of tuples of integers, saved as nested lists."""
 
 
 def check_per_seat(values: Sequence[Any], num_seats: int, field: str) -> None:

@@ -27,8 +27,8 @@ from envs.core.components import pile_outcomes
 from envs.core.decisions import DecisionFrame, DecisionStack
 from envs.core.engine import Automatic, Chance, Decision, FrameEngine, FrameKind, new_frame
 from envs.core.game import CHANCE, Game, GameSpec, Observer, State, StateFormatError
-from envs.core.record import StateRecord
-from tests.toys.frame_support import NO_NAMES, FeatureObserver, IntTuples, StackCodec, check_per_seat, check_range
+from envs.core.record import DecisionStackCodec, StateRecord
+from tests.toys.frame_support import INTS, NO_NAMES, FeatureObserver, check_per_seat, check_range
 
 MAX_SEATS = 3
 TREASURES, TRAPS = 6, 4
@@ -55,17 +55,17 @@ class PartyState(StateRecord, FrameEngine):
     """The deck, who is in the party, loot, banked loot, wounds, standing orders, the leader and the frames."""
 
     game: PartyGame
-    deck: Annotated[tuple[int, ...], IntTuples()] = (TREASURES, TRAPS)
+    deck: Annotated[tuple[int, ...], INTS] = (TREASURES, TRAPS)
     """Cards left, per card id."""
-    in_party: Annotated[tuple[int, ...], IntTuples()] = ()
+    in_party: Annotated[tuple[int, ...], INTS] = ()
     """1 for each seat still in the party."""
-    loot: Annotated[tuple[int, ...], IntTuples()] = ()
-    banked: Annotated[tuple[int, ...], IntTuples()] = ()
-    wounds: Annotated[tuple[int, ...], IntTuples()] = ()
-    orders: Annotated[tuple[int, ...], IntTuples()] = ()
+    loot: Annotated[tuple[int, ...], INTS] = ()
+    banked: Annotated[tuple[int, ...], INTS] = ()
+    wounds: Annotated[tuple[int, ...], INTS] = ()
+    orders: Annotated[tuple[int, ...], INTS] = ()
     """Each seat's standing order: leave once it holds this many wounds (0: stay)."""
     leader: int = 0
-    stack: Annotated[DecisionStack, StackCodec()] = ()
+    stack: Annotated[DecisionStack, DecisionStackCodec()] = ()
 
     FRAME_KINDS: ClassVar[Mapping[str, FrameKind]] = {
         Kind.LEAD: Decision("_lead_options", "_lead"),

@@ -36,8 +36,8 @@ from envs.core.decisions import DecisionFrame, DecisionStack
 from envs.core.engine import Automatic, Chance, Decision, FrameEngine, FrameKind, new_frame
 from envs.core.game import CHANCE, Game, GameSpec, Observer, State, StateFormatError
 from envs.core.hidden import redeal
-from envs.core.record import StateRecord
-from tests.toys.frame_support import NO_NAMES, FeatureObserver, IntTuples, StackCodec, check_per_seat, check_range
+from envs.core.record import DecisionStackCodec, StateRecord
+from tests.toys.frame_support import INT_ROWS, INTS, NO_NAMES, FeatureObserver, check_per_seat, check_range
 
 SEATS = 2
 HAND_SIZE = 2
@@ -112,22 +112,22 @@ class SpellbookState(StateRecord, FrameEngine):
     """Deck, hands, discard, the card in play, each seat's points, experience and level, the turn and the frames."""
 
     game: SpellbookGame
-    deck: Annotated[tuple[int, ...], IntTuples()] = COPIES
+    deck: Annotated[tuple[int, ...], INTS] = COPIES
     """Copies per card left in the deck (hidden)."""
-    hands: Annotated[tuple[tuple[int, ...], ...], IntTuples(2)] = ((0,) * len(CARDS),) * SEATS
+    hands: Annotated[tuple[tuple[int, ...], ...], INT_ROWS] = ((0,) * len(CARDS),) * SEATS
     """Copies per card in each hand (each seen by its seat only)."""
-    discard: Annotated[tuple[int, ...], IntTuples()] = (0,) * len(CARDS)
+    discard: Annotated[tuple[int, ...], INTS] = (0,) * len(CARDS)
     in_play: int = NONE
-    points: Annotated[tuple[int, ...], IntTuples()] = (0,) * SEATS
-    xp: Annotated[tuple[int, ...], IntTuples()] = (0,) * SEATS
-    level: Annotated[tuple[int, ...], IntTuples()] = (1,) * SEATS
+    points: Annotated[tuple[int, ...], INTS] = (0,) * SEATS
+    xp: Annotated[tuple[int, ...], INTS] = (0,) * SEATS
+    level: Annotated[tuple[int, ...], INTS] = (1,) * SEATS
     active: int = 0
     turn: int = 0
     over: bool = False
     """A seat reached TARGET points."""
     decisions: int = 0
     """Decisions the seats took (those the rules took are not counted)."""
-    stack: Annotated[DecisionStack, StackCodec()] = ()
+    stack: Annotated[DecisionStack, DecisionStackCodec()] = ()
 
     FRAME_KINDS: ClassVar[Mapping[str, FrameKind]] = {
         Kind.START_TURN: Automatic("_start_turn"),

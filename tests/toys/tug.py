@@ -24,8 +24,8 @@ from typing import Annotated, Any, ClassVar
 from envs.core.decisions import DecisionFrame, DecisionStack
 from envs.core.engine import Automatic, Chance, Decision, FrameEngine, FrameKind, new_frame
 from envs.core.game import CHANCE, Game, GameSpec, Observer, State, StateFormatError
-from envs.core.record import StateRecord
-from tests.toys.frame_support import NO_NAMES, FeatureObserver, IntTuples, StackCodec, check_per_seat, check_range
+from envs.core.record import DecisionStackCodec, StateRecord
+from tests.toys.frame_support import INTS, NO_NAMES, FeatureObserver, check_per_seat, check_range
 
 SEATS = 2
 ROUNDS = 3
@@ -51,10 +51,10 @@ class TugState(StateRecord, FrameEngine):
 
     game: TugGame
     rope: int = 0
-    energy: Annotated[tuple[int, ...], IntTuples()] = (START_ENERGY,) * SEATS
+    energy: Annotated[tuple[int, ...], INTS] = (START_ENERGY,) * SEATS
     hand_overs_left: int = 0
     round: int = 0
-    stack: Annotated[DecisionStack, StackCodec()] = ()
+    stack: Annotated[DecisionStack, DecisionStackCodec()] = ()
 
     FRAME_KINDS: ClassVar[Mapping[str, FrameKind]] = {
         Kind.ROUND: Chance("_coin", "_round_starts"),
