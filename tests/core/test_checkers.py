@@ -368,6 +368,16 @@ def test_resampling_keeps_each_seats_view_on_every_registered_game(game: Game, a
     assert check_resample_keeps_own_view(game, seed=6, games=games) >= least
 
 
+@pytest.mark.parametrize(("game", "at_default"), registered_rules_games())
+def test_resampling_offers_what_the_reloaded_position_offers_on_every_registered_game(
+    game: Game, at_default: bool
+) -> None:
+    """A redeal offers the chance outcomes and legal actions of the same position rebuilt from its dict (no stale
+    cache of the true deal), on every registered game (a perfect-information game's resample is a plain copy)."""
+    games, least = games_and_least(at_default, 2, 21)
+    assert check_resample_matches_reload(game, seed=8, games=games) >= least
+
+
 RANDOM_GAMES = 20
 """Random games of the generic random simulation at a game's default player count (the games' own tests play
 thousands with their invariants; this one runs the generic checks on every registered game and player count)."""
