@@ -31,6 +31,7 @@ never cleared by hand.
 from __future__ import annotations
 
 import dataclasses
+import difflib
 import enum
 import sys
 import typing
@@ -70,8 +71,10 @@ class NameTables:
         index = self._index[table].get(name)
         if index is None:
             known = self.names[table]
+            close = difflib.get_close_matches(name, known, n=3)
+            hint = f"did you mean {' or '.join(repr(n) for n in close)}? " if close else ""
             shown = ", ".join(repr(n) for n in known[:12]) + (", ..." if len(known) > 12 else "")
-            raise StateFormatError(field, f"unknown {table} {name!r} (known: {shown})")
+            raise StateFormatError(field, f"unknown {table} {name!r} ({hint}known: {shown})")
         return index
 
 
