@@ -34,6 +34,7 @@ def validate_state(state: UnearthStateData) -> None:
     _check_end_of_age(state)
     _check_stack(state)
     _check_modifiers(state)
+    _check_turn_counters(state)
 
 
 def _fail(field: str, message: str) -> StateFormatError:
@@ -224,6 +225,8 @@ def _check_end_of_age(state: UnearthStateData) -> None:
 
 # ---------------------------------------------------------------------------------------------- the stack
 _BUILDING_KINDS = ("build wonder", "wonder token")
+_TURN_BASE = (r.START_TURN, r.DELVER_PHASE, r.END_TURN)
+"""Frames a turn stands on: each is pushed when nothing else is pending."""
 
 
 def _detail_bounds(state: UnearthStateData) -> dict[str, tuple[int, int] | type]:
@@ -288,6 +291,26 @@ def _frame_kinds() -> dict[str, tuple[str, tuple[str, ...]]]:
     }
 
 
+TURN_COUNTERS = {
+    "map_rerolls": "reroll_excavation",
+    "extra_dice": "two_dice",
+    "expeditions": "choose_ruin_after_roll",
+    "reading": "next_roll_modifier",
+    "ancestral": "next_d6_modifier",
+}
+"""Each counter of the turn and the Delver card effect that adds one to it."""
+
+
+def _check_turn_counters(state: UnearthStateData) -> None:
+    """A turn's counter counts cards played this turn: never more than the copies of its card in the game."""
+    delvers = state.game.cards.delvers
+    for name, effect in TURN_COUNTERS.items():
+        copies = sum(delver.count for delver in delvers if delver.effect.kind == effect)
+        value = getattr(state, name)
+        if value > copies:
+            raise _fail(name, f"counts cards played this turn, and the game has {copies} of them, got {value}")
+
+
 def _check_modifiers(state: UnearthStateData) -> None:
     """Gathered modifiers are amounts a card, a Wonder or an event gives, waiting for a roll's modifiers step."""
     for i, amount in enumerate(state.modifiers):
@@ -307,6 +330,9 @@ def _check_stack(state: UnearthStateData) -> None:
     bounds = _detail_bounds(state)
     for i, frame in enumerate(state.stack):
         _check_frame(state, frame, f"stack[{i}]", kinds, bounds)
+        # A turn's own frames are pushed on an emptied stack: everything of the turn happens above them.
+        if i and frame.kind in _TURN_BASE:
+            raise _fail(f"stack[{i}].kind", f"{frame.kind!r} is at the bottom of the stack, under the turn's steps")
 
 
 def _check_frame(

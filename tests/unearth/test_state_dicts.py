@@ -215,9 +215,22 @@ def _reveal_on_a_ruin(data: dict[str, Any]) -> None:
     data["stack"].append({"seat": CHANCE, "kind": "reveal ruin", "reason": "claim", "details": {"place": 0}})
 
 
+def _ancestral_claims_beyond_the_deck(data: dict[str, Any]) -> None:
+    """More Ancestral Claims played this turn than the game has (4)."""
+    data["ancestral"] = 5
+
+
+def _a_turn_above_its_steps(data: dict[str, Any]) -> None:
+    """A Delver Phase on top of a pending roll (a turn is pushed only on an emptied stack)."""
+    roll = {"seat": CHANCE, "kind": "roll", "reason": "test", "details": {"seat": 0, "die": "die 1 (d6)"}}
+    data["stack"].insert(0, roll)
+
+
 @pytest.mark.parametrize(
     ("edit", "field"),
     [
+        (_ancestral_claims_beyond_the_deck, "ancestral"),
+        (_a_turn_above_its_steps, "stack[1].kind"),
         (_modifier_of_zero, "modifiers[0]"),
         (_end_of_age_forgotten, "end_of_age"),
         (_reveal_on_a_ruin, "stack[1].details.place"),
