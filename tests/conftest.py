@@ -1,4 +1,5 @@
-"""Suite-wide pytest options and fixtures: golden files compared as text, rewritten on purpose with --update-golden."""
+"""Suite-wide pytest options and fixtures: golden files compared as text, rewritten on purpose with --update-golden;
+the `slow` marker on the tests that take more than a few seconds (`pytest -m "not slow"` for everyday work)."""
 
 from __future__ import annotations
 
@@ -14,6 +15,60 @@ GOLDEN_DIR = Path(__file__).resolve().parent / "golden"
 UPDATE_OPTION = "--update-golden"
 DIFF_LINES = 60
 """Lines of unified diff shown when a golden file differs (the full files are a command away)."""
+
+
+SLOW_TESTS = (
+    "tests/rllib/",
+    "tests/unearth/test_simulation.py::test_random_games_keep_invariants",
+    "tests/unearth/test_observer.py::test_fast_observer_equals_the_reference_at_every_step",
+    "tests/unearth/test_observer.py::test_generic_hidden_information_checkers_pass",
+    "tests/unearth/test_tableau.py::test_random_legal_placements_keep_every_invariant",
+    "tests/unbroken/test_card_fuzz.py::test_fuzz_changed_",
+    "tests/core/test_checkers.py::test_clones_are_independent_on_every_registered_game",
+    "tests/core/test_checkers.py::test_heuristics_never_peek_on_every_registered_game",
+    "tests/core/test_checkers.py::test_no_seat_sees_what_is_hidden_from_it_on_every_registered_game",
+    "tests/core/test_checkers.py::test_random_simulation_on_every_registered_game",
+    "tests/core/test_checkers.py::test_resampling_keeps_each_seats_view_on_every_registered_game",
+    "tests/core/test_checkers.py::test_resampling_offers_what_the_reloaded_position_offers_on_every_registered_game",
+    "tests/core/test_card_duel_best_response.py::test_choosing_in_more_tricks_is_never_worse",
+    "tests/core/test_card_duel_best_response.py::test_the_best_response_plays_whole_games_on_the_rules_core",
+    "tests/core/test_chance.py::test_thresholds_on_the_running_totals_pick_as_numpy_where_its_total_differs",
+    "tests/core/test_bad_input.py::test_stable_baselines3_actions_reach_the_env",
+    "tests/test_readme.py::test_a_readme_example_runs",
+    "tests/training/test_evaluate_cli.py::test_workers_end_when_their_parent_is_killed",
+    "tests/training/test_lookahead.py::test_beats_random_on_unearth_two_players",
+    "tests/training/test_packaging",
+    "tests/training/test_resume.py::test_subproc_envs_resume_exactly_too",
+    "tests/training/test_rllib_optional.py::",
+    "tests/training/test_selfplay.py::test_self_play_trains_from_the_yaml_config_alone",
+    "tests/training/test_solo_coop_routing.py::test_train_evaluate_and_play_on_the_",
+    "tests/training/test_tournament.py::test_a_tournament_through_evaluate_rates_the_heuristic_above_random",
+    "tests/training/test_train_cli.py::",
+)
+"""Node-id prefixes of the tests that take more than about 1.5 s each (`pytest --durations=0 --durations-min=1.5`):
+random simulations, fuzzing, packaging builds, tiny training runs, Ray. Tests that use the `trained_run` fixture (a
+tiny `train.py` run per game) are slow too. CI runs them all."""
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Declare the `slow` marker (pyproject's `--strict-markers` refuses undeclared ones)."""
+    config.addinivalue_line("markers", "slow: takes more than a few seconds; `pytest -m 'not slow'` leaves it out")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Mark the slow tests; a SLOW_TESTS entry that matches no test of a whole-suite run is an error (a renamed
+    test must not silently lose its mark)."""
+    matched: set[str] = set()
+    for item in items:
+        prefix = next((prefix for prefix in SLOW_TESTS if item.nodeid.startswith(prefix)), None)
+        if prefix is not None:
+            matched.add(prefix)
+        if prefix is not None or "trained_run" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.slow)
+    whole_suite = [str(arg) for arg in config.args] in ([], ["tests"]) and not config.getoption("keyword")
+    unmatched = [prefix for prefix in SLOW_TESTS if prefix not in matched]
+    if whole_suite and unmatched and len(items) > 100:
+        raise pytest.UsageError(f"tests/conftest.py SLOW_TESTS entries match no test: {unmatched}")
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:

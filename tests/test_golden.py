@@ -9,7 +9,6 @@ the diff before committing it.
 from __future__ import annotations
 
 import importlib
-import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -19,7 +18,7 @@ from envs.core.registration import discovered_games
 from envs.core.testing import GoldenCase
 
 if TYPE_CHECKING:
-    from conftest import GoldenFiles  # the `golden` fixture's type (tests/conftest.py)
+    from tests.conftest import GoldenFiles  # the `golden` fixture's type (tests/conftest.py)
 
 TESTS = Path(__file__).resolve().parent
 ENVS = TESTS.parent / "envs"
@@ -27,11 +26,9 @@ ENVS = TESTS.parent / "envs"
 
 def case_modules() -> dict[str, list[GoldenCase]]:
     """Each game's GOLDEN_CASES, by the name of its test folder (tests/<game>/golden_cases.py)."""
-    if str(TESTS) not in sys.path:  # the game test folders are packages importable from tests/
-        sys.path.insert(0, str(TESTS))
     found = {}
     for path in sorted(TESTS.glob("*/golden_cases.py")):
-        module = importlib.import_module(f"{path.parent.name}.golden_cases")
+        module = importlib.import_module(f"tests.{path.parent.name}.golden_cases")
         found[path.parent.name] = list(module.GOLDEN_CASES)
     return found
 

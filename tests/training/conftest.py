@@ -1,22 +1,15 @@
-"""Fixtures of the training/evaluation tests: repo root on sys.path, one tiny trained run per env id."""
+"""Fixtures of the training/evaluation tests: one tiny trained run per env id."""
 
 from __future__ import annotations
 
 import shutil
-import sys
 from pathlib import Path
 
 import pytest
 
-HERE = Path(__file__).resolve().parent
-for folder in (HERE.parents[1], HERE):  # the repo root (agents, envs) and the helper modules beside this file
-    if str(folder) not in sys.path:
-        sys.path.insert(0, str(folder))
-
-from training_support import TrainedRun, damaged_models, run_cli, tiny_training_config, write_yaml  # noqa: E402
-
-from agents.environment import solo_env_ids  # noqa: E402
-from envs.core.registration import discovered_games, game_record_of_env_id  # noqa: E402
+from agents.environment import solo_env_ids
+from envs.core.registration import discovered_games, game_record_of_env_id
+from tests.training.training_support import TrainedRun, damaged_models, run_cli, tiny_training_config, write_yaml
 
 SOLO_ENV_IDS_UNDER_ENVS = [
     env_id for env_id in solo_env_ids() if game_record_of_env_id(env_id).name in discovered_games()

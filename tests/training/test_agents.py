@@ -6,7 +6,13 @@ import math
 
 import numpy as np
 import pytest
-from search_toy_games import (
+
+from agents.environment import make_env
+from agents.evaluation import EpisodeResult, summarize, wilson_interval
+from agents.mcts import MCTSAgent
+from agents.random_agent import RandomAgent
+from agents.registry import AgentSpecError, make_agent
+from tests.training.search_toy_games import (
     LADDER_ACTION,
     PASS_ACTION,
     RISKY_ACTION,
@@ -14,12 +20,6 @@ from search_toy_games import (
     CheatingToyState,
     ToyGame,
 )
-
-from agents.environment import make_env
-from agents.evaluation import EpisodeResult, summarize, wilson_interval
-from agents.mcts import MCTSAgent
-from agents.random_agent import RandomAgent
-from agents.registry import AgentSpecError, make_agent
 
 
 def decision_state(kind: str) -> object:

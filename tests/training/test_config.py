@@ -6,7 +6,6 @@ from pathlib import Path
 
 import pytest
 import yaml
-from training_support import REPO_ROOT, write_yaml
 
 from agents.config import (
     ConfigError,
@@ -20,6 +19,7 @@ from agents.config import (
     parse_override,
     parse_yaml,
 )
+from tests.training.training_support import REPO_ROOT, write_yaml
 
 MINIMAL = {"env": {"id": "tabletop/Unbroken-v0"}, "algo": {"name": "maskable_ppo"}}
 

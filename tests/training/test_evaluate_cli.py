@@ -10,7 +10,6 @@ from pathlib import Path
 
 import pytest
 import yaml
-from training_support import DAMAGED_MODEL_REASONS, REPO_ROOT, TrainedRun, interrupt_after, run_cli, write_yaml
 
 import evaluate
 from agents import evaluate_cli
@@ -18,6 +17,14 @@ from agents.evaluation import EvaluationGroup, build_groups, run_evaluation
 from envs import replay
 from envs.core.registration import game_record
 from envs.core.replays import read_record
+from tests.training.training_support import (
+    DAMAGED_MODEL_REASONS,
+    REPO_ROOT,
+    TrainedRun,
+    interrupt_after,
+    run_cli,
+    write_yaml,
+)
 
 UNBROKEN = "tabletop/Unbroken-v0"
 SWEEP = {"difficulty": ["easy", "hard"], "preset": ["english", "spanish"]}

@@ -7,7 +7,6 @@ from typing import Any
 
 import numpy as np
 import pytest
-from search_toy_games import LADDER_ACTION, RISKY_ACTION, SAFE_ACTION, ToyGame
 
 from agents.environment import make_env
 from agents.heuristics.unbroken_evaluation import evaluate as unbroken_evaluation
@@ -23,6 +22,7 @@ from envs.unbroken.game import UnbrokenGame
 from envs.unearth.game import UnearthGame
 from tests.toys.card_duel import CardDuelGame, CardDuelState
 from tests.toys.card_duel_heuristic import CardDuelHeuristic
+from tests.training.search_toy_games import LADDER_ACTION, RISKY_ACTION, SAFE_ACTION, ToyGame
 
 
 def decision_state(game: Game, seed: int = 0) -> State:

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import pytest
-from search_tree_games import (
+
+from agents.mcts import MCTSAgent
+from tests.training.search_tree_games import (
     SEAT_CHANGE_A,
     SEAT_CHANGE_B,
     SEAT_CHANGE_TREE,
@@ -17,8 +19,6 @@ from search_tree_games import (
     exact_action_values,
     expectimax,
 )
-
-from agents.mcts import MCTSAgent
 
 SEEDS = range(10)
 

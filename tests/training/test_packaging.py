@@ -13,9 +13,9 @@ import zipfile
 from pathlib import Path
 
 import pytest
-from training_support import REPO_ROOT
 
 from agents import evaluate_cli
+from tests.training.training_support import REPO_ROOT
 
 SOURCES = ("pyproject.toml", "README.md", "envs", "agents", "configs", "train.py", "evaluate.py")
 """What a wheel is built from (a copy, so the build writes nothing into the checkout)."""

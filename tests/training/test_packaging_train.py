@@ -9,10 +9,9 @@ import sys
 import zipfile
 from pathlib import Path
 
-from training_support import REPO_ROOT
-
 import train
 from agents import train_cli
+from tests.training.training_support import REPO_ROOT
 
 BUILD_INPUTS = ("pyproject.toml", "README.md", "envs", "agents", "configs", "train.py", "evaluate.py")
 """What building the wheel reads from the checkout."""

@@ -7,7 +7,6 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from training_support import DAMAGED_MODEL_REASONS
 
 from agents import play as play_module
 from agents.play import (
@@ -29,6 +28,7 @@ from envs import replay
 from envs.core.game import CHANCE, Observer, State
 from envs.core.registration import UnknownGameError
 from envs.core.replays import read_record
+from tests.training.training_support import DAMAGED_MODEL_REASONS
 
 CARD_DUEL = "tests.toys:tabletop/card_duel_v0"
 """Card Duel's PettingZoo id, with the package that registers it."""

@@ -6,10 +6,10 @@ import json
 from pathlib import Path
 
 import pytest
-from training_support import REPO_ROOT, TrainedRun, run_cli
 
 from benchmarks import balance, mcts_curve, reference_table, throughput
 from envs.core.registration import game_record
+from tests.training.training_support import REPO_ROOT, TrainedRun, run_cli
 
 DIFFICULTY_SWEEP = ["--sweep", "difficulty=easy,normal,hard"]
 

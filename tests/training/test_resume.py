@@ -16,7 +16,6 @@ import pytest
 import torch
 import yaml
 from stable_baselines3.common.callbacks import BaseCallback
-from training_support import REPO_ROOT, TrainedRun, tiny_training_config, write_yaml
 
 import agents.training
 import train
@@ -24,6 +23,7 @@ from agents.config import ExperimentConfig, load_experiment_config
 from agents.ppo import resolve_model_path
 from agents.run_dir import checkpoint_file_name, latest_checkpoint, run_model
 from agents.training import train as train_run
+from tests.training.training_support import REPO_ROOT, TrainedRun, tiny_training_config, write_yaml
 
 ROLLOUT = 64
 """Env steps per rollout in these tests: n_steps 32 on 2 envs."""

@@ -12,13 +12,13 @@ from typing import Any
 import numpy as np
 import pytest
 import yaml
-from training_support import REPO_ROOT, TINY_ALGO, run_cli, write_yaml
 
 from agents.config import ConfigError, EnvConfig, OpponentConfig, OpponentsConfig
 from agents.environment import make_env, probe_env
 from agents.run_dir import SNAPSHOT_DIR_NAME, snapshot_file_name, snapshot_paths
 from agents.selfplay import SnapshotCallback, SnapshotPool, game_result
 from envs.adapters.opponents import OpponentEnv
+from tests.training.training_support import REPO_ROOT, TINY_ALGO, run_cli, write_yaml
 
 TOY_ID = "tests.toys:tabletop/card_duel_v0"
 SELFPLAY_CONFIG = REPO_ROOT / "tests" / "toys" / "configs" / "card_duel_selfplay.yaml"

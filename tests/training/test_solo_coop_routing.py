@@ -13,7 +13,6 @@ from pathlib import Path
 import pytest
 import yaml
 from pettingzoo.test import api_test
-from training_support import run_cli, tiny_training_config, write_yaml
 
 from agents import evaluate_cli
 from agents.config import ConfigError, EnvConfig, OpponentConfig, OpponentsConfig
@@ -25,6 +24,7 @@ from envs.adapters.opponents import OpponentEnv
 from envs.core.registration import game_record_of_env_id, make_env_game, make_game
 from tests.toys import SUMMIT
 from tests.toys.summit_coop_v0 import env as summit_coop_env
+from tests.training.training_support import run_cli, tiny_training_config, write_yaml
 
 SOLO = "tests.toys:tabletop/Summit-v0"
 """Summit's solo Gymnasium id, with the package that registers it."""

@@ -10,7 +10,6 @@ from typing import Any
 import numpy as np
 import pytest
 import yaml
-from training_support import REPO_ROOT, interrupt_after, write_yaml
 
 import evaluate
 from agents.config import ConfigError, EvalConfig, validate_config
@@ -25,6 +24,7 @@ from agents.tournament import (
     tournament_tables,
 )
 from envs.core.outcomes import ranks
+from tests.training.training_support import REPO_ROOT, interrupt_after, write_yaml
 
 TOY_CONFIG = REPO_ROOT / "tests" / "toys" / "configs" / "card_duel_eval.yaml"
 COOP_ENV_ID = "tests.toys:tabletop/card_duel_coop_v0"

@@ -8,11 +8,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 import yaml
-from training_support import REPO_ROOT, TrainedRun, run_cli, tiny_training_config, write_yaml
 
 import train
 from agents.config import load_experiment_config
 from agents.evaluation import training_win_rates
+from tests.training.training_support import REPO_ROOT, TrainedRun, run_cli, tiny_training_config, write_yaml
 
 
 def scalar_tags(run_dir: Path) -> set[str]:
