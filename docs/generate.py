@@ -18,6 +18,8 @@ from envs.core.registration import GameRecord, discovered_games, make_game
 
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "benchmarks" / "results"
+NOTES = ROOT / "docs" / "notes"
+"""Each game's hand-written part of its page (`docs/notes/<game>.md`), placed above the generated tables."""
 
 ADAPTER_KWARGS = {
     "reward": "what a terminal reward measures: one of the game's declared reward modes (default `win`)",
@@ -50,6 +52,11 @@ def game_page(record: GameRecord) -> str:
         f"Rules and every reading of an ambiguity: `envs/{record.name}/RULES.md`; content provenance: "
         f"`envs/{record.name}/CONTENT.md`.",
         "",
+    ]
+    notes = NOTES / f"{record.name}.md"
+    if notes.exists():  # the game's hand-written page: results, interpretations, how it plays
+        lines += [notes.read_text().strip(), ""]
+    lines += [
         "## Environments",
         "",
         "| id | kind |",

@@ -1,4 +1,5 @@
-"""Every Python example of the README runs (each in a fresh process, from an empty folder)."""
+"""Every Python example of the README and of the documentation pages runs (each in a fresh process, from an empty
+folder)."""
 
 from __future__ import annotations
 
@@ -13,7 +14,14 @@ import pytest
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 PYTHON_BLOCK = re.compile(r"^```python\n(.*?)^```$", re.MULTILINE | re.DOTALL)
-EXAMPLES = PYTHON_BLOCK.findall((REPO_ROOT / "README.md").read_text(encoding="utf-8"))
+DOCUMENTS = [REPO_ROOT / "README.md", *sorted((REPO_ROOT / "docs").rglob("*.md"))]
+"""The README and the hand-written documentation pages (generated pages hold no examples)."""
+EXAMPLES = [
+    example
+    for document in DOCUMENTS
+    if "_build" not in document.parts and "_generated" not in document.parts
+    for example in PYTHON_BLOCK.findall(document.read_text(encoding="utf-8"))
+]
 TRAIN_EXTRA_IMPORTS = ("sb3_contrib", "stable_baselines3")
 """Imports of examples that need the train extra (skipped where it is not installed)."""
 

@@ -1,4 +1,5 @@
-"""Every game package has the one skeleton of README's "Adding a game", and its RULES.md names real functions.
+"""Every game package has the one skeleton of docs/development.md ("Adding a game"); its RULES.md names real
+functions.
 
 The skeleton: one module per role, with the same name in every game, so a reader (or a new game) finds each part in
 the same place. Roles whose words are the game's own (its rule queries, its text) may be spread over modules the
@@ -33,7 +34,7 @@ SKELETON = {
     "CONTENT.md": "where each piece of content comes from",
     "data": "the content as YAML",
 }
-"""Module (or folder) -> its role: the table of README's "Adding a game"."""
+"""Module (or folder) -> its role: the table of docs/development.md."""
 
 GAME_PACKAGES = sorted(
     {record.game.split(":")[0].split(".")[1] for record in discovered_games().values() if record.game},
@@ -64,7 +65,7 @@ def test_the_game_packages_are_found() -> None:
 
 @pytest.mark.parametrize("game", GAME_PACKAGES)
 def test_every_game_package_has_the_skeleton(game: str) -> None:
-    """README, "Adding a game": every game has each module of the skeleton, under its name."""
+    """docs/development.md, "Adding a game": every game has each module of the skeleton, under its name."""
     missing = [name for name in SKELETON if not (ENVS / game / name).exists()]
     assert not missing, f"envs/{game} lacks {missing} ({[SKELETON[name] for name in missing]})"
 

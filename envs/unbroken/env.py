@@ -24,7 +24,7 @@ def make_env(
     render_mode: str | None = None,
     card_directory: str | Path | None = None,
 ) -> TabletopEnv:
-    """Unbroken as a Gymnasium env; see README for the kwargs and the observation layout.
+    """Unbroken as a Gymnasium env; see its page on the documentation site for the kwargs and the observation layout.
 
     A misspelled keyword (`flatt=True`) raises TypeError naming it and listing the valid ones.
     """
