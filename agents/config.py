@@ -298,7 +298,11 @@ class EnvConfig(ConfigModel):
     """Which Gymnasium env to build: a registered id and the keyword arguments of gymnasium.make."""
 
     id: str
+    """A registered env id (`tabletop/Unbroken-v0`, `tabletop/unearth_v0`), or `package:id` for one registered
+    outside envs/."""
     kwargs: dict[str, Any] = {}
+    """Keyword arguments of the env: the game's settings (its page lists them) and the adapters' (reward,
+    illegal_action, ...)."""
 
 
 ActivationName = Literal["tanh", "relu", "elu", "leaky_relu", "gelu", "silu"]
@@ -312,8 +316,11 @@ class PolicyKwargs(ConfigModel):
     net_arch: list[PositiveInteger] | dict[str, list[PositiveInteger]] = [64, 64]
     """Hidden layer sizes, shared by policy and value function, or split as {pi: [...], vf: [...]}."""
     activation_fn: ActivationName = "tanh"
+    """Activation of the hidden layers (a torch.nn name such as tanh or relu)."""
     ortho_init: bool = True
+    """Orthogonal initialisation of the layers (sb3's default)."""
     share_features_extractor: bool = True
+    """One features extractor for the policy and the value heads (True) or one each."""
     features_extractor: Literal["flatten", "seat_grids", "entities"] = "flatten"
     """`flatten` (sb3's default), `seat_grids` (agents.extractors: each seat's grid views, such as a game's
     per-seat boards, through one shared linear layer of `grid_features` units; the rest flat) or `entities` (as
@@ -383,22 +390,39 @@ class MaskablePPOHyperparameters(AlgorithmHyperparameters):
     """MaskablePPO (sb3-contrib) hyperparameters; `policy: auto` picks MultiInputPolicy for Dict observations."""
 
     policy: Literal["auto", "MlpPolicy", "MultiInputPolicy"] = "auto"
+    """The sb3 policy class; auto picks MultiInputPolicy for Dict observations and MlpPolicy for flat ones."""
     learning_rate: float = Field(3e-4, gt=0)
+    """Adam's learning rate."""
     learning_rate_schedule: Literal["constant", "linear"] = "constant"
+    """constant, or linear: decays to 0 over total_timesteps."""
     n_steps: PositiveInteger = 2048
+    """Env steps per env between updates (the rollout is n_steps x n_envs)."""
     batch_size: PositiveInteger = 64
+    """Minibatch size of the update."""
     n_epochs: PositiveInteger = 10
+    """Passes over each rollout in the update."""
     gamma: UnitInterval = 0.99
+    """Discount factor."""
     gae_lambda: UnitInterval = 0.95
+    """GAE's bias-variance trade-off."""
     clip_range: float = Field(0.2, gt=0)
+    """PPO's clipping of the policy ratio."""
     clip_range_vf: float | None = None
+    """Clipping of the value update (None: not clipped)."""
     normalize_advantage: bool = True
+    """Normalise advantages within each minibatch."""
     ent_coef: float = Field(0.0, ge=0)
+    """Weight of the entropy bonus in the loss."""
     vf_coef: float = Field(0.5, ge=0)
+    """Weight of the value loss."""
     max_grad_norm: float = Field(0.5, ge=0)
+    """Gradient norm clipping."""
     target_kl: float | None = None
+    """Stop an update's epochs early past this KL divergence (None: never)."""
     stats_window_size: PositiveInteger = 100
+    """Episodes averaged in the logged rollout statistics."""
     device: str = "cpu"
+    """torch device of the policy (cpu; a GPU rarely pays for these small networks)."""
     policy_kwargs: PolicyKwargs = Field(default_factory=PolicyKwargs)
 
     def sb3_kwargs(
@@ -510,15 +534,21 @@ class TrainConfig(ConfigModel):
     """
 
     total_timesteps: PositiveInteger = 100_000
+    """PPO env steps of the run (pretraining not counted)."""
     n_envs: PositiveInteger = 2
+    """Envs stepped side by side for rollouts."""
     vec_env: Literal["dummy", "subproc"] = "dummy"
+    """dummy (all envs in the training process) or subproc (one process per env)."""
     seed: Integer = Field(0, ge=0)
+    """Seed of the run: envs, sampling and network initialisation; same seed and config, same run."""
     checkpoint_interval: Integer = Field(10_000, ge=0)
     """Env steps between checkpoints, each at the first rollout boundary at or after a multiple (0: only on Ctrl-C)."""
     eval_interval: Integer = Field(10_000, ge=0)
     """Env steps between evaluations (0: none)."""
     eval_episodes: PositiveInteger = 50
+    """Episodes of each evaluation during training."""
     torch_threads: PositiveInteger = 1
+    """torch's thread count in the training process."""
     time_budget_minutes: float | None = Field(None, gt=0)
     """Stop training once this many wall-clock minutes have passed since train.py started it, pretraining included
     (the model of the last update is the final model; a resumed run counts its own minutes afresh). None: no limit,
@@ -583,6 +613,8 @@ class OpponentsConfig(ConfigModel):
     """Opponents of multi-player games: a weighted pool of agents (self-play snapshots included) and the seats."""
 
     pool: list[OpponentConfig] = []
+    """The opponents of a multi-player run, each an agent spec with a weight (drawn with probability proportional
+    to it)."""
     learner_seats: LearnerSeats = "rotate"
     """rotate: the learner's seat advances every episode, offset per vectorised env so n_envs envs cover every
     seat; random: a uniform seat per episode; all: the learner plays every seat (co-op games); N: always seat N."""
@@ -607,7 +639,9 @@ class LoggingConfig(ConfigModel):
     """Where runs are written and whether TensorBoard event files are kept."""
 
     run_root: str = "runs"
+    """Folder under which run directories are made."""
     tensorboard: bool = True
+    """Write TensorBoard logs into the run directory."""
 
 
 class PretrainConfig(ConfigModel):
@@ -619,16 +653,27 @@ class PretrainConfig(ConfigModel):
     """
 
     teacher: str = "heuristic"
+    """Agent spec whose decisions are cloned (the game's heuristic by default)."""
     steps: Integer = Field(0, ge=0)
+    """Teacher-labelled decisions recorded for behaviour cloning (0: no pretraining)."""
     epochs: PositiveInteger = 15
+    """Passes of behaviour cloning over the recorded decisions."""
     dagger_rounds: Integer = Field(0, ge=0)
+    """DAgger rounds after cloning."""
     dagger_steps: PositiveInteger = 50_000
+    """Decisions recorded in each DAgger round."""
     dagger_epochs: PositiveInteger = 5
+    """Passes over all gathered data after each DAgger round."""
     student_share: UnitInterval = 1.0
+    """In a DAgger round, the probability that the student (not the teacher) acts at a state."""
     batch_size: PositiveInteger = 256
+    """Minibatch size of the cloning updates."""
     learning_rate: float = Field(1.0e-3, gt=0)
+    """Adam's learning rate for cloning."""
     value_coef: float = Field(0.5, ge=0)
+    """Weight of the value loss (fitted to the teacher's returns) beside the policy's cross-entropy."""
     workers: PositiveInteger = 2
+    """Processes recording teacher games."""
 
     @field_validator("teacher")
     @classmethod
@@ -701,13 +746,17 @@ class MCTSConfig(ConfigModel):
     """Default settings of the `mcts` agent (`mcts:N` on the command line overrides num_simulations)."""
 
     num_simulations: PositiveInteger = 100
+    """Simulations per decision."""
     rollout_depth: Integer = Field(100, ge=0)
+    """Decisions a rollout plays before it is cut and valued (0: value the new leaf at once)."""
     exploration: float = Field(1.4, ge=0)
+    """The UCT exploration constant."""
     rollout: Literal["random", "heuristic"] = "random"
     """Who plays the rollouts: random (uniform legal moves) or heuristic (the game's heuristic agent)."""
     prior: Literal["none", "heuristic"] = "none"
     """PUCT prior: none (plain UCT) or heuristic (the heuristic's choice gets prior_share of the prior)."""
     prior_share: UnitInterval = 0.75
+    """With prior: heuristic, the share of the prior on the heuristic's choice (the rest spread evenly)."""
     value: Literal["none", "learned"] = "none"
     """What a rollout cut at rollout_depth is worth: none (0) or learned (the game's shipped value model)."""
 
@@ -720,10 +769,15 @@ class EvaluationSettings(ConfigModel):
     """How many episodes, from which seed, on how many worker processes, written where, over which env settings."""
 
     episodes: PositiveInteger = 100
+    """Episodes (deals) per agent or line-up."""
     seed: Integer = Field(0, ge=0)
+    """First deal's seed; deal i uses seed + i, the same deals for every agent."""
     workers: PositiveInteger = 1
+    """Processes playing the episodes (results do not depend on it)."""
     out_dir: str = "runs/eval"
+    """Folder under which evaluation results are written."""
     agents: list[str] = ["random"]
+    """Agent specs evaluated when the command line names none."""
     sweep: dict[str, Annotated[list[SweepValue], Field(min_length=1)]] = {}
     """Env keyword argument -> values; every combination of the values is evaluated as its own group (empty: the
     env kwargs alone)."""

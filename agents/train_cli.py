@@ -21,7 +21,14 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from agents.config import RLLIB_PPO, ConfigError, ExperimentConfig, load_experiment_config, parse_override
+from agents.config import (
+    RLLIB_PPO,
+    ConfigError,
+    ExperimentConfig,
+    dump_yaml,
+    load_experiment_config,
+    parse_override,
+)
 from agents.console import log_to_console
 from agents.environment import check_features_extractor, probe_env
 from agents.run_dir import CONFIG_FILE_NAME
@@ -48,6 +55,11 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--config", type=Path, default=None, help=f"YAML config (default: {DEFAULT_CONFIG})")
     parser.add_argument("--resume", type=Path, default=None, metavar="RUN_DIR", help="continue a run directory")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar (e.g. in CI logs)")
+    parser.add_argument(
+        "--show-config",
+        action="store_true",
+        help="print the resolved config (every default filled in, overrides applied) and exit without training",
+    )
     parser.add_argument("overrides", nargs="*", metavar="key=value", help="dotted config overrides")
     return parser.parse_args(argv)
 
@@ -103,6 +115,10 @@ def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     try:
         config, source = load_config(args)
+        if args.show_config:
+            print(f"# {source}, resolved ({len(args.overrides)} overrides)")
+            print(dump_yaml(config), end="")
+            return 0
         facts = probe_env(config.env, source, config.opponents)
         check_features_extractor(config, source)
         if config.pretrain.steps > 0:

@@ -37,6 +37,7 @@ def write_pages(folder: Path) -> None:
     for name, record in sorted(discovered_games().items()):
         (folder / "games" / f"{name}.md").write_text(game_page(record))
     (folder / "results.md").write_text(results_page())
+    (folder / "configs.md").write_text(config_page())
 
 
 def game_page(record: GameRecord) -> str:
@@ -111,6 +112,54 @@ def action_groups(game: Any, num_actions: int) -> list[tuple[str, int, int, str]
         else:
             groups.append((group, action, 1, label))
     return groups
+
+
+def config_page() -> str:
+    """Every config key of train.py and evaluate.py: its type, default and meaning, from the pydantic models."""
+    from agents.config import ALGORITHM_HYPERPARAMETERS, AlgoConfig, EvalConfig, ExperimentConfig
+
+    lines = [
+        "# Config reference",
+        "",
+        "Every key of the YAML configs, read from the pydantic models that validate them (`agents/config.py`): an",
+        "unknown key or a wrong type is an error naming the key and the file. `python train.py --show-config",
+        "[--config FILE] [key=value ...]` prints a config with every default filled in.",
+        "",
+    ]
+    for title, model in (("Training runs: `train.py`", ExperimentConfig), ("Evaluations: `evaluate.py`", EvalConfig)):
+        lines += [f"## {title}", "", *_config_table(model, "", skip=AlgoConfig), ""]
+    for name, model in ALGORITHM_HYPERPARAMETERS.items():
+        lines += [f"## `algo:` with `name: {name}`", "", *_config_table(model, "algo."), ""]
+    return "\n".join(lines)
+
+
+def _config_table(model: Any, prefix: str, skip: Any = None) -> list[str]:
+    """The rows of one model's keys, sections expanded under their dotted prefix."""
+    from pydantic import BaseModel
+    from pydantic_core import PydanticUndefined
+
+    rows = ["| key | type | default | meaning |", "|---|---|---|---|"] if not prefix or prefix == "algo." else []
+    for name, field in model.model_fields.items():
+        annotation = field.annotation
+        key = f"{prefix}{name}"
+        meaning = " ".join((field.description or "").split()).replace("|", "\\|")
+        if inspect.isclass(annotation) and issubclass(annotation, BaseModel):
+            summary = (annotation.__doc__ or "").strip().splitlines()[0].replace("|", "\\|")
+            rows.append(f"| `{key}` | section | | {summary} |")
+            if annotation is skip:
+                rows.append(f"| `{key}.*` | | | the algorithm's keys: see the `algo:` tables below |")
+            else:
+                rows += _config_table(annotation, f"{key}.")
+            continue
+        if field.default_factory is not None:
+            default = repr(field.default_factory())  # type: ignore[call-arg]
+        elif field.default is PydanticUndefined:
+            default = "required"
+        else:
+            default = repr(field.default)
+        kind = getattr(annotation, "__name__", None) or str(annotation).replace("typing.", "")
+        rows.append(f"| `{key}` | `{kind}` | `{default}` | {meaning} |")
+    return rows
 
 
 def results_page() -> str:

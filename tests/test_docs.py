@@ -44,3 +44,16 @@ def test_action_groups_cover_every_id_once(tmp_path: Path) -> None:
         assert sum(count for _, _, count, _ in groups) == game.spec.num_actions
         firsts = [first for _, first, _, _ in groups]
         assert firsts == sorted(firsts) and firsts[0] == 0
+
+
+def test_every_config_key_has_a_meaning(tmp_path: Path) -> None:
+    """The config reference lists every key of train.py's and evaluate.py's configs with its meaning (the docstring
+    under the pydantic field): a new key without one fails here."""
+    generator = load_generator()
+    page = generator.config_page()  # type: ignore[attr-defined]
+    rows = [line for line in page.splitlines() if line.startswith("| `")]
+    assert len(rows) > 60
+    unexplained = [row.split("|")[1].strip() for row in rows if row.rstrip().endswith("|  |")]
+    assert not unexplained, f"config keys without a docstring in agents/config.py: {unexplained}"
+    for key in ("`train.total_timesteps`", "`algo.n_steps`", "`evaluation.episodes`", "`pretrain.dagger_rounds`"):
+        assert f"| {key} |" in page

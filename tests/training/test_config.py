@@ -19,7 +19,7 @@ from agents.config import (
     parse_override,
     parse_yaml,
 )
-from tests.training.training_support import REPO_ROOT, write_yaml
+from tests.training.training_support import REPO_ROOT, run_cli, write_yaml
 
 MINIMAL = {"env": {"id": "tabletop/Unbroken-v0"}, "algo": {"name": "maskable_ppo"}}
 
@@ -361,3 +361,16 @@ def test_every_shipped_training_config_validates_and_builds_its_env(path: Path) 
 def test_every_shipped_eval_config_validates(path: Path) -> None:
     """Every game's eval.yaml loads with its agents named."""
     assert load_eval_config(path).evaluation.agents
+
+
+def test_show_config_prints_the_resolved_config_and_trains_nothing(tmp_path: Path) -> None:
+    """`train.py --show-config` prints the config with every default filled in and the overrides applied, and exits
+    0 without making a run directory; a bad override is still an error naming the key."""
+    shown = run_cli("train.py", "--show-config", "train.total_timesteps=777", f"logging.run_root={tmp_path}")
+    assert shown.returncode == 0, shown.stderr
+    config = yaml.safe_load(shown.stdout)
+    assert config["train"]["total_timesteps"] == 777
+    assert config["algo"]["n_epochs"] > 0 and "stats_window_size" in config["algo"]  # defaults filled in
+    assert not any(tmp_path.iterdir())
+    wrong = run_cli("train.py", "--show-config", "algo.n_epoch=3")
+    assert wrong.returncode == 2 and "algo.n_epoch: unknown key" in wrong.stderr
