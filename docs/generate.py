@@ -128,8 +128,8 @@ def config_page() -> str:
     ]
     for title, model in (("Training runs: `train.py`", ExperimentConfig), ("Evaluations: `evaluate.py`", EvalConfig)):
         lines += [f"## {title}", "", *_config_table(model, "", skip=AlgoConfig), ""]
-    for name, model in ALGORITHM_HYPERPARAMETERS.items():
-        lines += [f"## `algo:` with `name: {name}`", "", *_config_table(model, "algo."), ""]
+    for name, hyperparameters in ALGORITHM_HYPERPARAMETERS.items():
+        lines += [f"## `algo:` with `name: {name}`", "", *_config_table(hyperparameters, "algo."), ""]
     return "\n".join(lines)
 
 
@@ -152,7 +152,7 @@ def _config_table(model: Any, prefix: str, skip: Any = None) -> list[str]:
                 rows += _config_table(annotation, f"{key}.")
             continue
         if field.default_factory is not None:
-            default = repr(field.default_factory())  # type: ignore[call-arg]
+            default = repr(field.default_factory())
         elif field.default is PydanticUndefined:
             default = "required"
         else:
