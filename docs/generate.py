@@ -72,9 +72,10 @@ def game_page(record: GameRecord) -> str:
         "| kwarg | default | values swept by evaluation | meaning |",
         "|---|---|---|---|",
     ]
+    meanings = type(game).KWARG_MEANINGS
     for kwarg, default in game_kwargs(game).items():
         swept = ", ".join(f"`{value}`" for value in record.settings.get(kwarg, ())) or ""
-        lines.append(f"| `{kwarg}` | `{default!r}` | {swept} | the game's own setting |")
+        lines.append(f"| `{kwarg}` | `{default!r}` | {swept} | {meanings.get(kwarg, '')} |")
     lines += [f"| `{kwarg}` | | | {meaning} |" for kwarg, meaning in ADAPTER_KWARGS.items()]
     observer = game.observer(0)
     axes = observer_view_axes(observer)

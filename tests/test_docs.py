@@ -57,3 +57,13 @@ def test_every_config_key_has_a_meaning(tmp_path: Path) -> None:
     assert not unexplained, f"config keys without a docstring in agents/config.py: {unexplained}"
     for key in ("`train.total_timesteps`", "`algo.n_steps`", "`evaluation.episodes`", "`pretrain.dagger_rounds`"):
         assert f"| {key} |" in page
+
+
+def test_every_game_kwarg_has_a_meaning() -> None:
+    """Each keyword argument of each game's constructor is explained on its page (`Game.KWARG_MEANINGS`)."""
+    generator = load_generator()
+    for record in discovered_games().values():
+        game = make_game(record, {})
+        kwargs = generator.game_kwargs(game)  # type: ignore[attr-defined]
+        missing = sorted(set(kwargs) - set(type(game).KWARG_MEANINGS))
+        assert not missing, f"{record.name}: kwargs without a meaning in KWARG_MEANINGS: {missing}"

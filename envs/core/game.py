@@ -110,6 +110,8 @@ class Game(abc.ABC):
     """Immutable configuration of a game (players, settings, card data)."""
 
     spec: GameSpec
+    KWARG_MEANINGS: ClassVar[dict[str, str]] = {}
+    """What each keyword argument of the game's constructor means (its documentation page lists them)."""
 
     @abc.abstractmethod
     def new_initial_state(self) -> State:

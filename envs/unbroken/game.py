@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -24,6 +24,14 @@ class UnbrokenGame(Game):
     Every setting is checked: an unknown keyword, a value of the wrong type (`character=True`) or an unknown name
     raises an error that lists what is accepted.
     """
+
+    KWARG_MEANINGS: ClassVar[dict[str, str]] = {
+        "difficulty": "easy, normal or hard: the rulebook's difficulty levels (setup bonuses and monster order)",
+        "preset": "english or spanish: the printing whose rules apply (RULES.md, printing differences)",
+        "character": "a character's name, or random (drawn at setup as a chance event)",
+        "cards": "a CardSet already loaded (from Python only): content to play with instead of the shipped one",
+        "card_directory": "a folder of card YAML in the shipped schema, used instead of the shipped content",
+    }
 
     @keyword_checked("UnbrokenGame")
     def __init__(

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import functools
 import itertools
-from typing import Any
+from typing import Any, ClassVar
 
 from envs.core.engine import new_frame
 from envs.core.game import CHANCE, Game, GameSpec, Observer
@@ -39,6 +39,11 @@ from envs.unearth.tableau import Tableau
 
 class UnearthGame(Game):
     """Unearth for 2-4 players with the shipped (or a user's) card data."""
+
+    KWARG_MEANINGS: ClassVar[dict[str, str]] = {
+        "num_players": "seats at the table: 2, 3 or 4",
+        "card_directory": "a folder of card YAML in the shipped schema, used instead of the shipped content",
+    }
 
     def __init__(self, num_players: int = 2, card_directory: str | None = None) -> None:
         if isinstance(num_players, bool) or not isinstance(num_players, int) or not 2 <= num_players <= MAX_PLAYERS:
