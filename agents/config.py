@@ -298,8 +298,8 @@ class EnvConfig(ConfigModel):
     """Which Gymnasium env to build: a registered id and the keyword arguments of gymnasium.make."""
 
     id: str
-    """A registered env id (`tabletop/Unbroken-v0`, `tabletop/unearth_v0`), or `package:id` for one registered
-    outside envs/."""
+    """A registered env id (a Gymnasium `tabletop/<Game>-v0` or a PettingZoo `tabletop/<game>_v0`), or
+    `package:id` for one registered outside envs/."""
     kwargs: dict[str, Any] = {}
     """Keyword arguments of the env: the game's settings (its page lists them) and the adapters' (reward,
     illegal_action, ...)."""
