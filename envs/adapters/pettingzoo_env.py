@@ -22,8 +22,11 @@ once, as PettingZoo's AEC loop does.
 
 Illegal actions: `illegal_action="raise"` (raw_env's default) raises IllegalActionError naming the action and the
 legal ones. `"penalize"` ends the game for everyone: the offender gets -1 and every other seat 0 (cooperative
-games included), and the offender's info has `illegal_action`. `env()` wraps with PettingZoo's
-TerminateIllegalWrapper, which gives the same rewards before the action reaches the env.
+games included), and the offender's info has `illegal_action`. `env()` defaults to `"penalize"` and then wraps
+with PettingZoo's TerminateIllegalWrapper, which gives the same rewards before the action reaches the env;
+`env(illegal_action="raise")` leaves that wrapper out, so the explicit kwarg holds. An id outside the action space
+raises IllegalActionError from both (never PettingZoo's bare AssertionError), and `step`/`last` with no game in
+play (before reset, or after every agent stepped None) raise NoGameError.
 
 An action that is no action id (4.7, "4", True, a list: `envs.adapters.driver.action_index`) raises TypeError from
 `raw_env()` and `env()` alike (env()'s outer `ActionTypeWrapper` checks it before PettingZoo's wrappers read it);
@@ -48,13 +51,21 @@ from pettingzoo.utils import wrappers
 
 from envs.adapters.driver import ILLEGAL_ACTION_PENALTY, GameDriver, ReplayViews, action_index
 from envs.adapters.spaces import observation_space
-from envs.core.game import TERMINAL, Game, State
+from envs.core.game import TERMINAL, Game, IllegalActionError, State
 from envs.core.keywords import check_keywords, keywords_of
 
 AGENT_PREFIX = "player_"
 """Agent names are AGENT_PREFIX + seat index, as in PettingZoo classic."""
 ADAPTER_KWARGS = ("reward", "illegal_action", "render_mode", "max_decisions")
 """Keyword arguments raw_env()/env() keep for the adapter; every other one goes to the game factory."""
+
+
+class NoGameError(RuntimeError):
+    """`step` or `last` with no game in play: before the first reset, or after every agent stepped None at the end."""
+
+    def __init__(self, name: str, started: bool) -> None:
+        when = "the game is over and every agent has stepped None" if started else "no game has started"
+        super().__init__(f"{name}: {when}; call reset() to play")
 
 
 def agent_name(seat: int) -> str:
@@ -158,6 +169,8 @@ class TabletopAECEnv(ReplayViews, AECEnv):
 
     def step(self, action: Any) -> None:
         """Apply the selected agent's decision (None once it is terminated), then hand the turn on."""
+        if not self.agents:
+            raise self.no_game_error()
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
@@ -167,6 +180,20 @@ class TabletopAECEnv(ReplayViews, AECEnv):
         self._clear_rewards()
         self._driver.step(action)  # raises under "raise"; ends the game under "penalize"
         self._after_move(acting=agent)
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        """The selected agent's observation, reward, termination, truncation and info (PettingZoo's `last`)."""
+        if not self.agents:
+            raise self.no_game_error()
+        return super().last(observe)
+
+    def no_game_error(self) -> NoGameError:
+        """The error for a call that needs a game in play when there is none."""
+        return NoGameError(self.metadata["name"], started=self._driver.state is not None)
+
+    def illegal_action_error(self, action: int) -> IllegalActionError:
+        """The IllegalActionError for `action` in the current state: it names the action and the legal ones."""
+        return self._driver.illegal_action_error(action)
 
     def _after_move(self, acting: str | None) -> None:
         """Select the seat to act, or finish the game: rewards, terminations and infos for every seat."""
@@ -288,19 +315,31 @@ class OrderEnforcingWrapper(DirectAttributes, wrappers.OrderEnforcingWrapper):
     rewards = _bare_attribute("rewards", before_reset=False)
     infos = _bare_attribute("infos", before_reset=False)
 
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        """The bare env's `last`: NoGameError once every agent has stepped None (PettingZoo's gives a KeyError)."""
+        if self.__dict__["_has_reset"] and not self._bare.agents:
+            raise self._bare.no_game_error()
+        return super().last(observe)
+
     def __str__(self) -> str:
         return str(self.env)
 
 
 class ActionTypeWrapper(DirectAttributes):
-    """Refuses an action that is no action id (TypeError, `action_index`) before the wrappers inside read it."""
+    """Refuses an action that is no action id (TypeError, `action_index`) or lies outside the action space
+    (IllegalActionError naming it and the legal actions) before the wrappers inside read it."""
 
     def step(self, action: Any) -> None:
         """Check the action of an agent still in the game (a done agent steps None), then step the env inside."""
         bare = self._bare
+        if not bare.agents:
+            raise bare.no_game_error()
         agent = bare.agent_selection
         if not (bare.terminations[agent] or bare.truncations[agent]):
-            action = action_index(action, bare.game.spec.num_actions)
+            num_actions = bare.game.spec.num_actions
+            action = action_index(action, num_actions)
+            if not 0 <= action < num_actions:  # PettingZoo's bounds check would assert, or overflow a C long
+                raise bare.illegal_action_error(action)
         self.env.step(action)
 
 
@@ -326,9 +365,12 @@ def make_env_module(
         return TabletopAECEnv(game_factory(**kwargs), name=name, rgb_renderer=rgb_renderer, **adapter)
 
     def env(**kwargs: Any) -> AECEnv:
-        """The AEC env wrapped as PettingZoo classic does (illegal moves end the game with -1 for the offender)."""
+        """The AEC env wrapped as PettingZoo classic does: by default (`illegal_action="penalize"`) an illegal move
+        ends the game with -1 for the offender; `illegal_action="raise"` raises IllegalActionError instead."""
+        kwargs.setdefault("illegal_action", "penalize")
         wrapped: AECEnv = raw_env(**kwargs)
-        wrapped = TerminateIllegalWrapper(wrapped, illegal_reward=ILLEGAL_ACTION_PENALTY)
+        if kwargs["illegal_action"] == "penalize":
+            wrapped = TerminateIllegalWrapper(wrapped, illegal_reward=ILLEGAL_ACTION_PENALTY)
         wrapped = AssertOutOfBoundsWrapper(wrapped)
         wrapped = ActionTypeWrapper(wrapped)
         return OrderEnforcingWrapper(wrapped)
