@@ -1,7 +1,8 @@
 """Pages of the documentation site written from the code: one per game, and the results page.
 
 `write_pages(folder)` is called by `docs/conf.py` on every build. A game's page lists its env ids, its keyword
-arguments (the game's own, with defaults and the values evaluation sweeps, then the adapters'), its observation views
+arguments (the game's own, with defaults and the values evaluation sweeps, then the adapters' and the entry point's
+own, such as an opponent env's `opponents`), its observation views
 (name, shape, axis roles) and its action groups (first id, count, an example label), read from the registration
 record, the rules-core game and its observer. The results page includes every `benchmarks/results/*.md` report, each
 of which starts with the command that wrote it.
@@ -13,8 +14,9 @@ import inspect
 from pathlib import Path
 from typing import Any
 
+from envs.adapters.opponents import OPPONENT_ENV_KWARGS
 from envs.core.observation import observer_view_axes
-from envs.core.registration import GameRecord, discovered_games, make_game
+from envs.core.registration import GameRecord, discovered_games, load_attribute, make_game
 
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "benchmarks" / "results"
@@ -77,6 +79,8 @@ def game_page(record: GameRecord) -> str:
         swept = ", ".join(f"`{value}`" for value in record.settings.get(kwarg, ())) or ""
         lines.append(f"| `{kwarg}` | `{default!r}` | {swept} | {meanings.get(kwarg, '')} |")
     lines += [f"| `{kwarg}` | | | {meaning} |" for kwarg, meaning in ADAPTER_KWARGS.items()]
+    for kwarg, (default, meaning) in env_kwargs(record).items():
+        lines.append(f"| `{kwarg}` | `{default!r}` | | {meaning} |")
     observer = game.observer(0)
     axes = observer_view_axes(observer)
     lines += ["", "## Observation", "", f"One float32 vector of {observer.size} values, in these views:", ""]
@@ -99,6 +103,20 @@ def game_kwargs(game: Any) -> dict[str, Any]:
         for name, parameter in parameters.items()
         if name != "self" and parameter.kind in (parameter.KEYWORD_ONLY, parameter.POSITIONAL_OR_KEYWORD)
     }
+
+
+def env_kwargs(record: Any) -> dict[str, tuple[Any, str]]:
+    """The keyword arguments of the game's Gymnasium entry points beyond the game's and the adapter's (an opponent
+    env's `opponents`, `learner_seats`, ...), with their defaults and meanings."""
+    game = make_game(record, {})
+    known = set(game_kwargs(game)) | set(ADAPTER_KWARGS)
+    extra: dict[str, tuple[Any, str]] = {}
+    for env in record.gym_envs:
+        entry_point = load_attribute(env.entry_point)
+        for name, parameter in inspect.signature(entry_point).parameters.items():
+            if name not in known and parameter.kind in (parameter.KEYWORD_ONLY, parameter.POSITIONAL_OR_KEYWORD):
+                extra[name] = (parameter.default, OPPONENT_ENV_KWARGS.get(name, ""))
+    return extra
 
 
 def action_groups(game: Any, num_actions: int) -> list[tuple[str, int, int, str]]:

@@ -67,3 +67,13 @@ def test_every_game_kwarg_has_a_meaning() -> None:
         kwargs = generator.game_kwargs(game)  # type: ignore[attr-defined]
         missing = sorted(set(kwargs) - set(type(game).KWARG_MEANINGS))
         assert not missing, f"{record.name}: kwargs without a meaning in KWARG_MEANINGS: {missing}"
+
+
+def test_every_entry_point_kwarg_has_a_meaning() -> None:
+    """Each keyword argument a game's Gymnasium entry point takes beyond the game's and the adapters' (an opponent
+    env's `opponents`, `learner_seats`, ...) is explained on its page."""
+    generator = load_generator()
+    for record in discovered_games().values():
+        extra = generator.env_kwargs(record)  # type: ignore[attr-defined]
+        missing = sorted(name for name, (_default, meaning) in extra.items() if not meaning)
+        assert not missing, f"{record.name}: entry-point kwargs without a meaning: {missing}"

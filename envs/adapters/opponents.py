@@ -1,7 +1,10 @@
 """A multi-player Game as a single-agent Gymnasium env: the learner plays some seats, a pool of policies the rest.
 
-Opponents are already-built policies (this module never imports `agents`, so `envs` keeps no torch import; the
-caller resolves spec strings such as `random`, `heuristic`, `mcts:N`, a model path or `snapshot`). A policy is
+Opponents are already-built policies, or one of two strings: `"random"` (RandomPolicy) and `"heuristic"` (the
+heuristic the game's registration record names, imported from its "module:attribute" string only when asked for).
+This module never imports `agents`, so `envs` keeps no torch import: the other agent specs (`mcts:N`, a model path,
+`snapshot`) are built by the caller (the agents package's `make_agent`, or a config's `opponents` section) and refused
+here naming the accepted forms. A policy is
 either a callable `policy(observation, action_mask, state, seat) -> int` or an object with
 `act(observation, action_mask, state=...) -> int` (the `agents` Agent protocol). If it has `reset(seed=...)`, it is
 reseeded at every env reset from the env's generator. Each policy has a weight; every opponent seat draws its
@@ -49,8 +52,18 @@ from gymnasium import spaces
 from envs.adapters.driver import ILLEGAL_ACTION_PENALTY, GameDriver, ReplayViews, action_index, require_bool
 from envs.adapters.spaces import observation_space
 from envs.core.game import Game, State
+from envs.core.registration import game_record, load_attribute
 
-__all__ = ["LEARNER_SEAT_MODES", "OpponentEnv", "Policy", "PolicyFn", "RandomPolicy", "SupportsAct"]
+__all__ = [
+    "LEARNER_SEAT_MODES",
+    "STRING_POLICIES",
+    "OpponentEnv",
+    "Policy",
+    "PolicyFn",
+    "RandomPolicy",
+    "SupportsAct",
+    "policy_of",
+]
 
 LEARNER_SEAT_MODES = ("rotate", "random", "all")
 """String values of `learner_seats` (an int names a fixed seat)."""
@@ -91,6 +104,43 @@ class RandomPolicy:
         return int(legal[self.rng.integers(len(legal))])
 
 
+OPPONENT_ENV_KWARGS = {
+    "opponents": "the policies of the other seats: callables, agents with `act`, or the strings `random` and "
+    "`heuristic` (default: one random policy)",
+    "weights": "one weight per opponent policy: each opponent seat draws its policy in proportion (default: equal)",
+    "learner_seats": "the seat(s) the learner plays: `rotate` (default), `random`, a seat index, or `all`",
+    "env_index": "this env's index among vectorised copies: with `rotate`, copy i starts at seat i",
+}
+"""What each keyword argument of an opponent env (a multi-player game as a Gymnasium env) does; the docs show it."""
+
+STRING_POLICIES = ("random", "heuristic")
+"""The opponent specs OpponentEnv builds itself; every other agent spec is built by `agents` and passed as a policy."""
+
+
+def policy_of(game: Game, policy: Policy | str) -> Policy:
+    """`policy` itself, or the policy a string names ("random", "heuristic"); TypeError naming the accepted forms."""
+    if isinstance(policy, str):
+        if policy == "random":
+            return RandomPolicy()
+        if policy == "heuristic":
+            record = game_record(game.spec.name)
+            if record.heuristic is None:
+                raise ValueError(f"opponent 'heuristic': no heuristic is known for game {record.name!r}")
+            return cast(Policy, load_attribute(record.heuristic)(game))
+        raise ValueError(
+            f"opponent {policy!r}: the env builds only the strings {list(STRING_POLICIES)}; build any other agent "
+            "spec with the agents package's make_agent(spec, env) and pass the agent (or name it in a config's "
+            "`opponents` section)"
+        )
+    if callable(policy) or isinstance(policy, SupportsAct):
+        return policy
+    raise TypeError(
+        f"an opponent must be a callable policy(observation, action_mask, state, seat), an object with "
+        f"act(observation, action_mask, state=...), or one of the strings {list(STRING_POLICIES)}; "
+        f"got {policy!r} ({type(policy).__name__})"
+    )
+
+
 class OpponentEnv(ReplayViews, gym.Env):
     """Gymnasium env over a multi-player Game: the learner plays its seat(s), weighted pool policies the others."""
 
@@ -99,7 +149,7 @@ class OpponentEnv(ReplayViews, gym.Env):
     def __init__(
         self,
         game: Game,
-        policies: Sequence[Policy] = (),
+        policies: Sequence[Policy | str] = (),
         weights: Sequence[float] | None = None,
         learner_seats: str | int = "rotate",
         env_index: int = 0,
@@ -117,7 +167,7 @@ class OpponentEnv(ReplayViews, gym.Env):
                 f"learner_seats must be one of {LEARNER_SEAT_MODES} or a seat in 0..{num_players - 1}, "
                 f"got {learner_seats!r}"
             )
-        self.policies = list(policies)
+        self.policies = [policy_of(game, policy) for policy in policies]
         if learner_seats != "all" and num_players > 1 and not self.policies:
             raise ValueError("the opponents need at least one policy (only learner_seats='all' needs none)")
         if weights is None:
