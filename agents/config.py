@@ -529,8 +529,8 @@ class AlgoConfig(ConfigModel):
 class TrainConfig(ConfigModel):
     """Budget, parallelism, seeding and the cadence of checkpoints and evaluations (all in env steps).
 
-    torch_threads stays 1 by default: small MLP updates gain nothing from more, and on a busy two-core machine
-    torch's spinning worker threads slowed training more than tenfold (82 vs 1059 steps/s measured).
+    torch_threads stays 1 by default: small MLP updates gain nothing from more, and when the cores are busy (the envs,
+    other processes) torch's spinning worker threads slow training many times over.
     """
 
     total_timesteps: PositiveInteger = 100_000

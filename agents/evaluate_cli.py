@@ -11,7 +11,7 @@ registration record lists. Writes a table to the terminal (drawn by rich where i
 score_histograms.png (and win_rate_over_training.png for run directories; plots need matplotlib) to the output
 folder; --record also writes every episode's actions for `python -m envs.replay`.
 
-A multi-player game (its PettingZoo id, e.g. `tests.toys:tabletop/card_duel_v0`) is evaluated as a tournament per
+A multi-player game (its PettingZoo id, e.g. `envs.toys:tabletop/card_duel_v0`) is evaluated as a tournament per
 swept setting (agents/tournament.py): every line-up of the agents over the seats (or `evaluation.lineups`), every
 seat rotation of each line-up on the same deals (--episodes deals per line-up, deal i seeded S+i), then ratings with
 intervals, a pairwise table, seat advantage and per-seat results (team win rates for a cooperative game).

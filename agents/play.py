@@ -1,7 +1,7 @@
 """Play a tabletop game in the terminal: `python -m agents.play GAME [--seat K] [--opponent SPEC ...] [--seed S]`.
 
 GAME is a game's record name (any case) or an env id; "package:id" imports the package first (which registers games
-that live outside envs/, e.g. `tests.toys:tabletop/card_duel_v0`). `--env-kwarg KEY=VALUE` sets a keyword of the
+that discovery does not find, e.g. `envs.toys:tabletop/card_duel_v0`). `--env-kwarg KEY=VALUE` sets a keyword of the
 game (`num_players=3`) or of the adapter (`reward=score`).
 
 A game's name means its first Gymnasium id, else its first PettingZoo id. A Gymnasium id whose game has one seat is

@@ -3,7 +3,7 @@
 Usage: python -m benchmarks.card_duel_best_response [--hand-size 4] [--games 3000] [--seed 0]
 
 At 2 seats the only real decisions are card plays (the trick's winner must blame the one other seat), and the
-heuristic (tests/toys/card_duel_heuristic.py) is deterministic. The best responder sees its own hand and the
+heuristic (envs/toys/card_duel_heuristic.py) is deterministic. The best responder sees its own hand and the
 public history only. Every deal of the 20 cards is equally likely, so each opponent hand is weighted by the number
 of card-level deals behind it; a world (an opponent hand) stays consistent while the heuristic, holding it, would
 have played the cards seen. At each of its decisions the best responder picks the card maximizing the expected
@@ -27,9 +27,9 @@ from math import comb
 import numpy as np
 
 from agents.evaluation import wilson_interval
-from tests.toys.card_duel import BLAME, CHANCE, DECK_SIZE, HAND_SIZE, PLAY, TERMINAL, CardDuelGame, CardDuelState
-from tests.toys.card_duel import rank as card_rank
-from tests.toys.card_duel_heuristic import CardDuelHeuristic
+from envs.toys.card_duel import BLAME, CHANCE, DECK_SIZE, HAND_SIZE, PLAY, TERMINAL, CardDuelGame, CardDuelState
+from envs.toys.card_duel import rank as card_rank
+from envs.toys.card_duel_heuristic import CardDuelHeuristic
 
 RANKS = DECK_SIZE // 2
 COPIES = 2

@@ -1,4 +1,4 @@
-"""What the frame engine (envs/core/engine.py) costs per frame and per step, timed on the toys of tests/toys.
+"""What the frame engine (envs/core/engine.py) costs per frame and per step, timed on the toys of envs/toys.
 
 - **automatic frame**: `_run` over a stack of automatic frames (one pop, one table look-up, one call each);
 - **decision**: one decision frame asked and answered (`legal_actions` then `_apply` of an action that pushes the
@@ -22,9 +22,9 @@ import numpy as np
 from envs.core.decisions import DecisionFrame
 from envs.core.engine import new_frame
 from envs.core.game import CHANCE, Game
-from tests.toys.party import PartyGame
-from tests.toys.spellbook import SpellbookGame
-from tests.toys.tug import PULL, Kind, TugGame, TugState
+from envs.toys.party import PartyGame
+from envs.toys.spellbook import SpellbookGame
+from envs.toys.tug import PULL, Kind, TugGame, TugState
 
 RUN_LENGTH = 10
 """Automatic frames in one timed `_run` (a stack as deep as a game's: popping copies the rest of it)."""

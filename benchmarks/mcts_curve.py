@@ -5,8 +5,8 @@
 Episode i uses seed SEED + i for every agent (the same deals). The env kwargs and the MCTS settings other than the
 simulation count come from the game's eval config (configs/<game>/eval.yaml; `--set KEY=VALUE` changes an env
 kwarg; `--mcts KEY=VALUE` an MCTS setting). Writes benchmarks/results/<game>_mcts_curve.json and .md (the table for
-the README), with the wall time of each point on this machine and, with one worker, the CPU seconds per game (the
-process's own clock: other work on the machine does not count).
+the results page), with the wall time of each point on the machine that runs it and, with one worker, the CPU
+seconds per game (the process's own clock: other work on the machine does not count).
 """
 
 from __future__ import annotations

@@ -46,7 +46,7 @@ validator, not of a mutation, and is reported beside the figures (it should be 0
 
     python -m benchmarks.state_fuzz --game GAME [--kwargs KEY=VALUE] [--states 100] [--mutations 10] [--steps 40]
         [--invariants MODULE:FUNCTION]
-    python -m benchmarks.state_fuzz --game tests.toys:card_duel --states 20     # "package:name"
+    python -m benchmarks.state_fuzz --game envs.toys:card_duel --states 20     # "package:name"
 
 Without --kwargs every combination of the record's settings is fuzzed (the default game for a record without any).
 Reports: benchmarks/results/<game>_state_fuzz.md and .json (the classes per setting and per top-level field, and

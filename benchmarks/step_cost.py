@@ -18,7 +18,7 @@ throughput target (`TARGET_RATIO` x connect_four's steps/s), how many microsecon
 observation take per decision, if the adapter and loop stay as measured.
 
     python -m benchmarks.step_cost --game GAME [--kwargs KEY=VALUE] [--seconds 3] [--rounds 3]
-    python -m benchmarks.step_cost --game tests.toys:card_duel --kwargs num_players=2   # "package:name"
+    python -m benchmarks.step_cost --game envs.toys:card_duel --kwargs num_players=2   # "package:name"
 """
 
 from __future__ import annotations

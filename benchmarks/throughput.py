@@ -13,7 +13,7 @@ The machines are shared and noisy, so the figure to compare is the ratio to conn
 every env is timed in alternating rounds with connect_four and the medians reported.
 
     python -m benchmarks.throughput --game GAME [--seconds 5] [--rounds 3]
-    python -m benchmarks.throughput --pettingzoo-module tests.toys.card_duel_v0 --kwargs num_players=4
+    python -m benchmarks.throughput --pettingzoo-module envs.toys.card_duel_v0 --kwargs num_players=4
 """
 
 from __future__ import annotations

@@ -296,7 +296,7 @@ class HeuristicWeights:
 
 
 WEIGHTS = HeuristicWeights()
-"""The weights the heuristic plays with (the measured ones of the README's balance table)."""
+"""The weights the heuristic plays with (the ones the balance table of Unbroken's docs page measures)."""
 NEXT_LEVEL_CONDITION_WEIGHT = dict(WEIGHTS.next_level_condition)
 """`WEIGHTS.next_level_condition` as a look-up table."""
 

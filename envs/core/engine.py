@@ -14,7 +14,7 @@ what the frame is and which named methods of the state run it:
 - `Automatic(resolve)`: a step of the rules, resolved at once (start a turn, score a round); never seen from
   outside.
 
-    FRAME_KINDS: ClassVar[Mapping[str, FrameKind]] = {                # tests/toys/tug.py
+    FRAME_KINDS: ClassVar[Mapping[str, FrameKind]] = {                # envs/toys/tug.py
         Kind.ROUND: Chance("_coin", "_round_starts"),
         Kind.INITIATIVE: Decision("_initiative_options", "_take_initiative"),
         Kind.END_ROUND: Automatic("_end_round"),
@@ -49,18 +49,18 @@ effect by its id, not from the cards in play:
                 self._push(*interruption, new_frame(seat, Kind.EFFECT, card=card, seat=seat, step=index + 1))
                 return
 
-(tests/toys/spellbook.py runs this pattern; its tests interrupt an effect with an event and with a level-up that
+(envs/toys/spellbook.py runs this pattern; its tests interrupt an effect with an event and with a level-up that
 sends the card back to its owner's hand, and the effect still finishes.)
 
 Initiative: when either seat may act next, the seat holding the initiative decides between acting (and keeping
 it), handing it over and ending the round, in one decision frame of its own. Handing over pushes the same kind of
 frame for the other seat and spends one of a bounded number of hand-overs, so a round (and the game) ends: once
-they are spent, "hand over" is no longer an option. (tests/toys/tug.py)
+they are spent, "hand over" is no longer an option. (envs/toys/tug.py)
 
 Standing orders: a reaction that is always legal (leaving a party, retreating) would double every episode if it
 were offered as a decision to every seat after every action. Instead a seat gives it as a standing order at one of
 its own decisions ("leave once I hold 2 wounds"), the order is kept in the state, and an automatic frame pushed
-after every event carries out the orders whose condition now holds, without asking. (tests/toys/party.py)
+after every event carries out the orders whose condition now holds, without asking. (envs/toys/party.py)
 
 Caches. The legal actions and chance outcomes of the frame on top are cached on the state (`_legal`,
 `_outcomes`): the run computes them anyway to know whether to stop, and agents ask for them many times. They are

@@ -11,9 +11,12 @@ a co-operative PettingZoo module.
 The record holds only strings and plain values, so importing a game package's `__init__` stays cheap (no rules,
 no gymnasium) and `envs` never imports `agents` (the heuristic is named by a "module:attribute" string).
 
-Games outside `envs/` (a researcher's own game, the toy games of the tests) register with `register_game(record)`
-in their package's `__init__`. An env id may name that package first, as `gymnasium.make` allows:
-`"tests.toys:tabletop/card_duel_v0"` imports `tests.toys` (which registers its records), then means the id.
+Games that discovery does not find (a researcher's own game outside `envs/`, the toys of the tests) register with
+`register_game(record)` in their package's `__init__`. An env id may name that package first, as `gymnasium.make`
+allows: `"my_games:tabletop/my_game_v0"` imports `my_games` (which registers its records), then means the id. A
+package that registers only on request defines `register_games()` instead, which naming it in an env id calls: the
+toys of `envs.toys` declare no `GAME` (so `import envs` registers none of them), and
+`"envs.toys:tabletop/card_duel_v0"` registers them, then means the id.
 """
 
 from __future__ import annotations
@@ -30,6 +33,8 @@ GAMES_PACKAGE = "envs"
 """The package whose subpackages are searched for game records."""
 RECORD_ATTRIBUTE = "GAME"
 """Name of the module-level GameRecord in a game package's `__init__.py`."""
+REGISTER_ON_REQUEST = "register_games"
+"""Name of the function a package that registers its games only when asked defines ("package:id" calls it)."""
 ENV_NAMESPACE = "tabletop"
 """Namespace of every Gymnasium and PettingZoo id the suite registers (`tabletop/Name-v0`)."""
 
@@ -180,16 +185,20 @@ def registered_games() -> dict[str, GameRecord]:
 
 
 def resolve_env_id(env_id: str) -> str:
-    """The id part of "package:id" after importing the package (which registers its games); other ids as given."""
+    """The id part of "package:id" after importing the package (which registers its games, or, when it defines
+    `register_games()`, registers them when that is called); other ids as given."""
     module_name, separator, rest = env_id.partition(":")
     if not separator:
         return env_id
     if not module_name or not rest:
         raise UnknownGameError(f"{env_id!r} is not of the form 'package:id'")
     try:
-        importlib.import_module(module_name)
+        module = importlib.import_module(module_name)
     except ImportError as error:
         raise UnknownGameError(f"cannot import {module_name!r}, named by the env id {env_id!r}: {error}") from None
+    register_on_request = getattr(module, REGISTER_ON_REQUEST, None)
+    if callable(register_on_request):
+        register_on_request()
     return rest
 
 

@@ -10,7 +10,7 @@ The JSON file (`write_record` puts each top-level field on a line of its own):
 
 - `format`: "tabletop-gym replay"; `version`: 1.
 - `env_id`: the env id as given, or null. It may be "package:id": the replayer imports the package first, which
-  registers games that live outside envs/ (e.g. `tests.toys:tabletop/card_duel_v0`).
+  registers games that discovery does not find (e.g. `envs.toys:tabletop/card_duel_v0`).
 - `game`: the game's record name (`GameSpec.name`); `game_kwargs`: its keyword arguments (env kwargs minus the
   adapter's).
 - `seed`: the reset seed, for information (the replay draws nothing), or null.

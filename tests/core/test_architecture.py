@@ -35,8 +35,8 @@ def game_words() -> set[str]:
     """Each registered game's name and the env kwargs its settings sweep (words only a game would use).
 
     Its end-of-game facts are left out: "title" and "level" are also plain English in generic code (table titles,
-    log levels), so the facts are checked by the tests that read them from the record instead. Only the games under
-    envs/ count (the toys of the tests stand for any game), and the platform's own keywords are left out:
+    log levels), so the facts are checked by the tests that read them from the record instead. Only the discovered
+    games count (the toys, registered on request, stand for any game), and the platform's own keywords are left out:
     `num_players` is a setting of every multi-player game and the platform's word for it (`GameSpec.num_players`)."""
     words = {word for record in discovered_games().values() for word in (record.name, *record.settings)}
     return words - PLATFORM_WORDS

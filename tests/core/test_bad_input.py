@@ -22,9 +22,9 @@ from envs.adapters.opponents import OpponentEnv
 from envs.adapters.pettingzoo_env import TabletopAECEnv
 from envs.core.keywords import check_keywords, keyword_checked, keywords_of
 from envs.core.registration import make_env_game, registered_games
-from tests.toys.card_duel import CardDuelGame
-from tests.toys.card_duel_v0 import env as card_duel_env
-from tests.toys.card_duel_v0 import raw_env as card_duel_raw_env
+from envs.toys.card_duel import CardDuelGame
+from envs.toys.card_duel_v0 import env as card_duel_env
+from envs.toys.card_duel_v0 import raw_env as card_duel_raw_env
 
 NOT_ACTIONS: list[Any] = [
     4.7,

@@ -308,7 +308,7 @@ def test_resample_matches_reload_on_unbroken(preset: str) -> None:
 @pytest.mark.parametrize("cooperative", [False, True])
 def test_resample_matches_reload_on_the_card_duel_toy(cooperative: bool) -> None:
     """The toy's resample_hidden (other seats' hands redrawn) at four seats agrees with its reloaded copy."""
-    from tests.toys.card_duel import CardDuelGame
+    from envs.toys.card_duel import CardDuelGame
 
     assert check_resample_matches_reload(CardDuelGame(num_players=4, cooperative=cooperative), seed=2) >= 100
 

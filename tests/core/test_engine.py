@@ -30,10 +30,10 @@ from envs.core.testing import (
     check_sampler_matches_outcomes,
     random_simulation,
 )
-from tests.toys import party, spellbook, tug
-from tests.toys.party import PartyGame, PartyState
-from tests.toys.spellbook import SpellbookGame, SpellbookState
-from tests.toys.tug import TugGame, TugState
+from envs.toys import party, spellbook, tug
+from envs.toys.party import PartyGame, PartyState
+from envs.toys.spellbook import SpellbookGame, SpellbookState
+from envs.toys.tug import TugGame, TugState
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 TOY_GAMES = {

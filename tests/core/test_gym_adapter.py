@@ -179,7 +179,7 @@ def test_spaces_are_the_same_objects() -> None:
 def test_driver_history_replays_the_game_exactly() -> None:
     """The driver keeps every decision and chance outcome; applying them to a fresh state reaches the same state."""
     from envs.adapters.driver import GameDriver
-    from tests.toys.card_duel import CardDuelGame
+    from envs.toys.card_duel import CardDuelGame
 
     game = CardDuelGame(num_players=3)
     driver = GameDriver(game)

@@ -7,7 +7,7 @@ import pytest
 
 from envs.core.game import Observer, State
 from envs.core.observation import ObservationLayout
-from tests.toys.card_duel import CardDuelGame
+from envs.toys.card_duel import CardDuelGame
 
 
 class GridObserver(Observer):

@@ -8,7 +8,7 @@ from gymnasium.utils.env_checker import check_env as gym_check_env
 
 from envs.adapters.opponents import OpponentEnv
 from envs.core.game import IllegalActionError, State
-from tests.toys.card_duel import CardDuelGame
+from envs.toys.card_duel import CardDuelGame
 
 SEATS = [2, 3, 4]
 

@@ -18,8 +18,8 @@ from envs.adapters.pettingzoo_env import TabletopAECEnv, make_env_module
 from envs.core.game import CHANCE, IllegalActionError, State
 from envs.core.registration import GameRecord, registered_games
 from envs.core.testing import check_clone_independence, check_sampler_matches_outcomes, player_count_settings
-from tests.toys.card_duel import BLAME, BLAME_BASE, LEAD_DRAW, CardDuelGame, CardDuelState
-from tests.toys.card_duel_v0 import env, raw_env
+from envs.toys.card_duel import BLAME, BLAME_BASE, LEAD_DRAW, CardDuelGame, CardDuelState
+from envs.toys.card_duel_v0 import env, raw_env
 
 SEATS = [2, 3, 4]
 VARIANTS = [False, True]
@@ -290,7 +290,7 @@ def test_generic_checkers_accept_the_toy(cooperative: bool) -> None:
 
 def test_registered_in_pettingzoo_registry() -> None:
     """A game record's PettingZoo module registers in PettingZoo's own registry, and make() builds it."""
-    record = GameRecord(name="card_duel", description="toy", pettingzoo_modules=("tests.toys.card_duel_v0",))
+    record = GameRecord(name="card_duel", description="toy", pettingzoo_modules=("envs.toys.card_duel_v0",))
     assert register_pettingzoo_envs(record)
     aec = pettingzoo.make("aec", "tabletop/card_duel-v0", num_players=3, max_cycles=-1)
     aec.reset(seed=0)

@@ -147,14 +147,14 @@ def test_pettingzoo_modules_register_in_pettingzoo_registry() -> None:
 
 def test_games_outside_envs_register_through_the_same_record() -> None:
     """The toys register with register_game: listed with the discovered games, ids in PettingZoo's registry."""
-    from tests.toys import CARD_DUEL
+    from envs.toys import CARD_DUEL
 
     assert registered_games()["card_duel"] is CARD_DUEL
     assert "card_duel" not in discovered_games()
     assert game_record_of_env_id("tabletop/card_duel_v0") is CARD_DUEL
     assert register_game(CARD_DUEL) is CARD_DUEL  # registering again is harmless
     with pytest.raises(ValueError, match="already registered by another record"):
-        register_game(GameRecord("card_duel", "an impostor", pettingzoo_modules=("tests.toys.card_duel_v0",)))
+        register_game(GameRecord("card_duel", "an impostor", pettingzoo_modules=("envs.toys.card_duel_v0",)))
     game = make_game(CARD_DUEL, {"num_players": 3})
     assert game.spec.name == CARD_DUEL.name and game.spec.num_players == 3
 
@@ -163,12 +163,31 @@ def test_an_env_id_may_name_the_package_that_registers_it() -> None:
     """As gymnasium.make("module:id"): the package is imported first; an unknown package is a clear error."""
     code = (
         "from envs.core.registration import game_record_of_env_id as find; "
-        "print(find('tests.toys:tabletop/card_duel_coop_v0').name)"
+        "print(find('envs.toys:tabletop/card_duel_coop_v0').name)"
     )
     result = subprocess.run([sys.executable, "-c", code], cwd=REPO_ROOT, capture_output=True, text=True, check=True)
     assert result.stdout.strip() == "card_duel_coop"
     with pytest.raises(UnknownGameError, match="cannot import 'no_such_package'"):
         game_record_of_env_id("no_such_package:tabletop/x_v0")
+
+
+def test_the_shipped_toys_register_only_on_request() -> None:
+    """`import envs` imports envs.toys while discovering but registers none of its toys; `register_games()` and an env
+    id or benchmark spec naming the package register them (a fresh interpreter: the tests' conftest registers them)."""
+    code = """
+import envs, pettingzoo
+from envs.core.registration import registered_games, resolve_env_id
+import envs.toys
+toys = {record.name for record in envs.toys.RECORDS}
+ids = {f"tabletop/{name}-v0" for name in toys}
+assert not toys & set(registered_games()) and not ids & set(pettingzoo.aec_registry), "registered at import"
+print(resolve_env_id("envs.toys:card_duel"))
+assert toys <= set(registered_games()) and ids <= set(pettingzoo.aec_registry), "not registered on request"
+assert envs.toys.register_games() == envs.toys.RECORDS
+"""
+    result = subprocess.run([sys.executable, "-c", code], cwd=REPO_ROOT, capture_output=True, text=True, check=False)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "card_duel"
 
 
 EVALUATED = [record for record in RECORDS if record.evaluation is not None]

@@ -26,12 +26,12 @@ from envs.core.replays import (
     replay,
     write_record,
 )
-from tests.toys.card_duel import BLAME_BASE, DECK_SIZE, CardDuelGame
-from tests.toys.card_duel_heuristic import CardDuelHeuristic
+from envs.toys.card_duel import BLAME_BASE, DECK_SIZE, CardDuelGame
+from envs.toys.card_duel_heuristic import CardDuelHeuristic
 from tests.toys.summit import SummitCoopGame
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
-ENV_ID = "tests.toys:tabletop/card_duel_v0"
+ENV_ID = "envs.toys:tabletop/card_duel_v0"
 """Card Duel's PettingZoo id, named with the package that registers it."""
 
 

@@ -19,8 +19,8 @@ from envs.adapters.opponents import OpponentEnv
 from envs.adapters.pettingzoo_env import TabletopAECEnv
 from envs.core.game import REWARD_MODES, Game, GameSpec, State
 from envs.core.registration import registered_games
+from envs.toys.card_duel import CardDuelCoopGame, CardDuelGame
 from tests.core.test_checkers import ROUNDS, DiceGame
-from tests.toys.card_duel import CardDuelCoopGame, CardDuelGame
 
 
 def _env_settings() -> Iterator[tuple[str, str, dict[str, Any]]]:

@@ -157,7 +157,7 @@ def test_a_slow_dict_is_stopped_at_the_time_limit() -> None:
 def test_command_line_writes_the_report(tmp_path: Path) -> None:
     """The command line fuzzes a registered game at every setting of its record and writes both report files."""
     stem = tmp_path / "fuzz"
-    arguments = ["--game", "tests.toys:card_duel", "--states", "6", "--mutations", "5", "--steps", "10"]
+    arguments = ["--game", "envs.toys:card_duel", "--states", "6", "--mutations", "5", "--steps", "10"]
     assert state_fuzz.main([*arguments, "--memory-gb", "0", "--out", str(stem)]) == 0
     document = json.loads(stem.with_suffix(".json").read_text(encoding="utf-8"))
     assert list(document["settings"]) == [f"card_duel(num_players={count})" for count in (2, 3, 4)]

@@ -12,7 +12,7 @@ from benchmarks import step_cost
 
 def test_step_cost_parts_add_up_to_the_timed_aec_step(tmp_path: Path) -> None:
     stem = tmp_path / "report"
-    arguments = ["--game", "tests.toys:card_duel", "--kwargs", "num_players=3", "--seconds", "0.2", "--rounds", "1"]
+    arguments = ["--game", "envs.toys:card_duel", "--kwargs", "num_players=3", "--seconds", "0.2", "--rounds", "1"]
     assert step_cost.main([*arguments, "--out", str(stem)]) == 0
     document = json.loads(stem.with_suffix(".json").read_text(encoding="utf-8"))
     costs = document["us_per_decision"]

@@ -8,7 +8,7 @@ import pytest
 
 from benchmarks import throughput
 
-MODULE = "tests.toys.card_duel_v0"
+MODULE = "envs.toys.card_duel_v0"
 
 
 def test_throughput_times_a_pettingzoo_module_beside_connect_four(capsys: pytest.CaptureFixture[str]) -> None:

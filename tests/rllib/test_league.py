@@ -62,7 +62,7 @@ def test_a_cooperative_game_maps_every_seat_to_the_learner() -> None:
     """Issue 11: "co-op games map every seat to the learner" (a team policy), whatever learner_seats says."""
     config = load_experiment_config(
         REPO_ROOT / "configs/unearth/rllib_selfplay.yaml",
-        ["env.id=tests.toys:tabletop/card_duel_coop_v0", "env.kwargs={num_players: 3}", "opponents.pool=[]"],
+        ["env.id=envs.toys:tabletop/card_duel_coop_v0", "env.kwargs={num_players: 3}", "opponents.pool=[]"],
     )
     roles = seat_roles(config, num_seats=3, cooperative=True, source="test")
     assert roles == SeatRoles(3, league=False)

@@ -170,7 +170,7 @@ def test_league_settings_the_game_cannot_use_fail_before_ray_starts(
         ("configs/unbroken/rllib_ppo.yaml", ["opponents.pool=[{agent: snapshot}]"], "opponents.pool"),
         (
             league_config,
-            ["env.id=tests.toys:tabletop/card_duel_coop_v0", "env.kwargs={num_players: 3}"],
+            ["env.id=envs.toys:tabletop/card_duel_coop_v0", "env.kwargs={num_players: 3}"],
             "opponents.pool",
         ),
     ):

@@ -1,35 +1,17 @@
-"""Toy games on the rules-core contract, small enough to test the platform on; importing this package registers them.
+"""The toys only the tests use; importing this package registers them, and the shipped toys of `envs.toys` too.
 
-They are registered through the same `GameRecord` as the games under `envs/` (with `register_game`, since they
-live outside it), so every generic tool reaches them by env id: `tests.toys:tabletop/card_duel_v0` in a config
-or on a command line imports this package first. tests/conftest.py imports it, so in a test session the toys are
-among the registered games and every per-game check runs on them too.
+The shipped toys (Card Duel, the frame-engine toys) live in `envs/toys/`, where benchmarks and docs reach them; the
+ones here test a shape of the platform that nothing shipped needs. They are registered through the same
+`GameRecord` as the games under `envs/` (with `register_game`), so every generic tool reaches them by env id:
+`tests.toys:tabletop/Summit-v0` imports this package first. tests/conftest.py imports it, so in a test session
+every toy is among the registered games and every per-game check runs on them too.
 """
 
 from envs.core.registration import GameRecord, GymEnvRecord, register_game
+from envs.toys import register_games as register_shipped_toys
 
-CARD_DUEL = register_game(
-    GameRecord(
-        name="card_duel",
-        description="Card Duel: a 2-4 player trick game with private hands, a chance-drawn leader and blame.",
-        game="tests.toys.card_duel:CardDuelGame",
-        pettingzoo_modules=("tests.toys.card_duel_v0",),
-        heuristic="tests.toys.card_duel_heuristic:CardDuelHeuristic",
-        settings={"num_players": (2, 3, 4)},
-    )
-)
-"""The competitive Card Duel."""
-CARD_DUEL_COOP = register_game(
-    GameRecord(
-        name="card_duel_coop",
-        description="Card Duel's cooperative variant: the team wins by taking enough strong tricks.",
-        game="tests.toys.card_duel:CardDuelCoopGame",
-        pettingzoo_modules=("tests.toys.card_duel_coop_v0",),
-        heuristic="tests.toys.card_duel_heuristic:CardDuelHeuristic",
-        settings={"num_players": (2, 3, 4)},
-    )
-)
-"""The cooperative Card Duel."""
+register_shipped_toys()
+
 SUMMIT = register_game(
     GameRecord(
         name="summit",

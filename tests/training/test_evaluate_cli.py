@@ -330,7 +330,7 @@ def test_without_the_train_extra_evaluate_still_saves_its_results(tmp_path: Path
     assert not (out / "score_histograms.png").exists()
     tournament = evaluate_without_train_extra(
         "--config",
-        str(REPO_ROOT / "tests" / "toys" / "configs" / "card_duel_eval.yaml"),
+        str(REPO_ROOT / "configs" / "card_duel" / "eval.yaml"),
         "--agent",
         "random",
         "--agent",

@@ -18,10 +18,10 @@ from agents.registry import AgentSpecError, make_agent, make_evaluation
 from envs.adapters.opponents import OpponentEnv
 from envs.core.game import Game, State
 from envs.core.testing import SeatPolicy, check_no_peek
+from envs.toys.card_duel import CardDuelGame, CardDuelState
+from envs.toys.card_duel_heuristic import CardDuelHeuristic
 from envs.unbroken.game import UnbrokenGame
 from envs.unearth.game import UnearthGame
-from tests.toys.card_duel import CardDuelGame, CardDuelState
-from tests.toys.card_duel_heuristic import CardDuelHeuristic
 from tests.training.search_toy_games import LADDER_ACTION, RISKY_ACTION, SAFE_ACTION, ToyGame
 
 

@@ -64,6 +64,7 @@ def test_a_non_editable_install_evaluates_with_its_default_config(tmp_path: Path
     top_level = {name.split("/")[0] for name in names if not name.split("/")[0].endswith(".dist-info")}
     assert "evaluate.py" not in top_level and {"envs", "agents"} <= top_level
     assert {"agents/configs/defaults.yaml", "agents/configs/unbroken/eval.yaml"} <= set(names)
+    assert {"envs/toys/card_duel_v0.py", "agents/configs/card_duel/selfplay.yaml"} <= set(names)  # the shipped toys
     site = tmp_path / "site"
     install = [sys.executable, "-m", "pip", "install", "--no-deps", "-q", "--target", str(site), str(wheel)]
     subprocess.run(install, check=True, capture_output=True, timeout=300)

@@ -30,7 +30,7 @@ from envs.core.registration import UnknownGameError
 from envs.core.replays import read_record
 from tests.training.training_support import DAMAGED_MODEL_REASONS
 
-CARD_DUEL = "tests.toys:tabletop/card_duel_v0"
+CARD_DUEL = "envs.toys:tabletop/card_duel_v0"
 """Card Duel's PettingZoo id, with the package that registers it."""
 
 

@@ -27,7 +27,7 @@ from tests.training.training_support import REPO_ROOT, TrainedRun, tiny_training
 
 ROLLOUT = 64
 """Env steps per rollout in these tests: n_steps 32 on 2 envs."""
-SELFPLAY_CONFIG = REPO_ROOT / "tests" / "toys" / "configs" / "card_duel_selfplay.yaml"
+SELFPLAY_CONFIG = REPO_ROOT / "configs" / "card_duel" / "selfplay.yaml"
 
 
 def exact_config(tmp_path: Path, name: str, game: str, **train_settings: Any) -> ExperimentConfig:

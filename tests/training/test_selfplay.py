@@ -1,6 +1,6 @@
 """Training against opponents on a multi-player game: the opponent env from a config, snapshots, self-play, imitation.
 
-Proven on the toy Card Duel (tests/toys), registered through its GameRecord and named by a "package:id" env id.
+Proven on the toy Card Duel (envs/toys), registered through its GameRecord and named by a "package:id" env id.
 """
 
 from __future__ import annotations
@@ -20,8 +20,8 @@ from agents.selfplay import SnapshotCallback, SnapshotPool, game_result
 from envs.adapters.opponents import OpponentEnv
 from tests.training.training_support import REPO_ROOT, TINY_ALGO, run_cli, write_yaml
 
-TOY_ID = "tests.toys:tabletop/card_duel_v0"
-SELFPLAY_CONFIG = REPO_ROOT / "tests" / "toys" / "configs" / "card_duel_selfplay.yaml"
+TOY_ID = "envs.toys:tabletop/card_duel_v0"
+SELFPLAY_CONFIG = REPO_ROOT / "configs" / "card_duel" / "selfplay.yaml"
 
 
 def pool(*agents: str, seats: str | int = "rotate") -> OpponentsConfig:
@@ -55,7 +55,7 @@ def test_probe_names_the_opponents_key_at_fault(opponents: OpponentsConfig, key:
 
 
 def test_probe_accepts_a_co_op_learner_on_every_seat_without_a_pool() -> None:
-    facts = probe_env(EnvConfig(id="tests.toys:tabletop/card_duel_coop_v0", kwargs={}), "c.yaml", pool(seats="all"))
+    facts = probe_env(EnvConfig(id="envs.toys:tabletop/card_duel_coop_v0", kwargs={}), "c.yaml", pool(seats="all"))
     assert facts.game_name == "card_duel_coop" and facts.num_players == 2
 
 

@@ -26,8 +26,8 @@ from agents.tournament import (
 from envs.core.outcomes import ranks
 from tests.training.training_support import REPO_ROOT, interrupt_after, write_yaml
 
-TOY_CONFIG = REPO_ROOT / "tests" / "toys" / "configs" / "card_duel_eval.yaml"
-COOP_ENV_ID = "tests.toys:tabletop/card_duel_coop_v0"
+TOY_CONFIG = REPO_ROOT / "configs" / "card_duel" / "eval.yaml"
+COOP_ENV_ID = "envs.toys:tabletop/card_duel_coop_v0"
 FEW_BOOTSTRAP_SAMPLES = 40
 
 

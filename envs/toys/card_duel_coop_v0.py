@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from envs.adapters.pettingzoo_env import make_env_module
-from tests.toys.card_duel import CardDuelCoopGame
+from envs.toys.card_duel import CardDuelCoopGame
 
 env, raw_env = make_env_module(CardDuelCoopGame, "card_duel_coop_v0")
 

@@ -28,7 +28,7 @@ from envs.core.decisions import DecisionFrame, DecisionStack
 from envs.core.engine import Automatic, Chance, Decision, FrameEngine, FrameKind, new_frame
 from envs.core.game import CHANCE, Game, GameSpec, Observer, State, StateFormatError
 from envs.core.record import DecisionStackCodec, StateRecord
-from tests.toys.frame_support import INTS, NO_NAMES, FeatureObserver, check_per_seat, check_range
+from envs.toys.frame_support import INTS, NO_NAMES, FeatureObserver, check_per_seat, check_range
 
 MAX_SEATS = 3
 TREASURES, TRAPS = 6, 4

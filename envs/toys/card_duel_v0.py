@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from envs.adapters.pettingzoo_env import make_env_module
-from tests.toys.card_duel import CardDuelGame
+from envs.toys.card_duel import CardDuelGame
 
 env, raw_env = make_env_module(CardDuelGame, "card_duel_v0")
 

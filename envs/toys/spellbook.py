@@ -37,7 +37,7 @@ from envs.core.engine import Automatic, Chance, Decision, FrameEngine, FrameKind
 from envs.core.game import CHANCE, Game, GameSpec, Observer, State, StateFormatError
 from envs.core.hidden import redeal
 from envs.core.record import DecisionStackCodec, StateRecord
-from tests.toys.frame_support import INT_ROWS, INTS, NO_NAMES, FeatureObserver, check_per_seat, check_range
+from envs.toys.frame_support import INT_ROWS, INTS, NO_NAMES, FeatureObserver, check_per_seat, check_range
 
 SEATS = 2
 HAND_SIZE = 2

@@ -1,4 +1,4 @@
-"""Card Duel: a small N-player (2-4) trick game on the rules-core contract, for testing the multi-player adapters.
+"""Card Duel: a small N-player (2-4) trick game on the rules-core contract, the multi-player platform's example.
 
 Rules (every random step is an explicit chance node with exact probabilities):
 

@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from tests.toys.card_duel import BLAME, BLAME_BASE, PLAY, CardDuelGame, CardDuelState, rank
+from envs.toys.card_duel import BLAME, BLAME_BASE, PLAY, CardDuelGame, CardDuelState, rank
 
 
 class CardDuelHeuristic:
