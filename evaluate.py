@@ -1,14 +1,14 @@
 """Evaluate agents: `python evaluate.py [--game GAME | --config FILE] --agent heuristic --agent runs/RUN`.
 
-The command lives in agents/evaluate_cli.py (installed as `tabletop-evaluate`); `python evaluate.py --help` lists
-its options.
+The command lives in agents/evaluation/evaluate_cli.py (installed as `tabletop-evaluate`); `python evaluate.py
+--help` lists its options.
 """
 
 from __future__ import annotations
 
 import sys
 
-from agents.evaluate_cli import main
+from agents.evaluation.evaluate_cli import main
 
 __all__ = ["main"]
 

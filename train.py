@@ -1,9 +1,10 @@
 """Train an agent from a YAML config: `python train.py [--config FILE] [key=value ...]` or `--resume RUN_DIR`.
 
-The command lives in agents/train_cli.py (installed as `tabletop-train`); `python train.py --help` lists its options.
+The command lives in agents/training/train_cli.py (installed as `tabletop-train`); `python train.py --help` lists its
+options.
 """
 
-from agents.train_cli import DEFAULT_CONFIG, INTERRUPTED_EXIT_CODE, main
+from agents.training.train_cli import DEFAULT_CONFIG, INTERRUPTED_EXIT_CODE, main
 
 __all__ = ["DEFAULT_CONFIG", "INTERRUPTED_EXIT_CODE", "main"]
 

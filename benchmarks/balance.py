@@ -26,10 +26,10 @@ from typing import Any
 import gymnasium as gym
 import numpy as np
 
-from agents.base import Agent
-from agents.evaluation import NO_VALUE, sweep_combinations, sweep_label, wilson_interval
-from agents.random_agent import RandomAgent
-from agents.registry import make_heuristic_agent
+from agents.evaluation.episodes import NO_VALUE, sweep_combinations, sweep_label, wilson_interval
+from agents.players.base import Agent
+from agents.players.random_agent import RandomAgent
+from agents.players.registry import make_heuristic_agent
 from benchmarks.common import (
     RESULTS_DIR,
     add_game_argument,

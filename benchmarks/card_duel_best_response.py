@@ -26,7 +26,7 @@ from math import comb
 
 import numpy as np
 
-from agents.evaluation import wilson_interval
+from agents.evaluation.episodes import wilson_interval
 from envs.toys.card_duel import BLAME, CHANCE, DECK_SIZE, HAND_SIZE, PLAY, TERMINAL, CardDuelGame, CardDuelState
 from envs.toys.card_duel import rank as card_rank
 from envs.toys.card_duel_heuristic import CardDuelHeuristic

@@ -7,9 +7,9 @@ import json
 from pathlib import Path
 from typing import Any
 
-from agents.config import ConfigError, EvalConfig, load_eval_config
-from agents.evaluate_cli import game_eval_config
-from agents.evaluation import parse_sweep_flag
+from agents.common.config import ConfigError, EvalConfig, load_eval_config
+from agents.evaluation.episodes import parse_sweep_flag
+from agents.evaluation.evaluate_cli import game_eval_config
 from envs.core.registration import GameRecord, UnknownGameError, game_record, registered_games
 
 RESULTS_DIR = Path(__file__).resolve().parent / "results"

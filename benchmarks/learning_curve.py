@@ -24,10 +24,10 @@ import time
 from pathlib import Path
 from typing import Any
 
-from agents.config import load_experiment_config
-from agents.environment import resolve_env_id
-from agents.run_dir import CONFIG_FILE_NAME
-from agents.tournament import Tournament, pairwise_table, run_tournaments
+from agents.common.config import load_experiment_config
+from agents.common.run_dir import CONFIG_FILE_NAME
+from agents.evaluation.environment import resolve_env_id
+from agents.evaluation.tournament import Tournament, pairwise_table, run_tournaments
 from benchmarks.common import RESULTS_DIR, write_report
 from envs.core.registration import game_record_of_env_id
 

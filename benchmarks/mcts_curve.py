@@ -19,8 +19,8 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from agents.config import ConfigError, parse_yaml, to_plain
-from agents.evaluation import EvaluationGroup, run_evaluation, sweep_label
+from agents.common.config import ConfigError, parse_yaml, to_plain
+from agents.evaluation.episodes import EvaluationGroup, run_evaluation, sweep_label
 from benchmarks.common import RESULTS_DIR, add_game_argument, game_eval_settings, primary_env_id, record_from_args
 
 HEURISTIC = "heuristic"

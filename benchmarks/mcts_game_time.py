@@ -15,10 +15,10 @@ import sys
 import time
 from typing import Any
 
-from agents.config import ConfigError, parse_yaml, to_plain
-from agents.environment import make_env
-from agents.evaluation import play_episode
-from agents.registry import make_agent
+from agents.common.config import ConfigError, parse_yaml, to_plain
+from agents.evaluation.environment import make_env
+from agents.evaluation.episodes import play_episode
+from agents.players.registry import make_agent
 from benchmarks.common import add_game_argument, game_eval_settings, primary_env_id, record_from_args
 
 

@@ -20,8 +20,8 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from agents.config import to_plain
-from agents.evaluation import GroupResult, agent_label, build_groups, run_evaluation, sweep_combinations
+from agents.common.config import to_plain
+from agents.evaluation.episodes import GroupResult, agent_label, build_groups, run_evaluation, sweep_combinations
 from benchmarks.common import (
     RESULTS_DIR,
     add_game_argument,

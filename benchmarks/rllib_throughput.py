@@ -29,7 +29,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from agents.config import ExperimentConfig, RLlibPPOHyperparameters, load_experiment_config, validate_config
+from agents.common.config import ExperimentConfig, RLlibPPOHyperparameters, load_experiment_config, validate_config
 from benchmarks.common import RESULTS_DIR, write_report
 from envs.core.registration import game_record_of_env_id, resolve_env_id
 
@@ -107,7 +107,7 @@ def sb3_row(config: ExperimentConfig, batch: int, iterations: int) -> RouteRow:
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.callbacks import BaseCallback
 
-    from agents.training import make_vec_env, maskable_ppo_hyperparameters
+    from agents.training.maskable_ppo import make_vec_env, maskable_ppo_hyperparameters
 
     hyperparameters = config.algo.hyperparameters
     assert isinstance(hyperparameters, RLlibPPOHyperparameters)
@@ -140,7 +140,7 @@ def sb3_row(config: ExperimentConfig, batch: int, iterations: int) -> RouteRow:
         def _on_step(self) -> bool:
             return True
 
-    from agents.selfplay import freeze_learner
+    from agents.training.selfplay import freeze_learner
 
     torch.set_num_threads(1)
     folder = Path(tempfile.mkdtemp())

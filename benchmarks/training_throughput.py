@@ -18,7 +18,7 @@ import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from agents.shipped_configs import CONFIGS_DIR, default_game
+from agents.common.shipped_configs import CONFIGS_DIR, default_game
 from benchmarks.common import RESULTS_DIR, write_report
 
 BATCH_VARIANTS = ((256, 64), (512, 128), (2048, 512))
@@ -45,8 +45,8 @@ def measure(
     import torch
     from sb3_contrib import MaskablePPO
 
-    from agents.config import load_experiment_config
-    from agents.training import make_vec_env, maskable_ppo_hyperparameters
+    from agents.common.config import load_experiment_config
+    from agents.training.maskable_ppo import make_vec_env, maskable_ppo_hyperparameters
 
     overrides = ["pretrain.steps=0"]
     if n_steps is not None:

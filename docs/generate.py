@@ -135,14 +135,14 @@ def action_groups(game: Any, num_actions: int) -> list[tuple[str, int, int, str]
 
 def config_page() -> str:
     """Every config key of train.py and evaluate.py: its type, default and meaning, from the pydantic models."""
-    from agents.config import ALGORITHM_HYPERPARAMETERS, AlgoConfig, EvalConfig, ExperimentConfig
+    from agents.common.config import ALGORITHM_HYPERPARAMETERS, AlgoConfig, EvalConfig, ExperimentConfig
 
     lines = [
         "# Config reference",
         "",
-        "Every key of the YAML configs, read from the pydantic models that validate them (`agents/config.py`): an",
-        "unknown key or a wrong type is an error naming the key and the file. `python train.py --show-config",
-        "[--config FILE] [key=value ...]` prints a config with every default filled in.",
+        "Every key of the YAML configs, read from the pydantic models that validate them",
+        "(`agents/common/config.py`): an unknown key or a wrong type is an error naming the key and the file.",
+        "`python train.py --show-config [--config FILE] [key=value ...]` prints a config with every default filled in.",
         "",
     ]
     for title, model in (("Training runs: `train.py`", ExperimentConfig), ("Evaluations: `evaluate.py`", EvalConfig)):

@@ -111,7 +111,7 @@ def test_every_config_key_has_a_meaning(tmp_path: Path) -> None:
     rows = [line for line in page.splitlines() if line.startswith("| `")]
     assert len(rows) > 60
     unexplained = [row.split("|")[1].strip() for row in rows if row.rstrip().endswith("|  |")]
-    assert not unexplained, f"config keys without a docstring in agents/config.py: {unexplained}"
+    assert not unexplained, f"config keys without a docstring in agents/common/config.py: {unexplained}"
     for key in ("`train.total_timesteps`", "`algo.n_steps`", "`evaluation.episodes`", "`pretrain.dagger_rounds`"):
         assert f"| {key} |" in page
 

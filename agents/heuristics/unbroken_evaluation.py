@@ -1,7 +1,7 @@
 """Unbroken's evaluation for search agents: how good a position is for the player, from what the player may see.
 
-`evaluate(state, seat)` is the record's `evaluation` (the lookahead agent, agents/lookahead.py, scores positions by
-it), in small-effort equivalents:
+`evaluate(state, seat)` is the record's `evaluation` (the lookahead agent, agents/players/lookahead.py, scores
+positions by it), in small-effort equivalents:
 
 - **Progress**: `LEVEL_WORTH` per level reached, and in a battle a share of it for the wounds landed on the monster
   (revealed by then) out of its health (`UnbrokenEconomy.monster_health`).

@@ -1,7 +1,7 @@
 """Unearth's evaluation for search agents: how good a position is for a seat, in points, from what it may see.
 
 `evaluate(state, seat)` is the seat's points in sight minus the best other seat's (the record's `evaluation`; the
-lookahead agent, agents/lookahead.py, scores positions by it):
+lookahead agent, agents/players/lookahead.py, scores positions by it):
 
 - **Points in sight** follow the rulebook's scoring (envs/unearth/scoring.py `score_player`): claimed Ruins, Named
   Wonders and their end-game effects, the three-Wonder bonus. The seat counts its own hidden Ruins and its own

@@ -18,11 +18,11 @@ from ray.rllib.core import COMPONENT_LEARNER, COMPONENT_LEARNER_GROUP, COMPONENT
 from ray.rllib.core.columns import Columns
 from ray.rllib.core.rl_module.rl_module import RLModule
 
-from agents.base import BaseAgent
-from agents.ppo import ModelLoadError
+from agents.common.run_dir import RLLIB_FINAL_CHECKPOINT_NAME, rllib_run_checkpoint
+from agents.players.base import BaseAgent
+from agents.players.ppo import ModelLoadError
 from agents.rllib.env import ACTION_MASK_KEY, OBSERVATIONS_KEY
 from agents.rllib.league import LEARNER_MODULE_ID
-from agents.run_dir import RLLIB_FINAL_CHECKPOINT_NAME, rllib_run_checkpoint
 
 SPEC_PREFIX = "rllib"
 """The agent spec name: `rllib:<checkpoint or run directory>`."""

@@ -36,10 +36,10 @@ from ray.rllib.core import COMPONENT_LEARNER, COMPONENT_LEARNER_GROUP, COMPONENT
 from ray.rllib.core.rl_module.rl_module import RLModuleSpec
 from ray.rllib.utils.metrics import ENV_RUNNER_RESULTS
 
-from agents.config import SNAPSHOT_AGENT, ConfigError, ExperimentConfig, SnapshotConfig
+from agents.common.config import SNAPSHOT_AGENT, ConfigError, ExperimentConfig, SnapshotConfig
+from agents.common.run_dir import write_text_atomically
+from agents.players.snapshots import game_result
 from agents.rllib.env import AGENT_PREFIX
-from agents.run_dir import write_text_atomically
-from agents.selfplay import game_result
 
 LEARNER_MODULE_ID = "learner"
 """The id of the one trained RLModule (and the folder an `rllib:` agent loads it from)."""

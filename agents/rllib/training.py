@@ -4,7 +4,7 @@
 `PPOConfig.training`, `algo.model` against `DefaultModelConfig`'s fields, builds the env adapter once and lets RLlib
 validate the whole algorithm config; every failure is a ConfigError naming the file and the dotted key.
 `train_rllib` then starts a local Ray (or joins `algo.ray.address`), trains until `train.total_timesteps` env steps
-are sampled, writes checkpoints into the run directory (agents/run_dir.py names them) and returns the final one.
+are sampled, writes checkpoints into the run directory (agents/common/run_dir.py names them) and returns the final one.
 
 Seats (agents/rllib/league.py): a solo game, a cooperative game or `opponents.learner_seats: all` map every agent
 of the env (agents/rllib/env.py) to the one learner module (`LEARNER_MODULE_ID`): a solo game trains as usual, a
@@ -30,7 +30,14 @@ from ray.rllib.core.rl_module.default_model_config import DefaultModelConfig
 from ray.rllib.core.rl_module.multi_rl_module import MultiRLModuleSpec
 from ray.rllib.core.rl_module.rl_module import RLModuleSpec
 
-from agents.config import ConfigError, ExperimentConfig, RLlibPPOHyperparameters
+from agents.common.config import ConfigError, ExperimentConfig, RLlibPPOHyperparameters
+from agents.common.run_dir import (
+    CHECKPOINT_DIR_NAME,
+    RLLIB_FINAL_CHECKPOINT_NAME,
+    RLLIB_PROGRESS_FILE_NAME,
+    TENSORBOARD_DIR_NAME,
+    rllib_checkpoint_dir_name,
+)
 from agents.rllib.env import TabletopMultiAgentEnv
 from agents.rllib.league import (
     LEAGUE_FILE_NAME,
@@ -43,13 +50,6 @@ from agents.rllib.league import (
     train_only_the_learner,
 )
 from agents.rllib.module import MaskedPPOTorchRLModule
-from agents.run_dir import (
-    CHECKPOINT_DIR_NAME,
-    RLLIB_FINAL_CHECKPOINT_NAME,
-    RLLIB_PROGRESS_FILE_NAME,
-    TENSORBOARD_DIR_NAME,
-    rllib_checkpoint_dir_name,
-)
 
 logger = logging.getLogger("agents.training")
 

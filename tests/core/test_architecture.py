@@ -14,7 +14,7 @@ from envs.core.registration import discovered_games
 REPO_ROOT = Path(__file__).resolve().parents[2]
 GENERIC_FILES = sorted(
     [
-        *(REPO_ROOT / "agents").glob("*.py"),
+        *(path for path in (REPO_ROOT / "agents").rglob("*.py") if "heuristics" not in path.parts),
         *(REPO_ROOT / "envs" / "core").glob("*.py"),
         *(REPO_ROOT / "envs" / "adapters").glob("*.py"),
         REPO_ROOT / "envs" / "__init__.py",

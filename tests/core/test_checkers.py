@@ -548,7 +548,7 @@ def test_reward_modes_read_the_game() -> None:
 def test_heuristics_never_peek_on_every_registered_game(game: Game, at_default: bool) -> None:
     """DESIGN.md: agents use the game's public rule queries, never hidden information: every registered game's
     heuristic decides the same when what its seat cannot see is redrawn."""
-    from agents.registry import make_heuristic_agent
+    from agents.players.registry import make_heuristic_agent
 
     agent = make_heuristic_agent(game)
 

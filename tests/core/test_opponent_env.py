@@ -254,7 +254,7 @@ def test_bad_arguments_are_refused() -> None:
 def test_opponents_from_spec_strings_play_the_toy() -> None:
     """Opponents are given by the same spec strings as evaluate.py (random, mcts:N, ...), resolved by `agents`;
     'snapshot' is refused there (the training loop makes those) and an unknown spec names the known ones."""
-    from agents.registry import AgentSpecError, make_opponent_policies
+    from agents.players.registry import AgentSpecError, make_opponent_policies
 
     game = CardDuelGame(num_players=3)
     policies = make_opponent_policies(["random", "mcts:8"], game)

@@ -1,6 +1,6 @@
 """envs/core/schema.py on its own: one pydantic error becomes a path through the raw input and a message.
 
-Card data (envs.core.data) and configs (agents.config) both use it, with their own Wording; these tests use a toy
+Card data (envs.core.data) and configs (agents.common.config) both use it, with their own Wording; these tests use a toy
 model and both the default (card data) wording and a config-like one.
 """
 

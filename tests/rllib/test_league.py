@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from agents.config import load_experiment_config
+from agents.common.config import load_experiment_config
 from agents.rllib.league import LEARNER_MODULE_ID, LeagueMapping, SeatRoles, seat_roles
 
 REPO_ROOT = Path(__file__).resolve().parents[2]

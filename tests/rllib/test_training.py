@@ -14,8 +14,9 @@ import pytest
 import ray
 import torch
 
-from agents import evaluate_cli, train_cli
-from agents.run_dir import CONFIG_FILE_NAME, RLLIB_FINAL_CHECKPOINT_NAME, RLLIB_PROGRESS_FILE_NAME
+from agents.common.run_dir import CONFIG_FILE_NAME, RLLIB_FINAL_CHECKPOINT_NAME, RLLIB_PROGRESS_FILE_NAME
+from agents.evaluation import evaluate_cli
+from agents.training import train_cli
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 TINY = [

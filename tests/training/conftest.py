@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from agents.environment import solo_env_ids
+from agents.evaluation.environment import solo_env_ids
 from envs.core.registration import discovered_games, game_record_of_env_id
 from tests.training.training_support import TrainedRun, damaged_models, run_cli, tiny_training_config, write_yaml
 

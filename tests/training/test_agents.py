@@ -7,11 +7,11 @@ import math
 import numpy as np
 import pytest
 
-from agents.environment import make_env
-from agents.evaluation import EpisodeResult, summarize, wilson_interval
-from agents.mcts import MCTSAgent
-from agents.random_agent import RandomAgent
-from agents.registry import AgentSpecError, make_agent
+from agents.evaluation.environment import make_env
+from agents.evaluation.episodes import EpisodeResult, summarize, wilson_interval
+from agents.players.mcts import MCTSAgent
+from agents.players.random_agent import RandomAgent
+from agents.players.registry import AgentSpecError, make_agent
 from tests.training.search_toy_games import (
     LADDER_ACTION,
     PASS_ACTION,

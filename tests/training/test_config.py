@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from agents.config import (
+from agents.common.config import (
     ConfigError,
     EvalConfig,
     ExperimentConfig,
@@ -350,7 +350,7 @@ SHIPPED_EVAL_CONFIGS = sorted((REPO_ROOT / "configs").glob("*/eval.yaml"))
 @pytest.mark.parametrize("path", SHIPPED_TRAINING_CONFIGS, ids=lambda path: f"{path.parent.name}/{path.name}")
 def test_every_shipped_training_config_validates_and_builds_its_env(path: Path) -> None:
     """Every config under configs/ loads (no unknown key) and its env, opponents included, builds."""
-    from agents.environment import probe_env
+    from agents.evaluation.environment import probe_env
 
     config = load_experiment_config(path)
     facts = probe_env(config.env, str(path), config.opponents)

@@ -12,8 +12,8 @@ import pytest
 import yaml
 
 import evaluate
-from agents import evaluate_cli
-from agents.evaluation import EvaluationGroup, build_groups, run_evaluation
+from agents.evaluation import evaluate_cli
+from agents.evaluation.episodes import EvaluationGroup, build_groups, run_evaluation
 from envs import replay
 from envs.core.registration import game_record
 from envs.core.replays import read_record

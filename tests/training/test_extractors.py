@@ -1,4 +1,4 @@
-"""The features extractors (agents.extractors): per-seat views through one shared layer, entity tables pooled."""
+"""The features extractors (agents.common.extractors): per-seat views through one shared layer, entity tables pooled."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import pytest
 import torch
 from gymnasium import spaces
 
-from agents.extractors import (
+from agents.common.extractors import (
     EntityExtractor,
     SeatGridExtractor,
     axes_without_roles,
@@ -119,8 +119,8 @@ def test_a_model_with_the_extractor_saves_and_loads(
     import gymnasium as gym
     from sb3_contrib import MaskablePPO
 
-    from agents.config import EnvConfig, PolicyKwargs
-    from agents.environment import observation_view_axes, observation_view_shapes
+    from agents.common.config import EnvConfig, PolicyKwargs
+    from agents.evaluation.environment import observation_view_axes, observation_view_shapes
 
     env_config = EnvConfig(id=env_id, kwargs=kwargs)
     env = gym.make(env_config.id, **env_config.kwargs)

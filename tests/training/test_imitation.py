@@ -1,11 +1,12 @@
-"""Behaviour cloning and DAgger (agents/imitation.py): what is recorded, and that fitting moves toward the teacher."""
+"""Behaviour cloning and DAgger (agents/training/imitation.py): what is recorded, and that fitting moves toward the
+teacher."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from agents.imitation import Demonstrations, _accuracy, behaviour_clone, collect_demonstrations
+from agents.training.imitation import Demonstrations, _accuracy, behaviour_clone, collect_demonstrations
 
 ENV_ID = "tabletop/Unbroken-v0"
 GAMMA = 0.9

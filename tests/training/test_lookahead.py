@@ -1,4 +1,4 @@
-"""The lookahead agent (agents/lookahead.py) and the games' evaluations it scores positions with."""
+"""The lookahead agent (agents/players/lookahead.py) and the games' evaluations it scores positions with."""
 
 from __future__ import annotations
 
@@ -8,13 +8,13 @@ from typing import Any
 import numpy as np
 import pytest
 
-from agents.environment import make_env
+from agents.evaluation.environment import make_env
 from agents.heuristics.unbroken_evaluation import evaluate as unbroken_evaluation
 from agents.heuristics.unearth import UnearthHeuristicAgent
 from agents.heuristics.unearth_evaluation import evaluate as unearth_evaluation
-from agents.lookahead import LookaheadAgent
-from agents.random_agent import RandomAgent
-from agents.registry import AgentSpecError, make_agent, make_evaluation
+from agents.players.lookahead import LookaheadAgent
+from agents.players.random_agent import RandomAgent
+from agents.players.registry import AgentSpecError, make_agent, make_evaluation
 from envs.adapters.opponents import OpponentEnv
 from envs.core.game import Game, State
 from envs.core.testing import SeatPolicy, check_no_peek

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from agents.mcts import MCTSAgent
+from agents.players.mcts import MCTSAgent
 from tests.training.search_tree_games import (
     SEAT_CHANGE_A,
     SEAT_CHANGE_B,

@@ -8,10 +8,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from agents.environment import make_env
-from agents.mcts import MCTSAgent
-from agents.registry import AgentSpecError, make_agent
-from agents.value_model import ValueModel, load_value_model, value_model_path
+from agents.evaluation.environment import make_env
+from agents.players.mcts import MCTSAgent
+from agents.players.registry import AgentSpecError, make_agent
+from agents.players.value_model import ValueModel, load_value_model, value_model_path
 from benchmarks import mcts_game_time
 from tests.training.search_toy_games import LADDER_ACTION, ToyGame
 from tests.training.training_support import REPO_ROOT

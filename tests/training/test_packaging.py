@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from agents import evaluate_cli
+from agents.evaluation import evaluate_cli
 from tests.training.training_support import REPO_ROOT
 
 SOURCES = ("pyproject.toml", "README.md", "envs", "agents", "configs", "train.py", "evaluate.py")
@@ -28,9 +28,11 @@ def pyproject() -> dict:
 
 def test_evaluate_is_a_console_script_not_a_top_level_module() -> None:
     settings = pyproject()
-    assert settings["project"]["scripts"]["tabletop-evaluate"] == "agents.evaluate_cli:main"
+    assert settings["project"]["scripts"]["tabletop-evaluate"] == "agents.evaluation.evaluate_cli:main"
     assert "evaluate" not in settings["tool"]["setuptools"].get("py-modules", [])
-    assert (REPO_ROOT / "evaluate.py").read_text(encoding="utf-8").count("\n") < 20  # a shim over agents.evaluate_cli
+    assert (REPO_ROOT / "evaluate.py").read_text(encoding="utf-8").count(
+        "\n"
+    ) < 20  # a shim over agents.evaluation.evaluate_cli
 
 
 def test_the_default_eval_config_is_package_data_of_agents() -> None:
@@ -70,7 +72,7 @@ def test_a_non_editable_install_evaluates_with_its_default_config(tmp_path: Path
     subprocess.run(install, check=True, capture_output=True, timeout=300)
     out = tmp_path / "out"
     code = (
-        "import sys, agents.evaluate_cli as cli; assert cli.__file__.startswith(sys.argv[1]), cli.__file__; "
+        "import sys, agents.evaluation.evaluate_cli as cli; assert cli.__file__.startswith(sys.argv[1]), cli.__file__; "
         "sys.exit(cli.main(['--agent', 'random', '--episodes', '2', '--out', sys.argv[2]]))"
     )
     environment = {**os.environ, "PYTHONPATH": str(site)}

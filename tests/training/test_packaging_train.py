@@ -10,7 +10,7 @@ import zipfile
 from pathlib import Path
 
 import train
-from agents import train_cli
+from agents.training import train_cli
 from tests.training.training_support import REPO_ROOT
 
 BUILD_INPUTS = ("pyproject.toml", "README.md", "envs", "agents", "configs", "train.py", "evaluate.py")
@@ -47,12 +47,12 @@ def test_the_wheel_installs_envs_and_agents_with_the_configs_and_the_train_comma
     # No generic top-level module: train.py and evaluate.py stay a checkout's shims.
     assert top_level == {"agents", "envs"}
     assert {"agents/configs/unbroken/maskable_ppo.yaml", "agents/configs/unbroken/eval.yaml"} <= set(names)
-    assert "tabletop-train = agents.train_cli:main" in scripts
+    assert "tabletop-train = agents.training.train_cli:main" in scripts
     # Installed without the checkout on the path, the default config is found inside the installed package.
     target = tmp_path / "site"
     install = [sys.executable, "-m", "pip", "install", "--no-deps", "--no-index", "--target", str(target), str(wheel)]
     subprocess.run(install, check=True, capture_output=True, timeout=300)
-    show = "from agents import train_cli; print(train_cli.DEFAULT_CONFIG, train_cli.DEFAULT_CONFIG.is_file())"
+    show = "from agents.training import train_cli; print(train_cli.DEFAULT_CONFIG, train_cli.DEFAULT_CONFIG.is_file())"
     environment = {**os.environ, "PYTHONPATH": str(target)}
     result = subprocess.run(
         [sys.executable, "-c", show], cwd=tmp_path, env=environment, capture_output=True, text=True, timeout=120

@@ -1,4 +1,4 @@
-"""Terminal play (agents.play) driven by scripted input: solo games, and a seat of a multi-player game."""
+"""Terminal play (agents.evaluation.play) driven by scripted input: solo games, and a seat of a multi-player game."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from agents import play as play_module
-from agents.play import (
+from agents.evaluation import play as play_module
+from agents.evaluation.play import (
     HUMAN,
     INTERRUPTED_EXIT_CODE,
     ONLY_CHOICE,
@@ -23,7 +23,7 @@ from agents.play import (
     play_table,
     seat_table,
 )
-from agents.random_agent import RandomAgent
+from agents.players.random_agent import RandomAgent
 from envs import replay
 from envs.core.game import CHANCE, Observer, State
 from envs.core.registration import UnknownGameError

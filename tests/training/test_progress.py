@@ -1,10 +1,11 @@
-"""Progress lines of long commands (agents/progress.py): plain lines off a terminal, one redrawn line on it."""
+"""Progress lines of long commands (agents/evaluation/progress.py): plain lines off a terminal, one redrawn line on
+it."""
 
 from __future__ import annotations
 
 import io
 
-from agents.progress import Progress, duration_text
+from agents.evaluation.progress import Progress, duration_text
 
 
 class FakeClock:

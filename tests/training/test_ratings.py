@@ -1,4 +1,5 @@
-"""Ratings from game results (agents/ratings.py): Plackett-Luce on the Elo scale, reproducible, order-independent."""
+"""Ratings from game results (agents/evaluation/ratings.py): Plackett-Luce on the Elo scale, reproducible,
+order-independent."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ import math
 import numpy as np
 import pytest
 
-from agents.ratings import ELO_CENTRE, places_from_scores, rate
+from agents.evaluation.ratings import ELO_CENTRE, places_from_scores, rate
 
 
 def plackett_luce_games(strengths: dict[str, float], seats: int, games: int, seed: int) -> list[list[list[str]]]:

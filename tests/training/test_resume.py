@@ -17,12 +17,12 @@ import torch
 import yaml
 from stable_baselines3.common.callbacks import BaseCallback
 
-import agents.training
+import agents.training.maskable_ppo
 import train
-from agents.config import ExperimentConfig, load_experiment_config
-from agents.ppo import resolve_model_path
-from agents.run_dir import checkpoint_file_name, latest_checkpoint, run_model
-from agents.training import train as train_run
+from agents.common.config import ExperimentConfig, load_experiment_config
+from agents.common.run_dir import checkpoint_file_name, latest_checkpoint, run_model
+from agents.players.ppo import resolve_model_path
+from agents.training.maskable_ppo import train as train_run
 from tests.training.training_support import REPO_ROOT, TrainedRun, tiny_training_config, write_yaml
 
 ROLLOUT = 64
@@ -75,13 +75,13 @@ class StopAt(BaseCallback):
 
 def stop_training_at(monkeypatch: pytest.MonkeyPatch, timesteps: int, error: BaseException) -> None:
     """Make the next training runs stop with `error` at `timesteps` env steps."""
-    callbacks: Callable[..., Any] = agents.training._callbacks
+    callbacks: Callable[..., Any] = agents.training.maskable_ppo._callbacks
 
     def with_stop(*args: Any, **kwargs: Any) -> Any:
         found, checkpoints = callbacks(*args, **kwargs)
         return [*found, StopAt(timesteps, error)], checkpoints
 
-    monkeypatch.setattr(agents.training, "_callbacks", with_stop)
+    monkeypatch.setattr(agents.training.maskable_ppo, "_callbacks", with_stop)
 
 
 def assert_same_model(first: Path, second: Path) -> None:
@@ -198,7 +198,7 @@ def test_a_run_stopped_by_its_time_budget_keeps_an_exact_boundary(
     boundary before the dropped rollout, and resuming it without a budget ends as the uninterrupted run."""
     from sb3_contrib import MaskablePPO
 
-    from agents.callbacks import TimeBudgetCallback
+    from agents.training.callbacks import TimeBudgetCallback
 
     calls = iter(range(10**9))
     stop_call = (3 * ROLLOUT + 10) // 2  # one clock reading per vectorised step of 2 envs: in the 4th rollout
@@ -207,7 +207,7 @@ def test_a_run_stopped_by_its_time_budget_keeps_an_exact_boundary(
     run_dir = tmp_path / "run"
     run_dir.mkdir()
     budgeted = exact_config(tmp_path, "budget", "unbroken", checkpoint_interval=10_000, time_budget_minutes=1)
-    monkeypatch.setattr(agents.training.time, "monotonic", lambda: 0.0)  # the deadline: one minute after 0
+    monkeypatch.setattr(agents.training.maskable_ppo.time, "monotonic", lambda: 0.0)  # the deadline: one minute after 0
     train_run(budgeted, run_dir, progress_bar=False)
     monkeypatch.undo()
     kept = latest_checkpoint(run_dir)
@@ -315,7 +315,7 @@ def test_model_lookup_skips_unreadable_files_with_a_warning(
     assert run_model(run_dir) == final
     final.write_bytes(b"")
     latest.write_bytes(latest.read_bytes()[:-100])
-    with caplog.at_level(logging.WARNING, logger="agents.run_dir"):
+    with caplog.at_level(logging.WARNING, logger="agents.common.run_dir"):
         assert resolve_model_path(run_dir) == run_dir / "checkpoints" / "model_256_steps.zip"
     assert f"final model {final} is unreadable" in caplog.text
     assert f"checkpoint {latest} is unreadable" in caplog.text

@@ -27,7 +27,7 @@ for package in (envs, agents):
 assert "ray" not in sys.modules, "a module outside agents.rllib imported ray"
 
 import gymnasium
-from agents.registry import AgentSpecError, make_agent
+from agents.players.registry import AgentSpecError, make_agent
 env = gymnasium.make("tabletop/Unbroken-v0")
 try:
     make_agent("rllib:runs/x", env)
@@ -36,7 +36,7 @@ except AgentSpecError as error:
 else:
     raise AssertionError("an rllib agent without Ray")
 
-from agents import train_cli
+from agents.training import train_cli
 assert train_cli.main(["--config", "configs/unbroken/rllib_ppo.yaml", "logging.run_root=/nonexistent"]) == 2
 print("ok")
 '''

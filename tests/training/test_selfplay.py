@@ -13,10 +13,11 @@ import numpy as np
 import pytest
 import yaml
 
-from agents.config import ConfigError, EnvConfig, OpponentConfig, OpponentsConfig
-from agents.environment import make_env, probe_env
-from agents.run_dir import SNAPSHOT_DIR_NAME, snapshot_file_name, snapshot_paths
-from agents.selfplay import SnapshotCallback, SnapshotPool, game_result
+from agents.common.config import ConfigError, EnvConfig, OpponentConfig, OpponentsConfig
+from agents.common.run_dir import SNAPSHOT_DIR_NAME, snapshot_file_name, snapshot_paths
+from agents.evaluation.environment import make_env, probe_env
+from agents.players.snapshots import SnapshotPool, game_result
+from agents.training.selfplay import SnapshotCallback
 from envs.adapters.opponents import OpponentEnv
 from tests.training.training_support import REPO_ROOT, TINY_ALGO, run_cli, write_yaml
 
@@ -173,7 +174,7 @@ def test_snapshot_callback_freezes_only_when_the_learner_beats_the_pool(tmp_path
 
 def test_imitation_teacher_plays_the_learners_seats(tmp_path: Path) -> None:
     """Pretraining on a multi-player game: the teacher decides at the learner's seats against the pool."""
-    from agents.imitation import collect_demonstrations
+    from agents.training.imitation import collect_demonstrations
 
     data = collect_demonstrations(
         TOY_ID, {"num_players": 2}, "heuristic", steps=1500, seed=0, gamma=1.0, opponents=pool("random")

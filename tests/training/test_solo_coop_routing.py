@@ -14,11 +14,11 @@ import pytest
 import yaml
 from pettingzoo.test import api_test
 
-from agents import evaluate_cli
-from agents.config import ConfigError, EnvConfig, OpponentConfig, OpponentsConfig
-from agents.environment import is_solo_gym_env, make_env, probe_env, solo_env_ids
-from agents.play import find_env_id, is_multiplayer, main, seat_table
-from agents.registry import make_agent
+from agents.common.config import ConfigError, EnvConfig, OpponentConfig, OpponentsConfig
+from agents.evaluation import evaluate_cli
+from agents.evaluation.environment import is_solo_gym_env, make_env, probe_env, solo_env_ids
+from agents.evaluation.play import find_env_id, is_multiplayer, main, seat_table
+from agents.players.registry import make_agent
 from envs.adapters.gym_env import TabletopEnv
 from envs.adapters.opponents import OpponentEnv
 from envs.core.registration import game_record_of_env_id, make_env_game, make_game

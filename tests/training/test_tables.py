@@ -1,4 +1,4 @@
-"""Results tables (agents/tables.py): the same title, columns and cells through rich or as plain text."""
+"""Results tables (agents/evaluation/tables.py): the same title, columns and cells through rich or as plain text."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import io
 
 import pytest
 
-from agents.tables import ResultsConsole, TextTable
+from agents.evaluation.tables import ResultsConsole, TextTable
 
 
 def sample_table() -> TextTable:

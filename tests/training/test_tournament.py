@@ -1,5 +1,5 @@
-"""Tournaments (agents/tournament.py) and evaluate.py on multi-player games: line-ups, seat rotation on the same
-deals, the tables on games of known outcome, and whole runs on the toy Card Duel."""
+"""Tournaments (agents/evaluation/tournament.py) and evaluate.py on multi-player games: line-ups, seat rotation on
+the same deals, the tables on games of known outcome, and whole runs on the toy Card Duel."""
 
 from __future__ import annotations
 
@@ -12,8 +12,8 @@ import pytest
 import yaml
 
 import evaluate
-from agents.config import ConfigError, EvalConfig, validate_config
-from agents.tournament import (
+from agents.common.config import ConfigError, EvalConfig, validate_config
+from agents.evaluation.tournament import (
     COOPERATIVE_NOTE,
     NO_GAMES_NOTE,
     GameResult,

@@ -10,8 +10,8 @@ import pytest
 import yaml
 
 import train
-from agents.config import load_experiment_config
-from agents.evaluation import training_win_rates
+from agents.common.config import load_experiment_config
+from agents.evaluation.episodes import training_win_rates
 from tests.training.training_support import REPO_ROOT, TrainedRun, run_cli, tiny_training_config, write_yaml
 
 
@@ -206,12 +206,12 @@ def test_ctrl_c_says_how_to_resume(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture
 ) -> None:
     """Ctrl-C during training ends with exit status 130 and the command that resumes the run, not a traceback."""
-    import agents.training
+    import agents.training.maskable_ppo
 
     def interrupted(*_: object, **__: object) -> Path:
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(agents.training, "train", interrupted)
+    monkeypatch.setattr(agents.training.maskable_ppo, "train", interrupted)
     config = write_yaml(tmp_path / "config.yaml", tiny_training_config("tabletop/Unbroken-v0", tmp_path / "runs"))
     assert train.main(["--config", str(config), "--no-progress"]) == train.INTERRUPTED_EXIT_CODE
     output = capsys.readouterr().out
@@ -226,7 +226,7 @@ def test_sigterm_is_handled_like_ctrl_c(
     import os
     import signal
 
-    import agents.training
+    import agents.training.maskable_ppo
 
     def terminated(*_: object, **__: object) -> Path:
         os.kill(os.getpid(), signal.SIGTERM)
@@ -235,7 +235,7 @@ def test_sigterm_is_handled_like_ctrl_c(
     def not_handled_by_train(signum: int, frame: object) -> None:
         raise RuntimeError("train.py left SIGTERM to the previous handler")
 
-    monkeypatch.setattr(agents.training, "train", terminated)
+    monkeypatch.setattr(agents.training.maskable_ppo, "train", terminated)
     before = signal.signal(signal.SIGTERM, not_handled_by_train)  # never the default, which would end pytest
     try:
         config = write_yaml(tmp_path / "config.yaml", tiny_training_config("tabletop/Unbroken-v0", tmp_path / "runs"))

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from agents.progress import Progress
+from agents.evaluation.progress import Progress
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 

@@ -1,13 +1,13 @@
 """The registry that builds agents from spec strings.
 
-Spec strings (command line of evaluate.py, agents.play, benchmarks, `pretrain.teacher` of a training config):
+Spec strings (command line of evaluate.py, agents.evaluation.play, benchmarks, `pretrain.teacher` of a training config):
 
 - ``random``: uniform over legal actions (seeded);
 - ``heuristic``: the game's hand-written heuristic, named by the game's registration record;
 - ``mcts`` or ``mcts:200``: Monte Carlo tree search over the rules core, optionally with the number of simulations;
 - ``lookahead`` or ``lookahead:8``: each legal action played up to the seat's next decision and scored by the game's
-  evaluation (its record's `evaluation`), averaged over that many determinizations (agents/lookahead.py); the other
-  seats play the game's heuristic (options `others: random` for random play, `samples`, `chain`);
+  evaluation (its record's `evaluation`), averaged over that many determinizations (agents/players/lookahead.py);
+  the other seats play the game's heuristic (options `others: random` for random play, `samples`, `chain`);
 - a path to a saved MaskablePPO model (``.zip``) or to a run directory written by train.py;
 - ``rllib:<checkpoint or run directory>``: the learner of an RLlib checkpoint (an `rllib_ppo` run; the `rllib` extra).
 """
@@ -20,12 +20,12 @@ from typing import Any
 
 import gymnasium as gym
 
-from agents.base import Agent, game_of
-from agents.lookahead import LookaheadAgent
-from agents.mcts import MCTSAgent
-from agents.ppo import MaskablePPOAgent, ModelLoadError
-from agents.random_agent import RandomAgent
-from agents.value_model import load_value_model
+from agents.players.base import Agent, game_of
+from agents.players.lookahead import LookaheadAgent
+from agents.players.mcts import MCTSAgent
+from agents.players.ppo import MaskablePPOAgent, ModelLoadError
+from agents.players.random_agent import RandomAgent
+from agents.players.value_model import load_value_model
 from envs.core.registration import UnknownGameError, game_record, load_attribute
 
 
@@ -223,17 +223,21 @@ def _record_heuristic(game: Any) -> str | None:
 
 RLLIB_EXTRA = "pip install 'tabletop-gym[rllib]'"
 """Where Ray RLlib comes from (the `rllib:` agents and the rllib_ppo route need it)."""
+RLLIB_AGENT = "agents.rllib.agent:RLlibAgent"
+"""The `rllib:` agent's class, named by a string as a game's heuristic is: players import nothing from agents.rllib
+(which imports players), and Ray is imported only when an rllib agent is asked for."""
 
 
 def _make_rllib(env: gym.Env, argument: str | None, options: Mapping[str, Any]) -> Agent:
     if argument is None:
         raise AgentSpecError("the rllib agent needs a checkpoint or an rllib_ppo run directory: rllib:<path>")
     try:
-        from agents.rllib.agent import RLlibAgent  # imports ray: only when an rllib agent is asked for
+        rllib_agent = load_attribute(RLLIB_AGENT)
     except ImportError as error:
         raise AgentSpecError(f"agent 'rllib:{argument}' needs Ray RLlib: {RLLIB_EXTRA} ({error})") from None
     try:
-        return RLlibAgent.from_path(argument, env)
+        agent: Agent = rllib_agent.from_path(argument, env)
+        return agent
     except ModelLoadError as error:
         raise AgentSpecError(str(error)) from error
 

@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy as np
 
-from agents.base import BaseAgent
+from agents.players.base import BaseAgent
 
 
 class RandomAgent(BaseAgent):

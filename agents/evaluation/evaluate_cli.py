@@ -11,8 +11,8 @@ registration record lists. Writes a table to the terminal (drawn by rich where i
 score_histograms.png (and win_rate_over_training.png for run directories; plots need matplotlib) to the output
 folder; --record also writes every episode's actions for `python -m envs.replay`.
 
-A multi-player game (its PettingZoo id, e.g. `envs.toys:tabletop/card_duel_v0`) is evaluated as a tournament per
-swept setting (agents/tournament.py): every line-up of the agents over the seats (or `evaluation.lineups`), every
+A multi-player game (its PettingZoo id, e.g. `envs.toys:tabletop/card_duel_v0`) is evaluated as a tournament per swept
+setting (agents/evaluation/tournament.py): every line-up of the agents over the seats (or `evaluation.lineups`), every
 seat rotation of each line-up on the same deals (--episodes deals per line-up, deal i seeded S+i), then ratings with
 intervals, a pairwise table, seat advantage and per-seat results (team win rates for a cooperative game).
 
@@ -34,11 +34,11 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from agents.config import ConfigError, EnvConfig, EvalConfig, load_eval_config, to_plain
-from agents.progress import Progress
-from agents.registry import AgentSpecError
-from agents.shipped_configs import CONFIGS_DIR, DEFAULTS_FILE, default_game
-from agents.tables import ResultsConsole, TextTable
+from agents.common.config import ConfigError, EnvConfig, EvalConfig, load_eval_config, to_plain
+from agents.common.shipped_configs import CONFIGS_DIR, DEFAULTS_FILE, default_game
+from agents.evaluation.progress import Progress
+from agents.evaluation.tables import ResultsConsole, TextTable
+from agents.players.registry import AgentSpecError
 from envs.core.registration import UnknownGameError, game_record, game_record_of_env_id
 
 EVAL_CONFIG_NAME = "eval.yaml"
@@ -126,8 +126,8 @@ def default_config() -> Path:
 
 def first_run_env(agents: list[str]) -> tuple[Path, EnvConfig] | None:
     """The first agent that is a train.py run (its directory or one of its models) and the env it trained on."""
-    from agents.config import read_yaml_file
-    from agents.run_dir import CHECKPOINT_DIR_NAME, CONFIG_FILE_NAME, run_dir_of_model
+    from agents.common.config import read_yaml_file
+    from agents.common.run_dir import CHECKPOINT_DIR_NAME, CONFIG_FILE_NAME, run_dir_of_model
 
     for agent in agents:
         name, colon, argument = agent.partition(":")
@@ -145,7 +145,7 @@ def first_run_env(agents: list[str]) -> tuple[Path, EnvConfig] | None:
 
 def sweep_overrides(flags: list[str]) -> list[str]:
     """`--sweep KEY=V1,V2` flags -> dotted overrides of `evaluation.sweep.KEY` (values parsed as YAML scalars)."""
-    from agents.evaluation import parse_sweep_flag
+    from agents.evaluation.episodes import parse_sweep_flag
 
     overrides = []
     for flag in flags:
@@ -186,7 +186,7 @@ def resolve_settings(args: argparse.Namespace) -> EvalConfig:
 
 def results_table(results: list[Any], sweep_keys: list[str], headline_fact: str | None) -> TextTable:
     """The results table: one row per group, a column per swept kwarg, the headline fact's top values."""
-    from agents.evaluation import agent_label
+    from agents.evaluation.episodes import agent_label
 
     table = TextTable("Evaluation")
     table.add_column("agent")
@@ -224,7 +224,7 @@ def write_outputs(
 ) -> None:
     """results.json (its meta holds `played`: whether it was interrupted, episodes finished and planned), (with
     --record) one replayable JSON per episode, and the plots."""
-    from agents.evaluation import group_folder, recording_document, results_document
+    from agents.evaluation.episodes import group_folder, recording_document, results_document
 
     out_dir.mkdir(parents=True, exist_ok=True)
     meta = {"config": to_plain(config), "created": datetime.now().isoformat(timespec="seconds"), **played}
@@ -244,8 +244,13 @@ def write_outputs(
 def write_plots(config: EvalConfig, results: list[Any], out_dir: Path) -> None:
     """score_histograms.png, and win_rate_over_training.png for run directories; a note instead where matplotlib
     (or, for the curves, tensorboard) is not installed."""
-    from agents.evaluation import agent_label, plot_score_histograms, plot_training_win_rates, training_win_rates
-    from agents.registry import is_model_path
+    from agents.evaluation.episodes import (
+        agent_label,
+        plot_score_histograms,
+        plot_training_win_rates,
+        training_win_rates,
+    )
+    from agents.players.registry import is_model_path
 
     try:
         import matplotlib  # noqa: F401  (only asked whether it is there: the plots import it themselves)
@@ -306,8 +311,8 @@ def interrupted_line(finished: int, planned: int, unit: str, results_path: Path)
 
 def evaluate(args: argparse.Namespace) -> int:
     """The evaluation of a parsed command line (main without the outer Ctrl-C handling)."""
-    from agents.environment import probe_env
-    from agents.evaluation import (
+    from agents.evaluation.environment import probe_env
+    from agents.evaluation.episodes import (
         build_groups,
         check_agents,
         group_results,
@@ -315,7 +320,7 @@ def evaluate(args: argparse.Namespace) -> int:
         stream_evaluation,
         sweep_combinations,
     )
-    from agents.tournament import plan_tournaments
+    from agents.evaluation.tournament import plan_tournaments
 
     try:
         config = resolve_settings(args)
@@ -370,7 +375,7 @@ def evaluate(args: argparse.Namespace) -> int:
 
 def tournament_main(args: argparse.Namespace, config: EvalConfig, tournaments: list[Any]) -> int:
     """A multi-player game: build every agent, play every tournament, print the tables and write results.json."""
-    from agents.tournament import (
+    from agents.evaluation.tournament import (
         check_tournament_agents,
         games_planned,
         print_tournament,

@@ -9,14 +9,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from agents.config import ConfigError, read_yaml_file
+from agents.common.config import ConfigError, read_yaml_file
 
 
 def _configs_dir() -> Path:
     """The shipped configs: agents/configs in the package (in a checkout, a link to the top-level configs/)."""
-    packaged = Path(__file__).resolve().parent / "configs"
+    agents_dir = Path(__file__).resolve().parents[1]
+    packaged = agents_dir / "configs"
     # A checkout without symbolic links (git on Windows by default) has a text file there: use configs/ itself.
-    return packaged.resolve() if packaged.is_dir() else Path(__file__).resolve().parents[1] / "configs"
+    return packaged.resolve() if packaged.is_dir() else agents_dir.parent / "configs"
 
 
 CONFIGS_DIR = _configs_dir()

@@ -1,8 +1,8 @@
 """MaskablePPO training from an ExperimentConfig: vec envs, logging, checkpoints, pretraining and resume.
 
-The run directory's layout (file names, atomic writes, checkpoints) lives in agents/run_dir.py; what a checkpoint
-holds so that a resumed run continues exactly as the uninterrupted one would have, in agents/resume.py.
-Progress messages go to the `agents.training` logger (train.py shows them on the console).
+The run directory's layout (file names, atomic writes, checkpoints) lives in agents/common/run_dir.py; what a checkpoint
+holds so that a resumed run continues exactly as the uninterrupted one would have, in agents/training/resume.py.
+Progress messages go to the `agents.training` loggers (train.py shows them on the console).
 """
 
 from __future__ import annotations
@@ -19,10 +19,8 @@ from typing import TYPE_CHECKING, Any
 import gymnasium as gym
 import numpy as np
 
-from agents.config import ExperimentConfig, MaskablePPOHyperparameters, OpponentsConfig, dump_yaml
-from agents.environment import EnvFacts, EpisodeOutcomeWrapper, make_env
-from agents.resume import ResumableCallback, ResumableEnv, read_resume_state, restore_resume_state
-from agents.run_dir import (
+from agents.common.config import ExperimentConfig, MaskablePPOHyperparameters, OpponentsConfig, dump_yaml
+from agents.common.run_dir import (
     BEST_MODEL_NAME,
     CHECKPOINT_DIR_NAME,
     EVALUATIONS_FILE_NAME,
@@ -40,9 +38,11 @@ from agents.run_dir import (
     snapshot_paths,
     write_run_files,
 )
+from agents.evaluation.environment import EnvFacts, EpisodeOutcomeWrapper, make_env
+from agents.training.resume import ResumableCallback, ResumableEnv, read_resume_state, restore_resume_state
 
 if TYPE_CHECKING:
-    from agents.callbacks import BoundaryCheckpointCallback
+    from agents.training.callbacks import BoundaryCheckpointCallback
 
 logger = logging.getLogger(__name__)
 
@@ -107,7 +107,7 @@ def maskable_ppo_hyperparameters(config: ExperimentConfig) -> MaskablePPOHyperpa
     """The config's MaskablePPO hyperparameters (this module trains MaskablePPO only)."""
     hyperparameters = config.algo.hyperparameters
     if not isinstance(hyperparameters, MaskablePPOHyperparameters):
-        raise TypeError(f"agents.training trains maskable_ppo; the config names {config.algo.name!r}")
+        raise TypeError(f"agents.training.maskable_ppo trains maskable_ppo; the config names {config.algo.name!r}")
     return hyperparameters
 
 
@@ -122,7 +122,7 @@ def _view_shapes(config: ExperimentConfig) -> dict[str, tuple[int, ...]] | None:
     """The observer's view shapes when the policy's features extractor needs them (else None)."""
     if maskable_ppo_hyperparameters(config).policy_kwargs.features_extractor == "flatten":
         return None
-    from agents.environment import observation_view_shapes
+    from agents.evaluation.environment import observation_view_shapes
 
     return observation_view_shapes(config.env)
 
@@ -131,7 +131,7 @@ def _view_axes(config: ExperimentConfig) -> dict[str, tuple[str, ...]] | None:
     """The roles of the axes of the observer's views when the policy's features extractor needs them (else None)."""
     if maskable_ppo_hyperparameters(config).policy_kwargs.features_extractor == "flatten":
         return None
-    from agents.environment import observation_view_axes
+    from agents.evaluation.environment import observation_view_axes
 
     return observation_view_axes(config.env)
 
@@ -141,7 +141,7 @@ def _callbacks(config: ExperimentConfig, run_dir: Path) -> tuple[list[Any], Boun
 
     Returns the callbacks and the checkpoint callback (its `resumable` are the callbacks whose state it saves).
     """
-    from agents.callbacks import (
+    from agents.training.callbacks import (
         BoundaryCheckpointCallback,
         EpisodeStatsCallback,
         ResumableEvalCallback,
@@ -151,7 +151,7 @@ def _callbacks(config: ExperimentConfig, run_dir: Path) -> tuple[list[Any], Boun
     callbacks: list[Any] = [EpisodeStatsCallback()]
     resumable: dict[str, ResumableCallback] = {}
     if config.opponents.uses_snapshots:
-        from agents.selfplay import SnapshotCallback
+        from agents.training.selfplay import SnapshotCallback
 
         snapshots = config.opponents.snapshots
         resumable["snapshots"] = SnapshotCallback(
@@ -207,9 +207,9 @@ def _metrics_logger(config: ExperimentConfig, run_dir: Path) -> Any:
 def train(config: ExperimentConfig, run_dir: Path, progress_bar: bool = True, resume_from: Path | None = None) -> Path:
     """Train MaskablePPO for the config's budget in `run_dir`, from scratch or continuing the checkpoint `resume_from`.
 
-    Continuing a checkpoint gives exactly the run that would have happened without the interruption (agents.resume).
-    On Ctrl-C the latest rollout boundary is saved as a checkpoint before KeyboardInterrupt propagates. Returns the
-    path of the final model.
+    Continuing a checkpoint gives exactly the run that would have happened without the interruption
+    (agents.training.resume). On Ctrl-C the latest rollout boundary is saved as a checkpoint before KeyboardInterrupt
+    propagates. Returns the path of the final model.
     """
     import torch
     from sb3_contrib import MaskablePPO
@@ -246,13 +246,13 @@ def train(config: ExperimentConfig, run_dir: Path, progress_bar: bool = True, re
         if resume_from is None and config.pretrain.steps > 0:
             pretrain(model, config, run_dir)
         if config.opponents.uses_snapshots and not snapshot_paths(snapshot_dir):
-            from agents.selfplay import freeze_learner
+            from agents.training.selfplay import freeze_learner
 
             freeze_learner(model, snapshot_dir, model.num_timesteps, vec_env)  # the pool is never empty
         callbacks, checkpoints = _callbacks(config, run_dir)
         budget = None
         if train_config.time_budget_minutes is not None:
-            from agents.callbacks import TimeBudgetCallback
+            from agents.training.callbacks import TimeBudgetCallback
 
             minutes = train_config.time_budget_minutes
             budget = TimeBudgetCallback(started + 60.0 * minutes, minutes)
@@ -296,7 +296,7 @@ def pretrain(model: Any, config: ExperimentConfig, run_dir: Path) -> None:
 
     A run resumed before its first checkpoint reuses pretrained_model.zip instead of pretraining again.
     """
-    from agents.imitation import (
+    from agents.training.imitation import (
         CloneReport,
         Demonstrations,
         behaviour_clone,

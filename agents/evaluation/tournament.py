@@ -18,7 +18,7 @@ A game's result holds every seat's win-mode reward (`State.rewards("win")`), sco
 functions of the list of games:
 
 - ratings: Plackett-Luce (Bradley-Terry for two seats) on the Elo scale from each game's finishing order, with
-  seeded 95% bootstrap intervals (`agents.ratings.rate`; an agent in several seats is one entry per seat);
+  seeded 95% bootstrap intervals (`agents.evaluation.ratings.rate`; an agent in several seats is one entry per seat);
 - pairwise: for each ordered pair of different agents, the share of the games where both played in which the first
   placed above the second (a tie counts half; an agent in several seats: the share over the pairs of their seats),
   with a Wilson interval;
@@ -40,9 +40,8 @@ from typing import Any, TypeVar
 
 import numpy as np
 
-from agents.base import Agent
-from agents.config import ConfigError, EvalConfig
-from agents.evaluation import (
+from agents.common.config import ConfigError, EvalConfig
+from agents.evaluation.episodes import (
     agent_label,
     chunk_size,
     stream_in_workers,
@@ -50,9 +49,10 @@ from agents.evaluation import (
     use_one_torch_thread,
     wilson_interval,
 )
-from agents.ratings import BOOTSTRAP_SAMPLES, places_from_scores, rate
-from agents.registry import make_opponent_policies
-from agents.tables import ResultsConsole, TextTable
+from agents.evaluation.ratings import BOOTSTRAP_SAMPLES, places_from_scores, rate
+from agents.evaluation.tables import ResultsConsole, TextTable
+from agents.players.base import Agent
+from agents.players.registry import make_opponent_policies
 from envs.adapters.driver import split_env_kwargs
 from envs.adapters.opponents import OpponentEnv
 from envs.core.game import Game

@@ -22,10 +22,10 @@ from typing import Any
 
 import numpy as np
 
-from agents.base import Agent, action_mask_of
-from agents.config import OpponentsConfig
-from agents.environment import make_env
-from agents.registry import make_agent
+from agents.common.config import OpponentsConfig
+from agents.evaluation.environment import make_env
+from agents.players.base import Agent, action_mask_of
+from agents.players.registry import make_agent
 
 HELD_OUT_SHARE = 0.1
 """Share of the recorded decisions kept aside to report the student's agreement with the teacher."""

@@ -1,4 +1,5 @@
-"""Play a tabletop game in the terminal: `python -m agents.play GAME [--seat K] [--opponent SPEC ...] [--seed S]`.
+"""Play a tabletop game in the terminal: `python -m agents.evaluation.play GAME [--seat K] [--opponent SPEC ...]
+[--seed S]`.
 
 GAME is a game's record name (any case) or an env id; "package:id" imports the package first (which registers games
 that discovery does not find, e.g. `envs.toys:tabletop/card_duel_v0`). `--env-kwarg KEY=VALUE` sets a keyword of the
@@ -35,10 +36,10 @@ from typing import Any
 import gymnasium as gym
 import numpy as np
 
-from agents.base import Agent, action_mask_of, game_of
-from agents.config import ConfigError, parse_yaml
-from agents.environment import is_solo_gym_env, make_env
-from agents.registry import AgentSpecError, make_agent, make_opponent_policies
+from agents.common.config import ConfigError, parse_yaml
+from agents.evaluation.environment import is_solo_gym_env, make_env
+from agents.players.base import Agent, action_mask_of, game_of
+from agents.players.registry import AgentSpecError, make_agent, make_opponent_policies
 from envs.adapters.driver import split_env_kwargs
 from envs.adapters.gym_env import TabletopEnv
 from envs.adapters.opponents import OpponentEnv
@@ -73,7 +74,8 @@ def find_env_id(game: str) -> str:
 
 def is_multiplayer(env_id: str, env_kwargs: Mapping[str, Any]) -> bool:
     """Whether `env_id` with `env_kwargs` is played at a table against agents: anything but a Gymnasium id whose game
-    has one seat (`agents.environment.is_solo_gym_env`: decided by the id and the built game, not by the record)."""
+    has one seat (`agents.evaluation.environment.is_solo_gym_env`: decided by the id and the built game, not by the
+    record)."""
     return not is_solo_gym_env(env_id, env_kwargs)
 
 

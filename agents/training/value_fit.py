@@ -1,6 +1,7 @@
-"""Fit a game's value model (agents/value_model.py) to its heuristic's play, and write agents/value_models/<game>.npz.
+"""Fit a game's value model (agents/players/value_model.py) to its heuristic's play, and write
+agents/players/value_models/<game>.npz.
 
-    python -m agents.value_fit --game GAME --episodes 3000 --seed 1000000
+    python -m agents.training.value_fit --game GAME --episodes 3000 --seed 1000000
 
 The heuristic plays every seat of `--episodes` games, spread evenly over every combination of the game's settings
 (on its eval config's other env kwargs); episode i starts from `env.reset(seed=SEED + i)` and samples chance from a
@@ -24,11 +25,11 @@ from typing import Any
 
 import numpy as np
 
-from agents.config import load_eval_config
-from agents.environment import make_env
-from agents.evaluate_cli import game_eval_config
-from agents.registry import make_heuristic_agent
-from agents.value_model import ValueModel, value_model_path
+from agents.common.config import load_eval_config
+from agents.evaluation.environment import make_env
+from agents.evaluation.evaluate_cli import game_eval_config
+from agents.players.registry import make_heuristic_agent
+from agents.players.value_model import ValueModel, value_model_path
 from envs.core.registration import game_record
 
 

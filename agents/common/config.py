@@ -322,7 +322,7 @@ class PolicyKwargs(ConfigModel):
     share_features_extractor: bool = True
     """One features extractor for the policy and the value heads (True) or one each."""
     features_extractor: Literal["flatten", "seat_grids", "entities"] = "flatten"
-    """`flatten` (sb3's default), `seat_grids` (agents.extractors: each seat's grid views, such as a game's
+    """`flatten` (sb3's default), `seat_grids` (agents.common.extractors: each seat's grid views, such as a game's
     per-seat boards, through one shared linear layer of `grid_features` units; the rest flat) or `entities` (as
     `seat_grids`, and each table of like things, such as cards on a table, read row by row by one shared encoder of
     `entity_features` units, pooled by mean and max)."""
@@ -365,7 +365,7 @@ class PolicyKwargs(ConfigModel):
             "share_features_extractor": self.share_features_extractor,
         }
         if self.features_extractor != "flatten":
-            from agents.extractors import FEATURE_EXTRACTORS
+            from agents.common.extractors import FEATURE_EXTRACTORS
 
             if view_shapes is None:
                 raise ValueError(f"the {self.features_extractor!r} features extractor needs the observer's view shapes")
@@ -784,7 +784,7 @@ class EvaluationSettings(ConfigModel):
     lineups: Annotated[list[Annotated[list[str], Field(min_length=1)]], Field(min_length=1)] | None = None
     """Multi-player games: the line-ups to play, one agent spec per seat (e.g. [[heuristic, random, random]]);
     None: every multiset of `agents` over the seats with at least two different agents, and in a cooperative game
-    each agent's own team too (agents/tournament.py)."""
+    each agent's own team too (agents/evaluation/tournament.py)."""
 
 
 class EvalConfig(ConfigModel):

@@ -34,7 +34,7 @@ from typing import Any
 
 import numpy as np
 
-from agents.base import Agent, BaseAgent
+from agents.players.base import Agent, BaseAgent
 
 Evaluation = Callable[[Any, int], float]
 """evaluate(state, seat) -> how good `state` is for `seat` (higher is better), from what `seat` may see."""

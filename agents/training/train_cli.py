@@ -21,7 +21,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from agents.config import (
+from agents.common.config import (
     RLLIB_PPO,
     ConfigError,
     ExperimentConfig,
@@ -29,10 +29,10 @@ from agents.config import (
     load_experiment_config,
     parse_override,
 )
-from agents.console import log_to_console
-from agents.environment import check_features_extractor, probe_env
-from agents.run_dir import CONFIG_FILE_NAME
-from agents.shipped_configs import CONFIGS_DIR, default_game
+from agents.common.run_dir import CONFIG_FILE_NAME
+from agents.common.shipped_configs import CONFIGS_DIR, default_game
+from agents.evaluation.environment import check_features_extractor, probe_env
+from agents.training.console import log_to_console
 
 DEFAULT_CONFIG = CONFIGS_DIR / default_game() / "maskable_ppo.yaml"
 """The config used when train.py is run without --config (the default game's, configs/defaults.yaml)."""
@@ -87,8 +87,8 @@ def load_config(args: argparse.Namespace) -> tuple[ExperimentConfig, str]:
 
 def check_pretrain_teacher(config: ExperimentConfig, source: str) -> None:
     """Fail before training when pretrain.teacher names no agent this env can build."""
-    from agents.imitation import check_teacher
-    from agents.registry import AgentSpecError
+    from agents.players.registry import AgentSpecError
+    from agents.training.imitation import check_teacher
 
     try:
         check_teacher(config.env.id, config.env.kwargs, config.pretrain.teacher, config.opponents)
@@ -129,7 +129,13 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: {error}", file=sys.stderr)
         return 2
 
-    from agents.training import create_experiment_run_dir, elapsed, prepare_resume, train, write_experiment_files
+    from agents.training.maskable_ppo import (
+        create_experiment_run_dir,
+        elapsed,
+        prepare_resume,
+        train,
+        write_experiment_files,
+    )
 
     log_to_console()
     resume_from = None
@@ -166,7 +172,7 @@ def main(argv: list[str] | None = None) -> int:
         with sigterm_as_interrupt():
             final_model = train(config, run_dir, progress_bar=not args.no_progress, resume_from=resume_from)
     except KeyboardInterrupt:
-        from agents.run_dir import latest_checkpoint
+        from agents.common.run_dir import latest_checkpoint
 
         checkpoint = latest_checkpoint(run_dir)
         kept = (
@@ -188,7 +194,7 @@ def main(argv: list[str] | None = None) -> int:
 def train_on_rllib(config: ExperimentConfig, run_dir: Path, game_name: str, start: float, progress: bool) -> int:
     """The rllib_ppo route: train on Ray RLlib, then the same final evaluation as the SB3 route."""
     from agents.rllib.training import train_rllib
-    from agents.training import elapsed
+    from agents.training.maskable_ppo import elapsed
 
     try:
         final_checkpoint = train_rllib(config, run_dir)
@@ -234,7 +240,7 @@ def final_evaluation(
 ) -> None:
     """evaluate.py on the run's own env: the final model (`agent`, default the run directory) beside random and the
     game's heuristic, same deals."""
-    from agents import evaluate_cli as evaluate
+    from agents.evaluation import evaluate_cli as evaluate
     from envs.core.registration import game_record
 
     agents = [agent or str(run_dir), "random"]

@@ -6,7 +6,7 @@
 - `run_info.json`: command line, start time, package versions, and each resume's command and time (`resumes`);
 - `tensorboard/`: event files (episode return, win rate, score, length, legal-action count, losses, evaluations);
 - `checkpoints/model_<timesteps>_steps.zip`: checkpoints taken between rollouts, each resuming bit-exactly
-  (agents.resume), written to a temp file then os.replace'd; an unreadable one is skipped with a warning;
+  (agents.training.resume), written to a temp file then os.replace'd; an unreadable one is skipped with a warning;
 - `evaluations.npz`, `best_model.zip`: MaskableEvalCallback results and the best model by mean eval reward;
 - `pretrained_model.zip`: the policy after behaviour cloning / DAgger, before PPO (when pretraining is on);
 - `final_model.zip`: the model at the end of the budget.

@@ -11,11 +11,11 @@ information. Nodes are keyed by acting seat and action: each node belongs to one
 seat's actions, and an edge leads to one child per seat that acts next, so where chance decides who moves, the
 seats' statistics never merge in one node. Each edge is valued from the point of view of the seat that takes
 it, and a simulation credits every seat on its path with that seat's own return.
-Selection is UCT with availability counts (an action counts as available only in the determinizations where it
-was legal), or PUCT when a prior agent (e.g. the game's heuristic) is given; leaves are evaluated by a rollout
-(random, or played by a rollout agent) truncated at `rollout_depth` decisions, valued by `returns()` at a terminal
-state, else by a value function when one is given (e.g. the game's learned value model, agents/value_model.py) and
-0 without one. `rollout_depth=0` with a value function evaluates each new leaf directly, without a rollout.
+Selection is UCT with availability counts (an action counts as available only in the determinizations where it was
+legal), or PUCT when a prior agent (e.g. the game's heuristic) is given; leaves are evaluated by a rollout (random, or
+played by a rollout agent) truncated at `rollout_depth` decisions, valued by `returns()` at a terminal state, else by a
+value function when one is given (e.g. the game's learned value model, agents/players/value_model.py) and 0 without one.
+`rollout_depth=0` with a value function evaluates each new leaf directly, without a rollout.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from typing import Any
 
 import numpy as np
 
-from agents.base import BaseAgent
+from agents.players.base import BaseAgent
 
 
 @dataclass

@@ -1,6 +1,6 @@
 """The Agent protocol every policy implements, and small helpers to read a tabletop env (imports nothing from agents).
 
-Agents are built from spec strings (`random`, `heuristic`, `mcts:200`, a model path) by agents/registry.py.
+Agents are built from spec strings (`random`, `heuristic`, `mcts:200`, a model path) by agents/players/registry.py.
 """
 
 from __future__ import annotations

@@ -10,7 +10,7 @@ from typing import Any
 import gymnasium as gym
 import numpy as np
 
-from agents.config import SNAPSHOT_AGENT, ConfigError, EnvConfig, ExperimentConfig, OpponentsConfig
+from agents.common.config import SNAPSHOT_AGENT, ConfigError, EnvConfig, ExperimentConfig, OpponentsConfig
 from envs.adapters.driver import split_env_kwargs
 from envs.core.registration import (
     UnknownGameError,
@@ -78,7 +78,7 @@ def make_env(
     a PettingZoo id or a multi-player game's Gymnasium id (its opponents from `opponents`): `is_solo_gym_env`.
 
     Ids may name the package that registers them ("package:id"); envs is imported first, so this also works in
-    fresh subprocesses. `snapshot` opponents play the snapshots in `snapshot_dir` (agents.selfplay); without a
+    fresh subprocesses. `snapshot` opponents play the snapshots in `snapshot_dir` (agents.players.snapshots); without a
     directory (probing, imitation) the `snapshot_stand_in` agent takes their place.
     """
     import envs  # noqa: F401 - registers the ids
@@ -116,8 +116,8 @@ def observation_view_axes(env_config: EnvConfig) -> dict[str, tuple[str, ...]]:
 def check_features_extractor(config: ExperimentConfig, source: str) -> None:
     """Raise ConfigError unless the policy's features extractor fits the env's views (seat_grids needs a per-seat
     grid, entities a table of entities)."""
-    from agents.config import MaskablePPOHyperparameters
-    from agents.extractors import entity_view_names, seat_view_names
+    from agents.common.config import MaskablePPOHyperparameters
+    from agents.common.extractors import entity_view_names, seat_view_names
 
     hyperparameters = config.algo.hyperparameters
     if not isinstance(hyperparameters, MaskablePPOHyperparameters):
@@ -151,8 +151,8 @@ def make_opponent_env(
 ) -> gym.Env:
     """An OpponentEnv over the game `env_id` builds (`make_env_game`): game kwargs to the game, the rest to the
     adapter."""
-    from agents.registry import make_opponent_policies
-    from agents.selfplay import SnapshotPool
+    from agents.players.registry import make_opponent_policies
+    from agents.players.snapshots import SnapshotPool
     from envs.adapters.opponents import OpponentEnv
 
     adapter, game_kwargs = split_env_kwargs(kwargs)
@@ -189,7 +189,7 @@ class EnvFacts:
 
 def probe_env(env_config: EnvConfig, source: str, opponents: OpponentsConfig | None = None) -> EnvFacts:
     """Build the configured env once and check id, kwargs and opponents; raises ConfigError naming the key."""
-    from agents.registry import AgentSpecError
+    from agents.players.registry import AgentSpecError
 
     try:
         resolved = resolve_env_id(env_config.id)

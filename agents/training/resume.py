@@ -142,7 +142,12 @@ def read_resume_state(checkpoint: Path) -> ResumeState | None:
     with zipfile.ZipFile(checkpoint) as archive:
         if RESUME_STATE_MEMBER not in archive.namelist():
             return None
-        state = pickle.loads(archive.read(RESUME_STATE_MEMBER))
+        try:
+            state = pickle.loads(archive.read(RESUME_STATE_MEMBER))
+        except (ModuleNotFoundError, AttributeError):
+            # The state names its envs', wrappers' and agents' classes by module path: one written by a version
+            # whose classes lived in other modules cannot be read back, and the run resumes as from an older version.
+            return None
     if not isinstance(state, ResumeState) or state.version != RESUME_STATE_VERSION:
         return None
     return state

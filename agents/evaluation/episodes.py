@@ -30,11 +30,11 @@ from typing import Any, TypeVar
 
 import gymnasium as gym
 
-from agents.base import Agent, action_mask_of
-from agents.config import ConfigError, parse_yaml
-from agents.environment import make_env
-from agents.registry import is_model_path, make_agent
-from agents.run_dir import TENSORBOARD_DIR_NAME, run_dir_of_model
+from agents.common.config import ConfigError, parse_yaml
+from agents.common.run_dir import TENSORBOARD_DIR_NAME, run_dir_of_model
+from agents.evaluation.environment import make_env
+from agents.players.base import Agent, action_mask_of
+from agents.players.registry import is_model_path, make_agent
 from envs.adapters.driver import split_env_kwargs
 from envs.adapters.gym_env import TabletopEnv
 from envs.core.registration import UnknownGameError, game_record_of_env_id

@@ -10,8 +10,8 @@ from typing import Any
 import gymnasium as gym
 import numpy as np
 
-from agents.base import BaseAgent
-from agents.run_dir import FINAL_MODEL_NAME, run_model
+from agents.common.run_dir import FINAL_MODEL_NAME, run_model
+from agents.players.base import BaseAgent
 
 
 class ModelLoadError(ValueError):

@@ -12,8 +12,8 @@ import numpy as np
 from sb3_contrib.common.maskable.callbacks import MaskableEvalCallback
 from stable_baselines3.common.callbacks import BaseCallback
 
-from agents.resume import ResumableCallback, capture_checkpoint, set_vec_env_state, vec_env_state
-from agents.run_dir import checkpoint_file_name, save_model_atomically, write_bytes_atomically
+from agents.common.run_dir import checkpoint_file_name, save_model_atomically, write_bytes_atomically
+from agents.training.resume import ResumableCallback, capture_checkpoint, set_vec_env_state, vec_env_state
 
 EPISODE_STAT_TAGS = {
     "return": "episode/return",
@@ -51,8 +51,8 @@ class EpisodeStatsCallback(BaseCallback):
 class BoundaryCheckpointCallback(BaseCallback):
     """Checkpoints at rollout boundaries (after the update), so that every checkpoint resumes bit-exactly.
 
-    At every boundary it keeps the run's whole state in memory (agents.resume.capture_checkpoint); it writes it as
-    `model_<timesteps>_steps.zip` at the first boundary at or after each multiple of `interval` env steps, at the end
+    At every boundary it keeps the run's whole state in memory (agents.training.resume.capture_checkpoint); it writes it
+    as `model_<timesteps>_steps.zip` at the first boundary at or after each multiple of `interval` env steps, at the end
     of training (both only when `interval` > 0), and when asked (save_boundary: Ctrl-C). A mid-rollout state is never
     written: it could not be continued exactly.
     """

@@ -5,8 +5,8 @@ heuristic plays on. MCTS with `mcts.value: learned` scores a rollout cut at `rol
 short (or empty) rollout still says how well the position stands. The network is one hidden ReLU layer and a
 logistic output (the probability of the winning return), in plain numpy: evaluating it needs no torch.
 
-The weights of a game live in agents/value_models/<game>.npz, fitted to heuristic play by agents/value_fit.py
-(`python -m agents.value_fit --game GAME`).
+The weights of a game live in agents/players/value_models/<game>.npz, fitted to heuristic play by
+agents/training/value_fit.py (`python -m agents.training.value_fit --game GAME`).
 """
 
 from __future__ import annotations
@@ -87,7 +87,7 @@ def load_value_model(game_name: str) -> ValueModel:
         if not path.is_file():
             raise FileNotFoundError(
                 f"no value model for {game_name!r} at {path}: "
-                f"fit one with python -m agents.value_fit --game {game_name}"
+                f"fit one with python -m agents.training.value_fit --game {game_name}"
             )
         model = _LOADED[game_name] = ValueModel.load(path)
     return model
