@@ -1,6 +1,6 @@
 """Replay a rules-core replay record: `python -m envs.replay FILE [--view public|omniscient|seat K] [--render none]`.
 
-A record (envs/core/replays.py; written by `evaluate.py --record` and `python -m agents.play ... --record`) holds the
+A record (envs/core/replays.py; written by `evaluate.py --record` and `agents.evaluation.play --record`) holds the
 game, its kwargs, its start and every decision and chance outcome in order, so the replay draws nothing: it rebuilds
 the game from its registration record, applies each event (checking that the recorded player is the one to act and
 that the action is legal) and checks that the result equals the recorded one. Each event is printed with its label;
@@ -65,7 +65,7 @@ def print_result(record: ReplayRecord) -> None:
 def main(argv: list[str] | None = None) -> int:
     """Replay a record file, print every event (and the chosen view), and check the recorded result."""
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("file", type=Path, help="replay record JSON (evaluate.py --record, agents.play --record)")
+    parser.add_argument("file", type=Path, help="replay record JSON (evaluate.py / agents.evaluation.play --record)")
     parser.add_argument("--view", nargs="+", default=["public"], metavar="VIEW", help="public, omniscient or seat K")
     parser.add_argument("--render", choices=RENDER_MODES, default="ansi", help="none: print the events only")
     args = parser.parse_args(argv)

@@ -75,7 +75,7 @@ class GameRecord:
     heuristic: str | None = None
     evaluation: str | None = None
     """The game's position evaluation as "module:function", called `evaluate(state, seat) -> float` (higher is better
-    for `seat`, from what `seat` may see); the lookahead agent (agents/lookahead.py) scores positions by it."""
+    for `seat`, from what `seat` may see); the lookahead agent (agents/players/lookahead.py) scores positions by it."""
     settings: Mapping[str, tuple[SettingValue, ...]] = field(default_factory=dict, hash=False)
     outcome_facts: tuple[str, ...] = ()
     headline_fact: str | None = None

@@ -1,4 +1,4 @@
-"""Plain words for a pydantic ValidationError, shared by card data (envs.core.data) and configs (agents.config).
+"""Plain words for a pydantic ValidationError, shared by card data (envs.core.data) and configs (agents.common.config).
 
 `explain` gives one error's path through the raw input, as the user wrote it, and a message showing the bad value;
 a `Wording` holds what the two kinds of document say differently. Schemas are pydantic models, dataclasses and

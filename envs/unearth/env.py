@@ -1,7 +1,7 @@
 """Gymnasium entry point for Unearth: the platform's opponent env (envs/adapters/opponents.py) over UnearthGame.
 
 The learner plays its seat(s) and `opponents` (policies: callables or objects with `act`) the others, uniformly
-random ones by default. agents/environment.py builds the same env from a config's `opponents` section (random,
+random ones by default. agents/evaluation/environment.py builds this env from a config's `opponents` section (random,
 heuristic, MCTS, saved models, self-play snapshots); this entry point is what `gymnasium.make` reaches.
 """
 
