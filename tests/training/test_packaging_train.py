@@ -64,7 +64,7 @@ def test_the_wheel_installs_envs_and_agents_with_the_configs_and_the_train_comma
 
 def test_the_checkout_finds_the_default_config_through_the_package() -> None:
     """In a checkout agents/configs is a link to configs/: the same files, one copy."""
-    package = Path(train_cli.__file__).resolve().parent
+    package = Path(train_cli.__file__).resolve().parents[1]  # agents/, above the training room
     linked = (package / "configs" / "unbroken" / "maskable_ppo.yaml").resolve()
     assert train.DEFAULT_CONFIG == train_cli.DEFAULT_CONFIG == linked
     assert train_cli.DEFAULT_CONFIG.resolve() == (REPO_ROOT / "configs" / "unbroken" / "maskable_ppo.yaml").resolve()
