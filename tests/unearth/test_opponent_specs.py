@@ -24,7 +24,7 @@ def play_randomly(env: gym.Env, seed: int) -> dict:
 
 
 def test_string_opponents_build_the_random_policy_and_the_games_heuristic() -> None:
-    """"random" is RandomPolicy and "heuristic" the heuristic the game's record names; a game plays to its end."""
+    """ "random" is RandomPolicy and "heuristic" the heuristic the game's record names; a game plays to its end."""
     env = gym.make("tabletop/Unearth-v0", opponents=["random", "heuristic"])
     policies = env.unwrapped.policies
     heuristic = load_attribute(game_record("unearth").heuristic)
