@@ -3,7 +3,8 @@
 A scenario starts from the dict of a real state after setup (seeded), and rewrites its zones: each zone is a list of
 cards by name. A level-0 core ("Strike", "Spore Shield") or a starting threat ("Ceresan Thief", "Sporeling") names a
 sleeve of the character deck holding it; any other core or threat names a drafted sleeve, made with that card and a
-partner taken from the content still unused (the first levelled core, or the first threat of the threat deck), or
+partner taken from the content still unused (a core of the highest level left, or a threat from the end of the
+threat deck's list), or
 with both named as "core / threat". The character-deck sleeves no zone names go to the discard pile. The piles lose
 the cards the drafted sleeves hold, so validation sees every card once. The position is the Main Phase of turn 1
 unless the test says otherwise (`stack`).
@@ -65,9 +66,12 @@ class _Builder:
         cards = game.cards
         self.sleeves: list[dict[str, Any]] = data["sleeves"][: game.character_deck_size]
         self.free_character = list(range(game.character_deck_size))
-        self.core_left = {core.name: core.copies for core in cards.cores if core.level}
+        # Partners are taken from the highest levels first, so the low core decks stay whole for drafts.
+        self.core_left = {core.name: core.copies for core in sorted(cards.cores, key=lambda c: -c.level) if core.level}
+        # Partner threats are taken from the end of the threat deck's list (the minions), away from the world threats
+        # tests name.
         self.threat_left = {
-            cards.threats[t].name: copies for t, copies in enumerate(game.initial_threat_deck) if copies
+            cards.threats[t].name: copies for t, copies in reversed(list(enumerate(game.initial_threat_deck))) if copies
         }
 
     def sleeve(self, spec: str, seen: bool = True) -> int:
