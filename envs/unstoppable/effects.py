@@ -1,0 +1,260 @@
+"""Public rule queries about cards and effects: which effects a card resolves, their X and costs, legal targets,
+and a threat's attack, health and keywords. The rules and agents both read them (a rule written twice drifts).
+
+A card resolves its effects in one of a few modes: when played (`PLAY`), when exhausted through icon k
+(`EXHAUST + k`), or as a threat's bonus when defeated (`BONUS`). Each effect of a mode has a slot: the core's own
+effects in slots 0-3, the top upgrade's in 4-7, the bottom upgrade's in 8-11, so a slot keeps its meaning when an
+upgrade is added. The pair (mode, slot) is the effect's identity for the repeat limit (`effect_id`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
+
+from envs.unstoppable.cards import (
+    DANGER_DEFENSE,
+    FACTIONS,
+    MAX_EFFECTS,
+    MAX_EXHAUST_ICONS,
+    NO_FACTION,
+    Core,
+    Effect,
+    Keywords,
+    Threat,
+    Upgrade,
+)
+from envs.unstoppable.state import MAX_ACTION_POINTS, MAX_ARMOR, MAX_HEALTH, NONE, Sleeve
+
+if TYPE_CHECKING:
+    from envs.unstoppable.state import UnstoppableStateData
+
+PLAY = 0
+"""Mode of a card's effects when it is played."""
+EXHAUST = 1
+"""Mode of an ally's effects exhausted through icon k: EXHAUST + k."""
+BONUS = EXHAUST + MAX_EXHAUST_ICONS
+"""Mode of a threat's bonus when it is defeated."""
+MODES = BONUS + 1
+CORE_PART, TOP_PART, BOTTOM_PART = range(3)
+"""Whose effects a slot holds: the core's, the top upgrade's, the bottom upgrade's."""
+PART_SIZE = MAX_EFFECTS
+"""Slots per part."""
+SLOTS = 3 * PART_SIZE
+"""Effect slots of one mode."""
+REPEAT_LIMIT = 4
+"""Rulebook: "if you resolve the same effect of the same card for the 4th time in a single turn, you must then
+eliminate that card"."""
+HAND_LIMIT = 3
+"""Level-up step 2: "discard down to 3 cards in hand"."""
+ACTIVE_THREATS = 3
+"""The battlefield refills to 3 active (non-Fast) threats."""
+CRAZED_DAMAGE = 2
+"""Crazed: "the Crazed threat deals itself 2 damage"."""
+
+
+def effect_id(mode: int, slot: int) -> int:
+    """The identity of effect `slot` of mode `mode` of a card (the repeat limit counts by it)."""
+    return mode * SLOTS + slot
+
+
+def mode_name(mode: int) -> str:
+    """'play', 'exhaust icon 2', 'bonus'."""
+    if mode == PLAY:
+        return "play"
+    if mode == BONUS:
+        return "bonus"
+    return f"exhaust icon {mode - EXHAUST + 1}"
+
+
+def slot_name(slot: int) -> str:
+    """'effect 1', 'top upgrade effect 1', 'bottom upgrade effect 2'."""
+    part, index = divmod(slot, PART_SIZE)
+    return ("effect", "top upgrade effect", "bottom upgrade effect")[part] + f" {index + 1}"
+
+
+# ---------------------------------------------------------------------------------------------- cards of a sleeve
+def core_of(state: UnstoppableStateData, sleeve: int) -> Core:
+    """The core of a sleeve."""
+    return state.game.cards.cores[state.sleeves[sleeve].core]
+
+
+def threat_of(state: UnstoppableStateData, sleeve: int) -> Threat:
+    """The threat of a sleeve."""
+    return state.game.cards.threats[state.sleeves[sleeve].threat]
+
+
+def upgrades_of(state: UnstoppableStateData, sleeve: int) -> tuple[Upgrade | None, Upgrade | None]:
+    """The sleeve's top and bottom upgrades (None where the cutout is empty)."""
+    record: Sleeve = state.sleeves[sleeve]
+    upgrades = state.game.cards.upgrades
+    return (
+        None if record.top == NONE else upgrades[record.top],
+        None if record.bottom == NONE else upgrades[record.bottom],
+    )
+
+
+def card_effects(state: UnstoppableStateData, sleeve: int, mode: int) -> tuple[tuple[int, Effect], ...]:
+    """(slot, effect) of every effect the card resolves in `mode`, the core's first, then its upgrades'."""
+    if mode == BONUS:
+        return tuple(enumerate(threat_of(state, sleeve).bonus))
+    core = core_of(state, sleeve)
+    own = core.effects if mode == PLAY else core.exhaust[mode - EXHAUST]
+    found = [(CORE_PART * PART_SIZE + index, effect) for index, effect in enumerate(own)]
+    for part, upgrade in zip((TOP_PART, BOTTOM_PART), upgrades_of(state, sleeve), strict=True):
+        if upgrade is not None:
+            added = upgrade.on_play if mode == PLAY else upgrade.on_exhaust
+            found += [(part * PART_SIZE + index, effect) for index, effect in enumerate(added)]
+    return tuple(found)
+
+
+def effect_at(state: UnstoppableStateData, sleeve: int, mode: int, slot: int) -> Effect:
+    """The effect in `slot` of the card's `mode`."""
+    if mode == BONUS:
+        return threat_of(state, sleeve).bonus[slot]
+    part, index = divmod(slot, PART_SIZE)
+    if part == CORE_PART:
+        core = core_of(state, sleeve)
+        return (core.effects if mode == PLAY else core.exhaust[mode - EXHAUST])[index]
+    upgrade = upgrades_of(state, sleeve)[part - TOP_PART]
+    assert upgrade is not None, f"sleeve {sleeve} has no upgrade for slot {slot}"
+    return (upgrade.on_play if mode == PLAY else upgrade.on_exhaust)[index]
+
+
+# ---------------------------------------------------------------------------------------------- faction keywords
+def cards_at_hand_and_in_play(state: UnstoppableStateData) -> Iterable[int]:
+    """Sleeves in your hand and in play: what faction keywords count ("in your hand and/or in play")."""
+    return (*state.hand, *state.in_play)
+
+
+def faction_count(state: UnstoppableStateData, sleeve: int) -> int:
+    """Cards of the card's faction in your hand and/or in play, itself included even when it has left play (X of
+    Focus, the reduction of Bargain); 0 for a factionless card."""
+    faction = core_of(state, sleeve).faction
+    if faction == NO_FACTION:
+        return 0
+    cores = state.game.cards.cores
+    counted = [s for s in cards_at_hand_and_in_play(state) if cores[state.sleeves[s].core].faction == faction]
+    return len(counted) + (sleeve not in counted)
+
+
+def factions_present(state: UnstoppableStateData, sleeve: int) -> int:
+    """Different factions among the cards in your hand and/or in play and the card itself (X of Unite)."""
+    cores = state.game.cards.cores
+    present = {cores[state.sleeves[s].core].faction for s in (*cards_at_hand_and_in_play(state), sleeve)}
+    return len(present & set(FACTIONS))
+
+
+def bargain_cost(state: UnstoppableStateData, sleeve: int, effect: Effect) -> int:
+    """Credits a Bargain effect costs now: N less 1 per card of the faction (itself included), never below 0."""
+    assert effect.bargain is not None
+    return max(0, effect.bargain - faction_count(state, sleeve))
+
+
+def keyword_allows(state: UnstoppableStateData, sleeve: int, effect: Effect) -> bool:
+    """Whether the effect's faction keyword lets it resolve now (Conspire's condition, Bargain's credits; Focus and
+    Conspire never on a factionless card)."""
+    keyword = effect.keyword
+    if keyword is None or keyword == "unite":
+        return True
+    if keyword == "bargain":
+        return state.credits >= bargain_cost(state, sleeve, effect)
+    count = faction_count(state, sleeve)
+    if keyword == "focus":
+        return count > 0
+    return count > 1  # conspire: at least 1 other card of the same faction
+
+
+def scaled(state: UnstoppableStateData, sleeve: int, effect: Effect) -> tuple[int, int]:
+    """The (amount, instances) the effect resolves with now: Focus and Unite multiply one of them by X."""
+    amount, instances = effect.amount, effect.instances
+    if effect.scaling is None:
+        return amount, instances
+    x = faction_count(state, sleeve) if effect.focus is not None else factions_present(state, sleeve)
+    return (amount * x, instances) if effect.scaling == "amount" else (amount, instances * x)
+
+
+# ---------------------------------------------------------------------------------------------- threats
+def on_deck(state: UnstoppableStateData) -> int:
+    """The on-deck threat (the deck's known top card), or NONE."""
+    top = state.deck.top
+    return top[0] if top else NONE
+
+
+def threat_keywords(state: UnstoppableStateData, sleeve: int) -> Keywords:
+    """The threat's keywords with those its upgrades add."""
+    keywords = threat_of(state, sleeve).keywords
+    for upgrade in upgrades_of(state, sleeve):
+        if upgrade is not None:
+            keywords = keywords.plus(upgrade.keywords)
+    return keywords
+
+
+def threat_attack(state: UnstoppableStateData, sleeve: int) -> int:
+    """Damage the threat deals each Threat Phase: its attack plus its upgrades'."""
+    return threat_of(state, sleeve).attack + sum(u.attack for u in upgrades_of(state, sleeve) if u is not None)
+
+
+def danger_level(state: UnstoppableStateData) -> int:
+    """The number in the danger marker's space."""
+    return state.game.boss.danger_track[state.danger].value
+
+
+def threat_health(state: UnstoppableStateData, sleeve: int) -> int:
+    """Attack plus defense (the skull: the danger level), upgrades included: the damage that defeats it."""
+    threat = threat_of(state, sleeve)
+    defense = danger_level(state) if threat.defense == DANGER_DEFENSE else threat.defense
+    extra = sum(u.attack + u.defense for u in upgrades_of(state, sleeve) if u is not None)
+    return threat.attack + defense + extra
+
+
+def is_fast(state: UnstoppableStateData, sleeve: int) -> bool:
+    """Whether the threat is Fast (it does not count toward the 3 active threats)."""
+    return threat_keywords(state, sleeve).fast > 0
+
+
+def visible_threats(state: UnstoppableStateData) -> tuple[int, ...]:
+    """The active threats and the on-deck threat: the threats damage may target."""
+    top = on_deck(state)
+    return (*state.battlefield, top) if top != NONE else state.battlefield
+
+
+def legal_targets(state: UnstoppableStateData, ignore_taunt: bool = False) -> tuple[int, ...]:
+    """Threats a damage instance may target: any visible threat, or only the Taunt ones while one is visible
+    ("you must target a Taunt threat with any damage effect unless stated otherwise")."""
+    visible = visible_threats(state)
+    if ignore_taunt:
+        return visible
+    taunting = tuple(s for s in visible if threat_keywords(state, s).taunt)
+    return taunting or visible
+
+
+# ---------------------------------------------------------------------------------------------- resolving
+def can_resolve(state: UnstoppableStateData, sleeve: int, effect: Effect) -> bool:
+    """Whether the effect can resolve now: its Level X+ condition, its keyword, and something for it to act on
+    (a target for damage, a card to eliminate, an exhausted ally to refresh); "Effects that you cannot resolve ...
+    are forfeited"."""
+    if state.level < effect.level or not keyword_allows(state, sleeve, effect):
+        return False
+    kind = effect.kind
+    if kind == "damage":
+        return scaled(state, sleeve, effect)[1] > 0 and bool(legal_targets(state, effect.ignore_taunt))
+    if kind == "eliminate":
+        return bool(eliminable(state))
+    if kind == "refresh":
+        return bool(state.exhausted)
+    return scaled(state, sleeve, effect)[0] > 0
+
+
+def eliminable(state: UnstoppableStateData) -> tuple[int, ...]:
+    """Cards an elimination may choose: "1 card in your hand, in your discard pile, or in play"."""
+    return (*state.hand, *state.discard, *state.in_play)
+
+
+def capped(value: int, gain: int, cap: int) -> int:
+    """A gain that stops at the track's top ("If you gain ... when at the maximum, nothing happens")."""
+    return min(cap, value + gain)
+
+
+CAPS = {"health": MAX_HEALTH, "armor": MAX_ARMOR, "action_points": MAX_ACTION_POINTS}
+"""The tracks with a maximum."""

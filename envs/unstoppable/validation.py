@@ -1,0 +1,233 @@
+"""Unstoppable positions that cannot happen, refused by `StateFormatError` naming the field.
+
+`UnstoppableStateData.from_dict` decodes every field by its declaration (names, sizes, bounds); `validate_state`
+checks what a field alone cannot say: the sleeve table against the character deck and the content, every sleeve in
+exactly one zone, every card of the content somewhere exactly once (cores, threats, upgrades), the piles' known
+cards, the player mat's ranges, this turn's repeat counts, and the frame stack. A position a game reaches always
+passes (tests/unstoppable/test_state_dicts.py rebuilds every state of random games from its dict).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import TYPE_CHECKING
+
+from envs.core.game import StateFormatError
+from envs.unstoppable.cards import MAX_LEVEL, SKIPPED_BORDER
+from envs.unstoppable.effects import MODES, REPEAT_LIMIT, SLOTS, on_deck
+from envs.unstoppable.state import MAX_SLEEVES, NONE, Kind, Phase
+
+if TYPE_CHECKING:
+    from envs.unstoppable.state import UnstoppableStateData
+
+ZONES = ("hand", "in_play", "battlefield", "discard", "eliminated")
+"""The zones listed by sleeve (the deck is the sixth)."""
+
+
+def validate_state(state: UnstoppableStateData) -> None:
+    """Refuse a position no game reaches; StateFormatError names the first field found wrong."""
+    _check_sleeves(state)
+    _check_zones(state)
+    _check_cores(state)
+    _check_threats(state)
+    _check_upgrades(state)
+    _check_player(state)
+    _check_repeats(state)
+    _check_stack(state)
+
+
+def _check_sleeves(state: UnstoppableStateData) -> None:
+    game = state.game
+    cards = game.cards
+    deck = game.character_deck
+    if not len(deck) <= len(state.sleeves) <= MAX_SLEEVES:
+        raise StateFormatError(
+            "sleeves", f"expected the {len(deck)} character-deck sleeves and the drafted ones, got {len(state.sleeves)}"
+        )
+    for index, sleeve in enumerate(state.sleeves):
+        where = f"sleeves[{index}]"
+        core, threat = cards.cores[sleeve.core], cards.threats[sleeve.threat]
+        if index < len(deck):
+            if (sleeve.core, sleeve.threat) != deck[index]:
+                expected = f"{cards.cores[deck[index][0]].name} / {cards.threats[deck[index][1]].name}"
+                raise StateFormatError(where, f"the character deck's sleeve {index + 1} holds {expected}")
+            if not sleeve.seen:
+                raise StateFormatError(
+                    f"{where}.seen", "the character deck is sleeved by the player: its threats are seen"
+                )
+        else:
+            if core.level == 0:
+                raise StateFormatError(
+                    f"{where}.core", f"{core.name} is a level-0 core: only levelled cores are drafted"
+                )
+            if threat.group == "starting":
+                raise StateFormatError(
+                    f"{where}.threat", f"{threat.name} is a starting threat, never in the threat deck"
+                )
+        for cutout in ("top", "bottom"):
+            upgrade = getattr(sleeve, cutout)
+            if upgrade == NONE:
+                continue
+            record = cards.upgrades[upgrade]
+            if record.cutout != cutout:
+                raise StateFormatError(f"{where}.{cutout}", f"{record.name} has a {record.cutout} cutout")
+            if record.requirement not in ("any", core.type):
+                raise StateFormatError(f"{where}.{cutout}", f"{record.name} goes on a {record.requirement} only")
+
+
+def _check_zones(state: UnstoppableStateData) -> None:
+    count = len(state.sleeves)
+    seen: dict[int, str] = {}
+    deck = state.deck
+    for zone, members in (
+        *((name, getattr(state, name)) for name in ZONES),
+        ("deck", (*deck.top, *deck.unknown, *deck.bottom)),
+    ):
+        for sleeve in members:
+            if sleeve >= count:
+                raise StateFormatError(zone, f"sleeve {sleeve} does not exist (the table has {count} sleeves)")
+            if sleeve in seen:
+                raise StateFormatError(zone, f"sleeve {sleeve} is also in {seen[sleeve]}")
+            seen[sleeve] = zone
+    missing = [sleeve for sleeve in range(count) if sleeve not in seen]
+    if missing:
+        raise StateFormatError("sleeves", f"sleeves {missing} are in no zone (every sleeve is somewhere once)")
+    cores = state.game.cards.cores
+    for sleeve in state.exhausted:
+        if sleeve not in state.in_play or cores[state.sleeves[sleeve].core].type != "ally":
+            raise StateFormatError("exhausted", f"sleeve {sleeve} is not an ally in play")
+    if len(set(state.exhausted)) != len(state.exhausted):
+        raise StateFormatError("exhausted", "a sleeve is listed twice")
+    if len(deck.top) > 1 or deck.bottom:
+        raise StateFormatError("deck", "only the on-deck threat (the top card) of your deck is known")
+    visible = set(state.battlefield) | ({on_deck(state)} - {NONE})
+    for sleeve, record in enumerate(state.sleeves):
+        if record.damage and sleeve not in visible:
+            raise StateFormatError(f"sleeves[{sleeve}].damage", "damage stays on a threat only while it is a threat")
+        if sleeve in visible and not record.seen:
+            raise StateFormatError(f"sleeves[{sleeve}].seen", "a threat on the battlefield or on deck is seen")
+
+
+def _check_cores(state: UnstoppableStateData) -> None:
+    cards = state.game.cards
+    held: Counter[int] = Counter(state.draft)
+    for level, deck in enumerate(state.core_decks, start=1):
+        for core, copies in enumerate(deck.counts()):
+            if copies and cards.cores[core].level != level:
+                raise StateFormatError(
+                    f"core_decks[{level - 1}]", f"{cards.cores[core].name} is a level-{cards.cores[core].level} core"
+                )
+            held[core] += copies
+        if len(deck) and not deck.top and deck.unknown_size and not _pending(state, Kind.REVEAL_CORE, Kind.DRAFT_DRAW):
+            raise StateFormatError(f"core_decks[{level - 1}]", "a face-up core deck shows its top card")
+    for sleeve in state.sleeves[state.game.character_deck_size :]:
+        held[sleeve.core] += 1
+    held.update(frame.detail("core") for frame in state.stack if frame.kind == Kind.SLEEVE)  # kept, being sleeved
+    for core, card in enumerate(cards.cores):
+        expected = card.copies if 1 <= card.level <= MAX_LEVEL else 0
+        if held[core] != expected:
+            raise StateFormatError(
+                "core_decks", f"{card.name}: {expected} copies in the core decks and drafted, got {held[core]}"
+            )
+    if state.draft and not _pending(state, Kind.DRAFT, Kind.DRAFT_DRAW):
+        raise StateFormatError("draft", "cores are drawn only while a draft is pending")
+
+
+def _check_threats(state: UnstoppableStateData) -> None:
+    game = state.game
+    held = Counter({card: copies for card, copies in enumerate(state.threat_deck.counts()) if copies})
+    held.update({card: copies for card, copies in enumerate(state.boss_deck.counts()) if copies})
+    held.update(sleeve.threat for sleeve in state.sleeves[game.character_deck_size :])
+    expected = Counter({card: copies for card, copies in enumerate(game.initial_threats) if copies})
+    if held != expected:
+        names = game.cards.threats
+        difference = {
+            names[card].name: held[card] - expected[card]
+            for card in set(held) | set(expected)
+            if held[card] != expected[card]
+        }
+        raise StateFormatError(
+            "threat_deck",
+            f"the threat deck, boss deck and drafted sleeves hold the wrong threats (copies off by {difference})",
+        )
+    if state.threat_deck.top or state.threat_deck.bottom:
+        raise StateFormatError("threat_deck", "the threat deck is face down: no card of it is known")
+
+
+def _check_upgrades(state: UnstoppableStateData) -> None:
+    cards = state.game.cards
+    held: Counter[int] = Counter({card: copies for card, copies in enumerate(state.upgrade_deck.counts()) if copies})
+    held.update(upgrade for upgrade in state.market if upgrade != NONE)
+    for sleeve in state.sleeves:
+        held.update(upgrade for upgrade in (sleeve.top, sleeve.bottom) if upgrade != NONE)
+    for index, upgrade in enumerate(cards.upgrades):
+        if held[index] != upgrade.copies:
+            raise StateFormatError(
+                "upgrade_deck", f"{upgrade.name}: {upgrade.copies} copies exist, the state holds {held[index]}"
+            )
+    if state.upgrade_deck.top:
+        raise StateFormatError(
+            "upgrade_deck", "the upgrade deck is face down: only cycled upgrades are known (at its bottom)"
+        )
+
+
+def _check_player(state: UnstoppableStateData) -> None:
+    game = state.game
+    if state.small_level < state.level:
+        raise StateFormatError(
+            "small_level", f"the small disc ({state.small_level}) is never behind the large one ({state.level})"
+        )
+    if state.danger > game.max_danger:
+        raise StateFormatError("danger", f"the danger track has spaces 0..{game.max_danger}, got {state.danger}")
+    if game.boss.danger_track[state.danger].border == _skipped(state) and state.danger:
+        raise StateFormatError("danger", f"space {state.danger} is skipped on {game.difficulty} difficulty")
+    ended = state.health <= 0 or state.danger >= game.max_danger or state.boss_damage >= game.boss_damage_required
+    if ended != state.over:
+        raise StateFormatError(
+            "over", "the game is over exactly when health is 0, Maximum Danger is reached or the boss is defeated"
+        )
+    if state.over and state.stack:
+        raise StateFormatError("stack", "the game is over, yet frames are pending")
+    if state.won != (state.over and state.health > 0 and state.boss_damage >= game.boss_damage_required):
+        raise StateFormatError("won", "won means the game ended with the boss defeated")
+    if state.phase == Phase.SETUP and state.turn:
+        raise StateFormatError("phase", "setup ends before the first turn")
+
+
+def _skipped(state: UnstoppableStateData) -> str:
+    return SKIPPED_BORDER[state.game.difficulty]
+
+
+def _check_repeats(state: UnstoppableStateData) -> None:
+    keys = set()
+    for index, (sleeve, effect, times) in enumerate(state.repeats):
+        where = f"repeats[{index}]"
+        if sleeve >= len(state.sleeves):
+            raise StateFormatError(where, f"sleeve {sleeve} does not exist")
+        if effect >= MODES * SLOTS:
+            raise StateFormatError(where, f"effect id {effect} is not one of 0..{MODES * SLOTS - 1}")
+        if not 1 <= times <= REPEAT_LIMIT:
+            raise StateFormatError(where, f"an effect resolves 1..{REPEAT_LIMIT} times a turn, got {times}")
+        if (sleeve, effect) in keys:
+            raise StateFormatError(where, "the same effect of the same card is counted twice")
+        keys.add((sleeve, effect))
+
+
+def _check_stack(state: UnstoppableStateData) -> None:
+    state.check_frames(1)  # type: ignore[attr-defined]
+    for index, frame in enumerate(state.stack):
+        sleeve = frame.detail("sleeve")
+        if sleeve is not None and sleeve != NONE and not (isinstance(sleeve, int) and 0 <= sleeve < len(state.sleeves)):
+            raise StateFormatError(f"stack[{index}].details.sleeve", f"sleeve {sleeve!r} does not exist")
+    if (
+        state.deck.unknown
+        and not state.deck.top
+        and state.stack
+        and not _pending(state, Kind.REVEAL, Kind.DEAL, Kind.RESHUFFLE)
+    ):
+        raise StateFormatError("deck", "your deck shows its on-deck threat (its top card) unless a reveal is pending")
+
+
+def _pending(state: UnstoppableStateData, *kinds: str) -> bool:
+    """Whether a frame of one of `kinds` is on the stack."""
+    return any(frame.kind in kinds for frame in state.stack)

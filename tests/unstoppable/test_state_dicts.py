@@ -1,0 +1,104 @@
+"""Positions written by hand with card names, and every position of random games, through `state_from_dict`.
+
+The rulebook's components fix what can be where: every card is somewhere once, the character deck is the one the
+player built ("Construct your 10-card character deck"), a drafted core is a levelled core sleeved with a threat of
+the threat deck, an upgrade fits its cutout and requirement. A position that breaks one is refused naming the field.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+import pytest
+
+from envs.core.game import StateFormatError
+from envs.core.testing import check_json_round_trip
+from tests.unstoppable.scenarios import rules_game, scenario_dict
+
+
+def test_every_position_of_random_games_survives_its_dict() -> None:
+    """Every state of seeded random games rebuilds equal from its JSON dict, offering the same choices."""
+    game = rules_game()
+    rng = np.random.default_rng(3)
+    checked = 0
+    for _ in range(8):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            check_json_round_trip(game, state)
+            checked += 1
+            if state.current_player() < 0:
+                state.apply_action(state.sample_chance(rng))
+            else:
+                legal = state.legal_actions()
+                state.apply_action(legal[int(rng.integers(len(legal)))])
+    assert checked > 100
+
+
+def refusal(edit: Callable[[dict[str, Any]], object], **kwargs: Any) -> StateFormatError:
+    """The error `state_from_dict` raises for a scenario dict changed by `edit`."""
+    data = json.loads(json.dumps(scenario_dict(**kwargs)))
+    edit(data)
+    with pytest.raises(StateFormatError) as error:
+        rules_game().state_from_dict(data)
+    return error.value
+
+
+def test_a_sleeve_in_two_zones_is_refused() -> None:
+    """Each card is in exactly one place."""
+    error = refusal(
+        lambda d: d["hand"].append(d["battlefield"][0]), hand=["Strike"], battlefield=["Rust Golem"], deck=["Ash Wyrm"]
+    )
+    assert error.field in ("hand", "battlefield") and "also in" in str(error)
+
+
+def test_a_character_deck_that_is_not_the_characters_is_refused() -> None:
+    """ "Construct your 10-card character deck": the sleeve table starts with it."""
+    error = refusal(lambda d: d["sleeves"][0].update(core="Spare Credits"), hand=["Strike"], deck=["Ash Wyrm"])
+    assert error.field == "sleeves[0]"
+
+
+def test_a_card_that_is_in_two_places_of_the_content_is_refused() -> None:
+    """A drafted core also left in its core deck exists twice."""
+
+    def edit(data: dict[str, Any]) -> None:
+        data["core_decks"][1]["unknown"]["Five Meters Under"] = 1
+
+    error = refusal(edit, hand=["Five Meters Under"], battlefield=["Rust Golem"], deck=["Ash Wyrm"])
+    assert error.field == "core_decks" and "Five Meters Under" in str(error)
+
+
+def test_an_upgrade_in_the_wrong_cutout_is_refused() -> None:
+    """ "Each card can have up to 2 upgrades: 1 top and 1 bottom"; an upgrade fits its own cutout."""
+    error = refusal(
+        lambda d: d["sleeves"][0].update(top=d["sleeves"][0].pop("bottom")),
+        hand=["Strike"],
+        deck=["Ash Wyrm"],
+        upgrades={"Strike": {"bottom": "Frenzy Serum"}},
+    )
+    assert error.field == "sleeves[0].top" and "bottom cutout" in str(error)
+
+
+def test_an_unknown_card_name_is_refused_with_a_suggestion() -> None:
+    """Names are checked against the content, with a 'did you mean'."""
+    error = refusal(lambda d: d["sleeves"][0].update(core="Strik"), hand=["Strike"], deck=["Ash Wyrm"])
+    assert error.field == "sleeves[0].core" and "did you mean 'Strike'" in str(error)
+
+
+def test_damage_on_a_card_that_is_no_threat_is_refused() -> None:
+    """ "Damage dealt to threats persists": only while the card is a threat (a defeated one leaves its tokens)."""
+    error = refusal(lambda d: None, hand=["Strike"], deck=["Ash Wyrm"], damage={"Strike": 1})
+    assert error.field == "sleeves[0].damage"
+
+
+def test_a_hidden_on_deck_threat_is_refused() -> None:
+    """The deck is "threat side up": its top card is always seen."""
+
+    def edit(data: dict[str, Any]) -> None:
+        data["deck"]["unknown"] = sorted(data["deck"]["unknown"] + data["deck"]["top"])
+        data["deck"]["top"] = []
+
+    error = refusal(edit, hand=["Strike"], deck=["Ash Wyrm", "Rust Golem"])
+    assert error.field == "deck"
