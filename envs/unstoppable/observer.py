@@ -19,8 +19,6 @@ from envs.unstoppable.cards import FACTION_NAMES, ICONS, MAX_AMOUNT, MAX_LEVEL, 
 from envs.unstoppable.effects import (
     MODES,
     SLOTS,
-    card_effects,
-    core_of,
     danger_level,
     on_deck,
     threat_attack,
@@ -226,57 +224,9 @@ class UnstoppableObserver(Observer):
 
     # ------------------------------------------------------------------------------------------ text
     def text(self, state: State) -> str:
-        """A readable table of everything the player may see."""
+        """A readable table of everything the player may see (render.state_text)."""
+        from envs.unstoppable.render import state_text
         from envs.unstoppable.rules import UnstoppableState
 
         assert isinstance(state, UnstoppableState)
-        game = self.game
-        cards = game.cards
-        lines = [
-            f"Unstoppable vs {game.boss.name} ({game.difficulty}) - turn {state.turn}, {state.phase.name.lower()}"
-            + (f" - {state.ending()}" if state.over else ""),
-            f"health {state.health}  armor {state.armor}  credits {state.credits}  action points "
-            f"{state.action_points}  level {state.level} (drafting {state.small_level})  danger {danger_level(state)} "
-            f"(space {state.danger}/{game.max_danger})  boss damage {state.boss_damage}/{game.boss_damage_required}",
-        ]
-
-        def card(sleeve: int, threat_side: bool = False) -> str:
-            record = state.sleeves[sleeve]
-            if threat_side:
-                keywords = threat_keywords(state, sleeve).text()
-                words = (
-                    f"{threat_of(state, sleeve).name} {threat_attack(state, sleeve)}/"
-                    f"{threat_health(state, sleeve)} dmg {record.damage}" + (f" [{keywords}]" if keywords else "")
-                )
-            else:
-                core = core_of(state, sleeve)
-                words = f"{core.name} ({core.cost} AP, {core.faction} {core.type})"
-                if sleeve in state.exhausted:
-                    words += " exhausted"
-            ups = [cards.upgrades[u].name for u in (record.top, record.bottom) if u != NONE]
-            return f"#{sleeve + 1} {words}" + (f" +{'+'.join(ups)}" if ups else "")
-
-        top = on_deck(state)
-        lines.append("battlefield: " + (", ".join(card(s, True) for s in state.battlefield) or "-"))
-        lines.append(f"on deck: {card(top, True) if top != NONE else '-'}  ({len(state.deck)} in deck)")
-        lines.append("hand: " + (", ".join(card(s) for s in state.hand) or "-"))
-        lines.append("in play: " + (", ".join(card(s) for s in state.in_play) or "-"))
-        lines.append(f"discard: {len(state.discard)}  eliminated: {len(state.eliminated)}")
-        market = [cards.upgrades[u].name if u != NONE else "-" for u in state.market]
-        lines.append("market: " + ", ".join(market))
-        tops = []
-        for level, deck in enumerate(state.core_decks, start=1):
-            shown = deck.draw_outcomes()[0][0] if len(deck) and (deck.top or not deck.unknown_size) else NONE
-            tops.append(f"L{level} {cards.cores[shown].name if shown != NONE else '-'} ({len(deck)})")
-        lines.append("core decks: " + ", ".join(tops))
-        if state.draft:
-            lines.append("draft: " + ", ".join(cards.cores[c].name for c in state.draft))
-        frame = state.decision()
-        if frame is not None:
-            lines.append(f"deciding: {frame.kind}")
-            if frame.kind == "choose effect":
-                sleeve, mode = frame.detail("sleeve"), frame.detail("mode")
-                effects = dict(card_effects(state, sleeve, mode))
-                remaining = "; ".join(effects[slot].text() for slot in frame.detail("left"))
-                lines.append(f"  resolving {core_of(state, sleeve).name}: {remaining or 'nothing left'}")
-        return "\n".join(lines)
+        return state_text(state)
