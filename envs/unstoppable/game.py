@@ -106,6 +106,14 @@ class UnstoppableGame(Game):
                 f"drafts of a game on {difficulty}: a drafted core would find no threat to share its sleeve"
             )
         self.actions: UnstoppableActions = build_actions(self.cards, self.character_deck)
+        self.cheapest_upgrade_price: tuple[int, ...] = tuple(
+            max(0, card.cost - (card.discount.amount if card.discount else 0)) for card in self.cards.upgrades
+        )
+        """Each upgrade's lowest price (with its faction discount): with fewer credits it fits no card."""
+        self._core_deck_counts = tuple(
+            tuple(core.copies if core.level == level else 0 for core in self.cards.cores)
+            for level in range(1, MAX_LEVEL + 1)
+        )
         self.proven_decisions = proven_decision_bound(self.max_turns, len(self.cards.upgrades) * MARKET_SIZE)
         """The bound on a game's decisions the rules prove (RULES.md, "Game length"): every game ends."""
         self.spec = GameSpec(
@@ -147,10 +155,7 @@ class UnstoppableGame(Game):
             deck=UniqueDeck(MAX_SLEEVES, frozenset(range(deck_size))),
             discard=(),
             eliminated=(),
-            core_decks=tuple(
-                Deck.from_counts(core.copies if core.level == level else 0 for core in cards.cores)
-                for level in range(1, MAX_LEVEL + 1)
-            ),
+            core_decks=tuple(Deck.from_counts(counts) for counts in self._core_deck_counts),
             draft=(),
             threat_deck=Deck.from_counts(self.initial_threat_deck),
             boss_deck=boss_pile,

@@ -387,8 +387,10 @@ class UnstoppableState(UnstoppableStateData, FrameEngine):  # type: ignore[misc]
             core = cores[self.sleeves[sleeve].core]
             if core.type == "ally" and sleeve not in self.exhausted:
                 options.extend(actions.exhaust_id(sleeve, icon) for icon in range(len(core.exhaust)))
+        cheapest = self.game.cheapest_upgrade_price
         for slot, upgrade in enumerate(self.market):
-            if upgrade != NONE:
+            # An upgrade you cannot pay even with its discount fits no card (the test that saves the most time).
+            if upgrade != NONE and self.credits >= cheapest[upgrade]:
                 options.extend(
                     actions.buy_id(slot, sleeve)
                     for sleeve in (*self.hand, *self.in_play)
