@@ -29,6 +29,7 @@ from envs.unstoppable.effects import (
     BONUS,
     CAPS,
     CRAZED_DAMAGE,
+    DRAFT_SIZE,
     EXHAUST,
     HAND_LIMIT,
     PLAY,
@@ -66,8 +67,6 @@ PLAYER = 0
 """The one seat of the solo game."""
 UPKEEP_ACTION_POINTS = 3
 """Upkeep step 1: "Place 3 action point discs"."""
-DRAFT_SIZE = 3
-"""Draft step 2: "Draw the top 3 cards of that core deck"."""
 
 SLEEVE_GROUPS = frozenset({"play", "exhaust", "target", "eliminate", "buy", "refresh", "discard"})
 """Action groups keyed by a sleeve."""
