@@ -120,6 +120,10 @@ def _check_zones(state: UnstoppableStateData) -> None:
             raise StateFormatError(f"sleeves[{sleeve}].seen", "a threat on the battlefield or on deck is seen")
 
 
+REVEALS_CORE = (Kind.REVEAL_CORE, Kind.DRAFT_DRAW)
+"""The frames that reveal a core deck's next top card (a draft draws it, then reveals the next)."""
+
+
 def _check_cores(state: UnstoppableStateData) -> None:
     cards = state.game.cards
     held: Counter[int] = Counter(state.draft)
@@ -130,8 +134,11 @@ def _check_cores(state: UnstoppableStateData) -> None:
                     f"core_decks[{level - 1}]", f"{cards.cores[core].name} is a level-{cards.cores[core].level} core"
                 )
             held[core] += copies
-        if len(deck) and not deck.top and deck.unknown_size and not _pending(state, Kind.REVEAL_CORE, Kind.DRAFT_DRAW):
-            raise StateFormatError(f"core_decks[{level - 1}]", "a face-up core deck shows its top card")
+        revealing = any(frame.kind in REVEALS_CORE and frame.detail("level") == level for frame in state.stack)
+        if len(deck) and not deck.top and deck.unknown_size and not revealing:
+            raise StateFormatError(
+                f"core_decks[{level - 1}]", "a face-up core deck shows its top card (unless its reveal is pending)"
+            )
     for sleeve in state.sleeves[state.game.character_deck_size :]:
         held[sleeve.core] += 1
     held.update(frame.detail("core") for frame in state.stack if frame.kind == Kind.SLEEVE)  # kept, being sleeved
@@ -276,15 +283,23 @@ TURN_STEPS = (
 def _check_stack(state: UnstoppableStateData) -> None:
     state.check_frames(1)  # type: ignore[attr-defined]
     last = len(TURN_STEPS)
+    below_the_rest = True
     for index, frame in enumerate(state.stack):
         _check_frame_details(state, frame, f"stack[{index}]")
         if frame.kind in TURN_STEPS:
+            # A step pushes the next ones on an emptied stack: the turn's pending steps are its bottom, in order.
             step = TURN_STEPS.index(frame.kind)
             if step >= last:
                 raise StateFormatError(
                     f"stack[{index}].kind", f"{frame.kind!r} is pending above a step of the turn that comes before it"
                 )
+            if not below_the_rest:
+                raise StateFormatError(
+                    f"stack[{index}].kind", f"{frame.kind!r} is a step of the turn: only steps of the turn are below it"
+                )
             last = step
+        else:
+            below_the_rest = False
     if (
         state.deck.unknown
         and not state.deck.top

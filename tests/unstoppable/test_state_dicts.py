@@ -174,3 +174,21 @@ def test_a_reordered_boss_deck_or_turn_is_refused() -> None:
     with pytest.raises(StateFormatError, match="comes before it") as error:
         game.state_from_dict(reordered)
     assert error.value.field == f"stack[{max(cleanup, threat)}].kind"
+
+
+def test_a_setup_stack_out_of_order_or_missing_a_reveal_is_refused() -> None:
+    """Setup's steps are pending in the rulebook's order under the turn's first step: a deal moved below the first
+    turn, or a core deck whose top is unknown with no reveal of its own pending, is refused naming the field."""
+    game = UnstoppableGame()
+    saved = game.new_initial_state().to_dict()
+    assert [frame["kind"] for frame in saved["stack"][:3]] == ["start turn", "reveal on-deck threat", "deal"]
+    swapped = json.loads(json.dumps(saved))
+    swapped["stack"][0], swapped["stack"][2] = swapped["stack"][2], swapped["stack"][0]
+    with pytest.raises(StateFormatError, match="only steps of the turn are below it") as error:
+        game.state_from_dict(swapped)
+    assert error.value.field == "stack[2].kind"
+    shortened = json.loads(json.dumps(saved))
+    level = shortened["stack"].pop()["details"]["level"]
+    with pytest.raises(StateFormatError, match="shows its top card") as error:
+        game.state_from_dict(shortened)
+    assert error.value.field == f"core_decks[{level - 1}]"
