@@ -130,6 +130,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
 
     from agents.training.maskable_ppo import (
+        ResumeError,
         create_experiment_run_dir,
         elapsed,
         prepare_resume,
@@ -144,7 +145,11 @@ def main(argv: list[str] | None = None) -> int:
         print(f"run directory: {run_dir}")
     else:
         run_dir = args.resume
-        plan = prepare_resume(run_dir, config.train.total_timesteps)
+        try:
+            plan = prepare_resume(run_dir, config.train.total_timesteps)
+        except ResumeError as error:
+            print(f"error: {error}", file=sys.stderr)
+            return 2
         print(plan.summary)
         if not plan.work_left:
             return 0

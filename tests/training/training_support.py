@@ -89,7 +89,7 @@ class _Unsafe:
         return (os.getcwd, ())
 
 
-def _rewrite_zip(source: Path, target: Path, change: Callable[[str, bytes], bytes | None]) -> Path:
+def rewrite_zip(source: Path, target: Path, change: Callable[[str, bytes], bytes | None]) -> Path:
     """A copy of a zip with each entry changed (None drops it)."""
     with zipfile.ZipFile(source) as original, zipfile.ZipFile(target, "w") as copy:
         for entry in original.infolist():
@@ -116,12 +116,12 @@ def damaged_models(folder: Path) -> dict[str, Path]:
     not_a_zip = folder / "not_a_zip.zip"
     not_a_zip.write_text("this is not a model\n")
     return {
-        "corrupt policy": _rewrite_zip(
+        "corrupt policy": rewrite_zip(
             good, folder / "corrupt.zip", lambda name, data: b"\x00garbage" * 8 if name == "policy.pth" else data
         ),
-        "no data": _rewrite_zip(good, folder / "no_data.zip", lambda name, data: None if name == "data" else data),
+        "no data": rewrite_zip(good, folder / "no_data.zip", lambda name, data: None if name == "data" else data),
         "not a zip": not_a_zip,
-        "unsafe pickle": _rewrite_zip(
+        "unsafe pickle": rewrite_zip(
             good, folder / "unsafe.zip", lambda name, data: unsafe.getvalue() if name == "policy.pth" else data
         ),
     }
