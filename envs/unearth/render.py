@@ -111,7 +111,8 @@ def describe_decision(state: UnearthState, frame: DecisionFrame) -> str:
 
 
 FORMULA_LEGEND = (
-    "formula: a ring of 6 Stones; R Y B L a Stone of that colour, ? any colour, 1 2 3 each a colour of its own"
+    f"formula: a ring of 6 Stones; {' '.join(COLOUR_LETTERS)} a Stone of that colour, ? any colour, "
+    "1 2 3 each a colour of its own"
 )
 """How to read a Named Wonder's formula (`StoneFormula.notation`)."""
 LEGAL_CELL_KEYS = "abcdefghijkmnopqrstuvxyz"
