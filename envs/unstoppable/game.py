@@ -93,6 +93,11 @@ class UnstoppableGame(Game):
                 f"{self.boss.name}'s danger track allows {self.max_turns} turns on {difficulty}: with the "
                 f"{self.character_deck_size}-card character deck that is more than {MAX_SLEEVES} sleeves"
             )
+        if sum(threat_deck) < self.max_turns:
+            raise ValueError(
+                f"{self.boss.name}'s threat deck holds {sum(threat_deck)} threats, fewer than the {self.max_turns} "
+                f"drafts of a game on {difficulty}: a drafted core would find no threat to share its sleeve"
+            )
         self.actions: UnstoppableActions = build_actions(self.cards, self.character_deck)
         self.spec = GameSpec(
             name="unstoppable",

@@ -181,7 +181,8 @@ class UnstoppableState(UnstoppableStateData, FrameEngine):  # type: ignore[misc]
         return self.chance_label(outcome)
 
     def action_label_for(self, action: int, player: int | None) -> str:
-        """The action with the core of a drafted sleeve named, and an effect slot's effect written out."""
+        """The action with what the player knows of its sleeve named: a drafted sleeve's core, a target's threat
+        ("target: drafted card 2 (Rust Golem)"), an effect slot's effect written out."""
         label = self.game.action_label(action)
         group, index = self.game.actions.codec.decode(action)
         frame = self.decision()
@@ -189,7 +190,12 @@ class UnstoppableState(UnstoppableStateData, FrameEngine):  # type: ignore[misc]
             sleeve, mode = frame.detail("sleeve"), frame.detail("mode")
             return f"{label} of {core_of(self, sleeve).name}: {effect_at(self, sleeve, mode, index).text()}"
         sleeve = {"exhaust": index // MAX_EXHAUST_ICONS, "buy": index % MAX_SLEEVES}.get(group, index)
-        if group in SLEEVE_GROUPS and self.game.character_deck_size <= sleeve < len(self.sleeves):
+        if group not in SLEEVE_GROUPS or sleeve >= len(self.sleeves):
+            return label
+        if group == "target" and self.sleeves[sleeve].seen:
+            threat = threat_of(self, sleeve).name
+            return f"{label.split(' (')[0]} ({threat})"
+        if sleeve >= self.game.character_deck_size:
             return f"{label} ({core_of(self, sleeve).name})"
         return label
 
