@@ -25,6 +25,7 @@ from agents.common.config import (
     RLLIB_PPO,
     ConfigError,
     ExperimentConfig,
+    blame_overrides,
     dump_yaml,
     load_experiment_config,
     parse_override,
@@ -126,7 +127,7 @@ def main(argv: list[str] | None = None) -> int:
         if config.algo.name == RLLIB_PPO:
             check_rllib_route(config, source, resuming=args.resume is not None)
     except ConfigError as error:
-        print(f"error: {error}", file=sys.stderr)
+        print(f"error: {blame_overrides(error, args.overrides)}", file=sys.stderr)
         return 2
 
     from agents.training.maskable_ppo import (

@@ -146,6 +146,7 @@ def bad_config_cases(tmp_path: Path) -> dict[str, tuple[list[str], str]]:
     share = variant("share", {"pretrain": {"steps": 100, "student_share": 2.0}})
     no_grid = variant("no_grid", {"algo": {"policy_kwargs": {"features_extractor": "seat_grids"}}})
     missing = str(tmp_path / "missing.yaml")
+    good_path = variant("good", {})
     return {
         "unknown teacher": (["--config", teacher], f"{teacher}: pretrain.teacher: unknown agent 'alphazero'"),
         "bad student share": (["--config", share], f"{share}: pretrain.student_share: must be within [0, 1]"),
@@ -156,6 +157,14 @@ def bad_config_cases(tmp_path: Path) -> dict[str, tuple[list[str], str]]:
         "bad env kwarg": (["--config", bad_kwarg], f"{bad_kwarg}: env.kwargs: "),
         "solo opponents": (["--config", opponents], f"{opponents}: opponents.pool: "),
         "bad override": (["--config", unknown_env, "train.seed=-1"], "train.seed: must be >= 0"),
+        "bad env kwarg by override": (
+            ["--config", good_path, "env.kwargs.difficulty=impossible"],
+            "error: command-line override 'env.kwargs.difficulty=impossible': env.kwargs: ",
+        ),
+        "misspelt key by override": (
+            ["--config", good_path, "algo.n_epoch=3"],
+            "command-line override 'algo.n_epoch=3': algo.n_epoch: unknown key (did you mean 'n_epochs'?",
+        ),
         "no grid view": (
             ["--config", no_grid],
             f"{no_grid}: algo.policy_kwargs.features_extractor: 'seat_grids' needs a per-seat grid view",
@@ -173,6 +182,8 @@ def bad_config_cases(tmp_path: Path) -> dict[str, tuple[list[str], str]]:
         "bad env kwarg",
         "solo opponents",
         "bad override",
+        "bad env kwarg by override",
+        "misspelt key by override",
         "unknown teacher",
         "bad student share",
         "no grid view",
