@@ -31,7 +31,13 @@ from agents.common.config import (
     parse_override,
 )
 from agents.common.run_dir import CONFIG_FILE_NAME
-from agents.common.shipped_configs import CONFIGS_DIR, default_game
+from agents.common.shipped_configs import (
+    CONFIGS_DIR,
+    config_listing,
+    config_not_found_hint,
+    default_game,
+    resolve_config_path,
+)
 from agents.evaluation.environment import check_features_extractor, probe_env
 from agents.training.console import log_to_console
 
@@ -50,11 +56,23 @@ def command_name() -> str:
     return CONSOLE_SCRIPT if Path(sys.argv[0]).stem == CONSOLE_SCRIPT else "python train.py"
 
 
+def evaluate_command_name() -> str:
+    """The evaluation command to suggest: `tabletop-evaluate` beside an installed `tabletop-train`, else
+    `python evaluate.py` (there is no evaluate.py outside a checkout)."""
+    return "tabletop-evaluate" if command_name() == CONSOLE_SCRIPT else "python evaluate.py"
+
+
 def parse_args(argv: list[str]) -> argparse.Namespace:
     """The command line of train.py."""
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--config", type=Path, default=None, help=f"YAML config (default: {DEFAULT_CONFIG})")
     parser.add_argument("--resume", type=Path, default=None, metavar="RUN_DIR", help="continue a run directory")
+    parser.add_argument(
+        "--config",
+        type=Path,
+        default=None,
+        help=f"YAML config: a file, or a shipped config's short name like unearth/selfplay (default: {DEFAULT_CONFIG})",
+    )
+    parser.add_argument("--list-configs", action="store_true", help="list the shipped configs and exit")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar (e.g. in CI logs)")
     parser.add_argument(
         "--show-config",
@@ -68,8 +86,13 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
 def load_config(args: argparse.Namespace) -> tuple[ExperimentConfig, str]:
     """The validated config of this invocation and the file it came from."""
     if args.resume is None:
-        path = args.config or DEFAULT_CONFIG
-        return load_experiment_config(path, args.overrides), str(path)
+        path = resolve_config_path(args.config or DEFAULT_CONFIG)
+        try:
+            return load_experiment_config(path, args.overrides), str(path)
+        except ConfigError as error:
+            if error.reason == "config file not found":
+                raise ConfigError(error.source, "", f"config file not found ({config_not_found_hint(path)})") from None
+            raise
     if args.config is not None:
         raise ConfigError("--resume", "", "a resumed run uses its own config.yaml; do not pass --config")
     if not args.resume.is_dir():
@@ -114,6 +137,9 @@ def main(argv: list[str] | None = None) -> int:
     """Validate the config, create (or reopen) the run directory, train, and say where everything went."""
     argv = sys.argv[1:] if argv is None else argv
     args = parse_args(argv)
+    if args.list_configs:
+        print(config_listing())
+        return 0
     try:
         config, source = load_config(args)
         if args.show_config:
@@ -193,7 +219,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"TensorBoard: tensorboard --logdir {run_dir / 'tensorboard'}")
     if config.train.final_eval_episodes > 0:
         final_evaluation(run_dir, config, facts.game_name, progress=not args.no_progress)
-    print(f"evaluate: python evaluate.py --agent {run_dir} --agent random")
+    print(f"evaluate: {evaluate_command_name()} --agent {run_dir} --agent random")
     return 0
 
 
@@ -211,7 +237,7 @@ def train_on_rllib(config: ExperimentConfig, run_dir: Path, game_name: str, star
     agent = f"rllib:{run_dir}"
     if config.train.final_eval_episodes > 0:
         final_evaluation(run_dir, config, game_name, progress=progress, agent=agent)
-    print(f"evaluate: python evaluate.py --agent {agent} --agent random")
+    print(f"evaluate: {evaluate_command_name()} --agent {agent} --agent random")
     return 0
 
 

@@ -255,3 +255,32 @@ def test_sigterm_is_handled_like_ctrl_c(
         assert signal.getsignal(signal.SIGTERM) is not_handled_by_train
     finally:
         signal.signal(signal.SIGTERM, before)
+
+
+def test_shipped_configs_are_listed_and_named_by_short_name_from_any_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture
+) -> None:
+    """`--list-configs` lists every shipped config by short name; `--config unearth/selfplay` and the checkout path
+    `configs/unearth/selfplay.yaml` both name it from a folder outside the checkout (as an installed package has no
+    configs/ beside it); a misspelt name is refused with the closest one."""
+    monkeypatch.chdir(tmp_path)
+    assert train.main(["--list-configs"]) == 0
+    listed = [line.split()[0] for line in capsys.readouterr().out.splitlines()]
+    shipped = sorted(f"{path.parent.name}/{path.stem}" for path in (REPO_ROOT / "configs").glob("*/*.yaml"))
+    assert listed == shipped
+    for spec in ("unearth/selfplay", "configs/unearth/selfplay.yaml"):
+        assert train.main(["--config", spec, "--show-config"]) == 0
+        assert "id: tabletop/unearth_v0" in capsys.readouterr().out
+    assert train.main(["--config", "unearth/selfpaly"]) == 2
+    assert "config file not found (did you mean 'unearth/selfplay'?" in capsys.readouterr().err
+
+
+def test_the_evaluation_command_suggested_matches_how_training_was_run(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Run as the installed `tabletop-train`, training suggests `tabletop-evaluate` (there is no evaluate.py outside
+    a checkout); run as `python train.py`, it suggests `python evaluate.py`."""
+    from agents.training import train_cli
+
+    monkeypatch.setattr("sys.argv", ["/usr/bin/tabletop-train"])
+    assert train_cli.evaluate_command_name() == "tabletop-evaluate"
+    monkeypatch.setattr("sys.argv", ["train.py"])
+    assert train_cli.evaluate_command_name() == "python evaluate.py"
