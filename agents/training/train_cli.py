@@ -156,10 +156,12 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: {blame_overrides(error, args.overrides)}", file=sys.stderr)
         return 2
 
+    from agents.training.callbacks import whole_rollouts
     from agents.training.maskable_ppo import (
         ResumeError,
         create_experiment_run_dir,
         elapsed,
+        maskable_ppo_hyperparameters,
         prepare_resume,
         train,
         write_experiment_files,
@@ -192,6 +194,10 @@ def main(argv: list[str] | None = None) -> int:
         )
     else:
         parallel = f"{config.train.n_envs} {config.train.vec_env} envs"
+        rollout = maskable_ppo_hyperparameters(config).n_steps * config.train.n_envs
+        taken = whole_rollouts(config.train.total_timesteps, rollout)
+        if taken != config.train.total_timesteps:
+            parallel += f"; whole rollouts of {rollout} steps make it {taken}"
     print(
         f"training {config.algo.name} on {config.env.id} {config.env.kwargs} for "
         f"{config.train.total_timesteps} steps ({parallel}, seed {config.train.seed})"

@@ -284,3 +284,14 @@ def test_the_evaluation_command_suggested_matches_how_training_was_run(monkeypat
     assert train_cli.evaluate_command_name() == "tabletop-evaluate"
     monkeypatch.setattr("sys.argv", ["train.py"])
     assert train_cli.evaluate_command_name() == "python evaluate.py"
+
+
+def test_progress_total_is_the_budget_in_whole_rollouts() -> None:
+    """PPO collects whole rollouts, so a budget of 50,000 steps in rollouts of 2,048 takes 51,200: the progress bar
+    counts to that total (never 51,200/50,000), and a budget of whole rollouts is kept as it is."""
+    from agents.training.callbacks import whole_rollouts
+
+    assert whole_rollouts(50_000, 2_048) == 51_200
+    assert whole_rollouts(4_096, 2_048) == 4_096
+    assert whole_rollouts(1, 2_048) == 2_048
+    assert whole_rollouts(0, 2_048) == 0
