@@ -134,8 +134,20 @@ def check_rllib_route(config: ExperimentConfig, source: str, resuming: bool) -> 
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Validate the config, create (or reopen) the run directory, train, and say where everything went."""
-    argv = sys.argv[1:] if argv is None else argv
+    """Validate the config, create (or reopen) the run directory, train, and say where everything went.
+
+    Ctrl-C while training saves the last rollout boundary and prints the resume command; Ctrl-C before (loading
+    torch, building the envs) or after it (the final evaluation) ends with one line and status 130, no traceback.
+    """
+    try:
+        return _main(sys.argv[1:] if argv is None else argv)
+    except KeyboardInterrupt:
+        print("\ninterrupted (outside training: nothing was being trained)", file=sys.stderr)
+        return INTERRUPTED_EXIT_CODE
+
+
+def _main(argv: list[str]) -> int:
+    """`main` without its Ctrl-C handler."""
     args = parse_args(argv)
     if args.list_configs:
         print(config_listing())

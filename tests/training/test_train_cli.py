@@ -295,3 +295,20 @@ def test_progress_total_is_the_budget_in_whole_rollouts() -> None:
     assert whole_rollouts(4_096, 2_048) == 4_096
     assert whole_rollouts(1, 2_048) == 2_048
     assert whole_rollouts(0, 2_048) == 0
+
+
+def test_ctrl_c_during_start_up_ends_with_one_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture
+) -> None:
+    """Ctrl-C before training starts (building the env) ends with status 130 and one line, not a traceback, and
+    creates no run."""
+    from agents.training import train_cli
+
+    def interrupted(*args: object, **kwargs: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(train_cli, "probe_env", interrupted)
+    config = write_yaml(tmp_path / "tiny.yaml", tiny_training_config("tabletop/Unbroken-v0", tmp_path / "runs"))
+    assert train.main(["--config", str(config), "--no-progress"]) == 130
+    assert capsys.readouterr().err.strip() == "interrupted (outside training: nothing was being trained)"
+    assert not (tmp_path / "runs").exists()
