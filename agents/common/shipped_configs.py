@@ -36,7 +36,7 @@ def default_game() -> str:
 
 
 def shipped_configs() -> dict[str, Path]:
-    """Every shipped config by its short name, `<game>/<name>` (configs/unearth/selfplay.yaml is unearth/selfplay)."""
+    """Every shipped config by its short name, `<game>/<name>` (configs/<game>/selfplay.yaml is <game>/selfplay)."""
     return {
         f"{path.parent.name}/{path.stem}": path
         for path in sorted(CONFIGS_DIR.glob("*/*.yaml"))
@@ -45,15 +45,15 @@ def shipped_configs() -> dict[str, Path]:
 
 
 def short_name(spec: str | Path) -> str:
-    """The short name a config path or name stands for: `configs/unearth/selfplay.yaml` and `unearth/selfplay.yaml`
-    are `unearth/selfplay`."""
+    """The short name a config path or name stands for: `configs/<game>/selfplay.yaml` and `<game>/selfplay.yaml`
+    are `<game>/selfplay`."""
     parts = Path(spec).with_suffix("").parts
     return "/".join(parts[-2:])
 
 
 def resolve_config_path(spec: str | Path) -> Path:
     """The config file `spec` names: an existing file as given; else a shipped config by its short name or by its path
-    in a checkout (`unearth/selfplay`, `configs/unearth/selfplay.yaml`), so the names of the README work from any
+    in a checkout (`<game>/selfplay`, `configs/<game>/selfplay.yaml`), so the names of the README work from any
     folder and in an installed package. A name that matches nothing is returned as given (its reading then fails,
     naming it)."""
     path = Path(spec)

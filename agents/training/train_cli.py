@@ -70,7 +70,7 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
         "--config",
         type=Path,
         default=None,
-        help=f"YAML config: a file, or a shipped config's short name like unearth/selfplay (default: {DEFAULT_CONFIG})",
+        help=f"YAML config: a file, or a shipped config's short name like <game>/selfplay (default: {DEFAULT_CONFIG})",
     )
     parser.add_argument("--list-configs", action="store_true", help="list the shipped configs and exit")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar (e.g. in CI logs)")
