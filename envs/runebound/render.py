@@ -113,8 +113,12 @@ def state_text(state: CombatState) -> str:
 # ============================================================================================ the picture
 WIDTH, HEIGHT = 960, 600
 MARGIN = 12
-LINE = 16
+COLUMN = 470
+"""The board's column starts here; the two sides, their abilities and the tokens off the board are left of it."""
+LINE = 15
 FONT_SIZE = 12
+CHARACTERS = 66
+"""Characters of a wrapped line in the left column (about 7 pixels each)."""
 BACKGROUND = (30, 28, 36)
 INK = (235, 230, 215)
 DIM = (150, 145, 135)
@@ -135,8 +139,22 @@ SYMBOL_COLOURS = {
     Symbol.SKULL: (220, 70, 70),
     Symbol.BLANK: (120, 115, 110),
 }
-TOKEN = 54
+SHORT = {
+    Symbol.PHYSICAL: "phys",
+    Symbol.MAGIC: "magic",
+    Symbol.SHIELD: "shield",
+    Symbol.AGILITY: "agility",
+    Symbol.DOUBLE: "double",
+    Symbol.SURGE: "surge",
+    Symbol.CHARGE: "charge",
+    Symbol.TACTICS: "tactic",
+    Symbol.SKULL: "skull",
+    Symbol.BLANK: "blank",
+}
+"""A symbol's word on a disc (short enough to fit it)."""
+TOKEN = 46
 """A token's disc, in pixels."""
+TOKEN_STEP = TOKEN + 12
 
 
 @cache
@@ -147,33 +165,56 @@ def _font() -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
         return ImageFont.load_default()
 
 
+def _wrap(words: str, width: int) -> list[str]:
+    """`words` in lines of at most `width` characters."""
+    lines: list[str] = []
+    line = ""
+    for word in words.split():
+        if line and len(line) + 1 + len(word) > width:
+            lines.append(line)
+            line = word
+        else:
+            line = f"{line} {word}" if line else word
+    return [*lines, line] if line else lines
+
+
+def _text(draw: ImageDraw.ImageDraw, x: int, y: int, words: str, colour: tuple[int, int, int], width: int) -> int:
+    """Draw `words` wrapped to `width` characters; the y below them."""
+    for line in _wrap(words, width):
+        draw.text((x, y), line, fill=colour, font=_font())
+        y += LINE
+    return y
+
+
 def _disc(draw: ImageDraw.ImageDraw, x: int, y: int, state: CombatState, side: int, index: int) -> None:
-    """A token as a disc: its symbol's colour, its number, a gold ring for a gold rim; grey once spent."""
+    """A token as a disc: its symbol's colour and number, a gold ring for a gold rim, grey once spent; its place in
+    its side's casting order under it."""
     held = state.tokens[side][index]
     box = (x, y, x + TOKEN, y + TOKEN)
+    font = _font()
+    draw.text((x + TOKEN // 2 - 3, y + TOKEN + 1), str(index + 1), fill=DIM, font=font)
     if held.face == NOT_CAST:
         draw.ellipse(box, outline=DIM, width=2)
-        draw.text((x + 8, y + 20), "not cast", fill=DIM, font=_font())
         return
     face = state.face(side, index)
     fill = SPENT if held.spent else SYMBOL_COLOURS[face.symbol]
     draw.ellipse(box, fill=fill, outline=GOLD if face.gold else FRAME, width=4 if face.gold else 2)
-    word = face.symbol.name.lower()[:7]
-    draw.text((x + 6, y + 14), word, fill=(20, 20, 20), font=_font())
-    if face.value and face.symbol not in (Symbol.AGILITY, Symbol.DOUBLE, Symbol.TACTICS):
-        draw.text((x + 22, y + 30), str(face.value), fill=(20, 20, 20), font=_font())
-    draw.text((x + TOKEN // 2 - 4, y + TOKEN + 2), str(index + 1), fill=INK, font=_font())
+    word = SHORT[face.symbol]
+    draw.text((x + TOKEN // 2 - 3 * len(word), y + 11), word, fill=(20, 20, 20), font=font)
+    if face.symbol not in (Symbol.AGILITY, Symbol.DOUBLE, Symbol.TACTICS, Symbol.BLANK):
+        draw.text((x + TOKEN // 2 - 3, y + 25), str(face.value), fill=(20, 20, 20), font=font)
 
 
 def _bar(draw: ImageDraw.ImageDraw, x: int, y: int, health: int, damage: int) -> None:
-    step = 14
+    """Health as pips, the damaged ones red."""
+    step = 12
     for k in range(health):
-        colour = WOUND if k < damage else HEALTH
-        draw.rectangle((x + k * step, y, x + k * step + step - 3, y + 10), fill=colour)
+        draw.rectangle((x + k * step, y, x + k * step + step - 3, y + 9), fill=WOUND if k < damage else HEALTH)
 
 
 def render_rgb(state: State) -> np.ndarray:
-    """The combat as an RGB picture (HEIGHT x WIDTH x 3, uint8)."""
+    """The combat as an RGB picture (HEIGHT x WIDTH x 3, uint8): the hero, the enemy and the tokens off the board on
+    the left, the enemy's combat board with its tokens on their spaces (surges by section) on the right."""
     assert isinstance(state, CombatState)
     image = Image.new("RGB", (WIDTH, HEIGHT), BACKGROUND)
     draw = ImageDraw.Draw(image)
@@ -186,71 +227,70 @@ def render_rgb(state: State) -> np.ndarray:
     header = f"Round {state.round}/{ROUND_CAP}   Act {'I' * state.game.act}   initiative: {initiative}"
     draw.text((MARGIN, MARGIN), header, fill=INK, font=font)
     frame = state.decision()
-    if frame is not None:
-        draw.text(
-            (MARGIN + 360, MARGIN), "deciding: " + DECISION_WORDS.get(frame.kind, frame.kind), fill=GOLD, font=font
-        )
-    # The hero: health and tokens.
-    y = MARGIN + 2 * LINE
-    draw.text((MARGIN, y), f"{hero.name}  {hero.health - state.damage[HERO]}/{hero.health}", fill=INK, font=font)
-    _bar(draw, MARGIN + 220, y + 3, hero.health, state.damage[HERO])
-    y += LINE + 4
-    for index in range(len(state.tokens[HERO])):
-        _disc(draw, MARGIN + index * (TOKEN + 14), y, state, HERO, index)
-    y += TOKEN + 2 * LINE
-    for slot, hero_ability in enumerate(hero.abilities):
-        mark = " (used)" if state.has_triggered(HERO, slot) else ""
-        draw.text((MARGIN, y), f"{hero_ability.name}{mark}: {hero_ability.text}"[:150], fill=DIM, font=font)
-        y += LINE
-    # The enemy: health, abilities, and its board with the tokens on their spaces.
-    y += LINE
-    draw.text(
-        (MARGIN, y),
-        f"{enemy.name} ({enemy.trait})  {enemy.health - state.damage[ENEMY]}/{enemy.health}",
-        fill=INK,
-        font=font,
+    status = (
+        "deciding: " + DECISION_WORDS.get(frame.kind, frame.kind) if frame is not None else state.outcome.name.lower()
     )
-    _bar(draw, MARGIN + 220, y + 3, enemy.health, state.damage[ENEMY])
-    y += LINE
-    for slot, ability in enumerate(enemy.abilities):
-        mark = " (triggered)" if state.has_triggered(ENEMY, slot) else ""
-        draw.text((MARGIN, y), f"{ability.name}{mark}: {ability.text}"[:150], fill=DIM, font=font)
-        y += LINE
+    y = _text(draw, MARGIN, MARGIN + LINE, status, GOLD, CHARACTERS) + 6
+    for side, name, health in ((HERO, hero.name, hero.health), (ENEMY, f"{enemy.name} ({enemy.trait})", enemy.health)):
+        flags = [word for word, on in (("passed", state.passed[side]), ("charged", state.charged[side]),
+                                       ("silenced", state.silenced[side])) if on]  # fmt: skip
+        if state.barrier[side]:
+            flags.append(f"barrier {state.barrier[side]}")
+        title = f"{name}  {health - state.damage[side]}/{health}" + (f"  [{', '.join(flags)}]" if flags else "")
+        draw.text((MARGIN, y), title, fill=INK, font=font)
+        _bar(draw, MARGIN + 330, y + 3, health, state.damage[side])
+        y += LINE + 2
+        for slot, ability in enumerate(state.abilities(side)):
+            mark = " (triggered)" if state.has_triggered(side, slot) else ""
+            y = _text(draw, MARGIN + 8, y, f"{ability.name}{mark}: {ability.text}", DIM, CHARACTERS - 2)
+        if side == HERO:
+            y += 4
+            for index in range(len(state.tokens[HERO])):
+                _disc(draw, MARGIN + index * TOKEN_STEP, y, state, HERO, index)
+            y += TOKEN + LINE + 6
+        y += 6
     board = state.trait().board
-    y += 4
-    draw.text(
-        (MARGIN, y), f"{enemy.trait} board - {board.ability.name}: {board.ability.text}"[:150], fill=INK, font=font
-    )
-    y += LINE + 2
+    y = _text(draw, MARGIN, y, f"{enemy.trait} board, {board.ability.name}: {board.ability.text}", INK, CHARACTERS)
+    off = [
+        i
+        for i in range(len(state.tokens[ENEMY]))
+        if state.space_of(i) == NOWHERE and state.tokens[ENEMY][i].on == NOWHERE
+    ]
+    if off:
+        y += 4
+        draw.text((MARGIN, y), "enemy tokens off the board (spent, blank):", fill=DIM, font=font)
+        y += LINE
+        for k, index in enumerate(off):
+            _disc(draw, MARGIN + k * TOKEN_STEP, y, state, ENEMY, index)
+    _board(draw, state)
+    return np.asarray(image)
+
+
+def _board(draw: ImageDraw.ImageDraw, state: CombatState) -> None:
+    """The enemy's combat board in the right column: one row per space, top to bottom, its tokens on it."""
+    board = state.trait().board
+    font = _font()
+    row = (HEIGHT - 2 * MARGIN) // max(len(board.spaces), 1)
     sections = state.surge_sections()
-    row = TOKEN + LINE + 6
     for number, space in enumerate(board.spaces):
-        top = y + number * row
-        if top + row > HEIGHT:
-            break
-        draw.rectangle((MARGIN, top, WIDTH - MARGIN, top + row - 4), outline=FRAME)
+        top = MARGIN + number * row
+        draw.rectangle((COLUMN, top, WIDTH - MARGIN, top + row - 4), outline=FRAME)
         bonus = f" +{space.bonus}" if space.bonus else ""
         draw.text(
-            (MARGIN + 6, top + 4), f"{space.symbol.name.lower()}{bonus}", fill=SYMBOL_COLOURS[space.symbol], font=font
+            (COLUMN + 6, top + 4), f"{space.symbol.name.lower()}{bonus}", fill=SYMBOL_COLOURS[space.symbol], font=font
         )
-        draw.text((MARGIN + 6, top + 4 + LINE), space.text[:40], fill=DIM, font=font)
-        x = MARGIN + 330
+        _text(draw, COLUMN + 6, top + 4 + LINE, space.text, DIM, 26)
+        x = COLUMN + 200
         for index in range(len(state.tokens[ENEMY])):
-            held = state.tokens[ENEMY][index]
-            if held.on != NOWHERE or state.space_of(index) != number:
+            if state.tokens[ENEMY][index].on != NOWHERE or state.space_of(index) != number:
                 continue
             if space.symbol == Symbol.SURGE:
                 draw.text((x, top + 2), f"section {sections.get(index, 1)}", fill=DIM, font=font)
-            _disc(draw, x, top + 2 + (LINE if space.symbol == Symbol.SURGE else 0) // 2, state, ENEMY, index)
+            _disc(draw, x, top + (LINE if space.symbol == Symbol.SURGE else 4), state, ENEMY, index)
             double = state.double_on(ENEMY, index)
-            if double != NOWHERE:
-                _disc(draw, x + TOKEN // 2, top + 6, state, ENEMY, double)
+            if double != NOWHERE:  # the stacked double, overlapping the token it doubles
+                _disc(
+                    draw, x + TOKEN // 2, top + (LINE if space.symbol == Symbol.SURGE else 4) + 6, state, ENEMY, double
+                )
                 x += TOKEN // 2
-            x += TOKEN + 14
-    spent = [i for i, held in enumerate(state.tokens[ENEMY]) if held.spent or state.space_of(i) == NOWHERE]
-    x = WIDTH - MARGIN - len(spent) * (TOKEN + 8)
-    for index in spent:
-        if state.tokens[ENEMY][index].face != NOT_CAST:
-            _disc(draw, x, MARGIN + 2 * LINE, state, ENEMY, index)
-        x += TOKEN + 8
-    return np.asarray(image)
+            x += TOKEN_STEP

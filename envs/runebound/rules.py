@@ -372,9 +372,9 @@ class CombatState(CombatStateData, FrameEngine):  # type: ignore[misc]
             if symbol in ATTACK_SYMBOLS:
                 options.append(ACTIONS.spend + index)
             elif symbol == Symbol.AGILITY:
-                if self._agility_targets(index):
+                if self.agility_targets(index):
                     options.append(ACTIONS.spend + index)
-            elif symbol == Symbol.TACTICS and self._copy_targets(index):
+            elif symbol == Symbol.TACTICS and self.copy_targets(index):
                 options.append(ACTIONS.spend + index)
         options.extend(
             ACTIONS.ability + slot for slot in range(len(self.hero_card().abilities)) if self._ability_usable(slot)
@@ -426,14 +426,14 @@ class CombatState(CombatStateData, FrameEngine):  # type: ignore[misc]
             tokens = (*tokens, index)
         self._push(new_frame(0, Kind.GROUP, symbol=symbol, tokens=tokens, doubles=doubles))
 
-    def _agility_targets(self, source: int) -> list[tuple[int, int]]:
+    def agility_targets(self, source: int) -> list[tuple[int, int]]:
         """(side, token) an agility spent from hero token `source` may flip or recast: any token in either pool but
         the one being spent."""
         return [(side, index) for side in SIDES for index in self.pool(side) if not (side == HERO and index == source)]
 
     def _agility_options(self, frame: DecisionFrame) -> list[int]:
         options = []
-        for side, index in self._agility_targets(frame.detail("source")):
+        for side, index in self.agility_targets(frame.detail("source")):
             options.append(ACTIONS.target(ACTIONS.flip, side, index))
             options.append(ACTIONS.target(ACTIONS.recast, side, index))
         return options
@@ -451,7 +451,7 @@ class CombatState(CombatStateData, FrameEngine):  # type: ignore[misc]
             side, index = ACTIONS.target_of(action, ACTIONS.recast)
             self._push(new_frame(CHANCE, Kind.CAST, side=side, token=index, why=CAST_AGAIN))
 
-    def _copy_targets(self, tactics: int) -> list[tuple[int, int]]:
+    def copy_targets(self, tactics: int) -> list[tuple[int, int]]:
         """(side, token) whose symbol hero token `tactics` may copy as a combat action (RULES.md, "Tactics"): damage,
         charge, an agility (it then has a target: the copied token itself), a surge that pays a usable ability."""
         targets = []
@@ -463,12 +463,12 @@ class CombatState(CombatStateData, FrameEngine):  # type: ignore[misc]
                 symbol = face.symbol
                 if symbol in ATTACK_SYMBOLS or symbol == Symbol.AGILITY:
                     targets.append((side, index))
-                elif symbol == Symbol.SURGE and self._copied_surge_slots(face.value):
+                elif symbol == Symbol.SURGE and self.copied_surge_slots(face.value):
                     targets.append((side, index))
         return targets
 
     def _copy_options(self, frame: DecisionFrame) -> list[int]:
-        return [ACTIONS.target(ACTIONS.copy, side, index) for side, index in self._copy_targets(frame.detail("token"))]
+        return [ACTIONS.target(ACTIONS.copy, side, index) for side, index in self.copy_targets(frame.detail("token"))]
 
     def _copy(self, frame: DecisionFrame, action: int) -> None:
         """The tactics is spent as a copy of the symbol, its number copied too, on its own (TACTICS)."""
@@ -485,7 +485,7 @@ class CombatState(CombatStateData, FrameEngine):  # type: ignore[misc]
         else:
             self._push(new_frame(0, Kind.COPIED_SURGE, amount=face.value))
 
-    def _copied_surge_slots(self, amount: int) -> list[int]:
+    def copied_surge_slots(self, amount: int) -> list[int]:
         """The hero's abilities a tactics copying `amount` surges pays for (an ability costing surges by value)."""
         return [
             slot
@@ -497,7 +497,7 @@ class CombatState(CombatStateData, FrameEngine):  # type: ignore[misc]
         ]
 
     def _copied_surge_options(self, frame: DecisionFrame) -> list[int]:
-        return [ACTIONS.ability + slot for slot in self._copied_surge_slots(frame.detail("amount"))]
+        return [ACTIONS.ability + slot for slot in self.copied_surge_slots(frame.detail("amount"))]
 
     def _use_copied_surge(self, frame: DecisionFrame, action: int) -> None:
         slot = action - ACTIONS.ability
