@@ -23,6 +23,7 @@ SLOW_TESTS = (
     "tests/unearth/test_observer.py::test_fast_observer_equals_the_reference_at_every_step",
     "tests/unearth/test_observer.py::test_generic_hidden_information_checkers_pass",
     "tests/unearth/test_tableau.py::test_random_legal_placements_keep_every_invariant",
+    "tests/runebound/test_simulation.py::test_ten_thousand_random_combats_keep_every_invariant",
     "tests/unbroken/test_card_fuzz.py::test_fuzz_changed_",
     "tests/core/test_checkers.py::test_clones_are_independent_on_every_registered_game",
     "tests/core/test_checkers.py::test_heuristics_never_peek_on_every_registered_game",
