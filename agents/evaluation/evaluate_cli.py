@@ -39,6 +39,7 @@ from typing import Any
 
 from agents.common.config import ConfigError, EnvConfig, EvalConfig, load_eval_config, to_plain
 from agents.common.shipped_configs import CONFIGS_DIR, DEFAULTS_FILE, default_game
+from agents.common.signals import sigterm_as_interrupt
 from agents.evaluation.progress import Progress
 from agents.evaluation.tables import ResultsConsole, TextTable
 from agents.players.registry import AgentSpecError
@@ -278,12 +279,13 @@ def write_plots(config: EvalConfig, results: list[Any], out_dir: Path) -> None:
 def main(argv: list[str] | None = None) -> int:
     """Validate the config and agents, play every episode, report and write the outputs.
 
-    Ctrl-C while playing keeps the finished episodes: they are summarised and written (marked interrupted), and the
-    exit status is 130; Ctrl-C before or after that ends with one line and status 130.
+    Ctrl-C (or SIGTERM) while playing keeps the finished episodes: they are summarised and written (marked
+    interrupted), and the exit status is 130; Ctrl-C before or after that ends with one line and status 130.
     """
     args = parse_args(sys.argv[1:] if argv is None else argv)
     try:
-        return evaluate(args)
+        with sigterm_as_interrupt():  # a scheduler's or kill's stop keeps the finished games, as Ctrl-C does
+            return evaluate(args)
     except KeyboardInterrupt:
         print("\ninterrupted", file=sys.stderr)
         return INTERRUPTED_EXIT_CODE

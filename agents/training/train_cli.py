@@ -12,14 +12,9 @@ file and the key.
 from __future__ import annotations
 
 import argparse
-import contextlib
-import signal
 import sys
-import threading
 import time
-from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 from agents.common.config import (
     RLLIB_PPO,
@@ -38,6 +33,7 @@ from agents.common.shipped_configs import (
     default_game,
     resolve_config_path,
 )
+from agents.common.signals import sigterm_as_interrupt
 from agents.evaluation.environment import check_features_extractor, probe_env
 from agents.training.console import log_to_console
 
@@ -257,26 +253,6 @@ def train_on_rllib(config: ExperimentConfig, run_dir: Path, game_name: str, star
         final_evaluation(run_dir, config, game_name, progress=progress, agent=agent)
     print(f"evaluate: {evaluate_command_name()} --agent {agent} --agent random")
     return 0
-
-
-def _interrupt(signum: int, frame: Any) -> None:
-    """Signal handler: raise KeyboardInterrupt, as Ctrl-C does."""
-    raise KeyboardInterrupt
-
-
-@contextlib.contextmanager
-def sigterm_as_interrupt() -> Iterator[None]:
-    """Within the block, SIGTERM (a scheduler's or `kill`'s stop) is handled like Ctrl-C: the last rollout boundary is
-    saved and the resume command printed. Ctrl-C cannot reach a job started in the background, where SIGINT is
-    ignored; SIGTERM can. Outside the main thread nothing changes."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    previous = signal.signal(signal.SIGTERM, _interrupt)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGTERM, previous)
 
 
 FINAL_EVAL_SEED_OFFSET = 5_000_000

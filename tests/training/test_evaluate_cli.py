@@ -267,6 +267,26 @@ def test_ctrl_c_keeps_the_finished_episodes_summarised_and_exits_130(
         assert multiprocessing.active_children() == []
 
 
+def test_sigterm_keeps_the_finished_episodes_like_ctrl_c(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """SIGTERM while playing (a scheduler's stop, or `kill` of a background job) ends as Ctrl-C does: the finished
+    episodes are summarised and written, exit status 130, and the previous SIGTERM handler is restored."""
+
+    def not_handled_by_evaluate(signum: int, frame: object) -> None:
+        raise RuntimeError("evaluate.py left SIGTERM to the previous handler")
+
+    interrupt_after(monkeypatch, 3, sigterm=True)
+    before = signal.signal(signal.SIGTERM, not_handled_by_evaluate)  # never the default, which would end pytest
+    try:
+        out = tmp_path / "out"
+        arguments = ["--agent", "heuristic", "--episodes", "20", "--workers", "1", "--out", str(out)]
+        assert evaluate.main(arguments) == 130
+        meta = json.loads((out / "results.json").read_text())["meta"]
+        assert (meta["interrupted"], meta["episodes_finished"]) == (True, 3)
+        assert signal.getsignal(signal.SIGTERM) is not_handled_by_evaluate
+    finally:
+        signal.signal(signal.SIGTERM, before)
+
+
 def test_ctrl_c_before_any_episode_ends_with_one_line(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture
 ) -> None:
