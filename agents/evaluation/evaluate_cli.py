@@ -149,6 +149,16 @@ def first_run_env(agents: list[str]) -> tuple[Path, EnvConfig] | None:
     return None
 
 
+def blame_run_config(error: Exception, run_env: tuple[Path, EnvConfig] | None) -> Exception:
+    """`error` re-blamed on the run's own config.yaml when its env (id or kwargs) came from there, not from the eval
+    config."""
+    from agents.common.run_dir import CONFIG_FILE_NAME
+
+    if run_env is not None and isinstance(error, ConfigError) and error.key.startswith("env"):
+        return ConfigError(f"{run_env[0] / CONFIG_FILE_NAME} (the env of that run)", error.key, error.reason)
+    return error
+
+
 def sweep_overrides(flags: list[str]) -> list[str]:
     """`--sweep KEY=V1,V2` flags -> dotted overrides of `evaluation.sweep.KEY` (values parsed as YAML scalars)."""
     from agents.evaluation.episodes import parse_sweep_flag
@@ -329,17 +339,17 @@ def evaluate(args: argparse.Namespace) -> int:
     )
     from agents.evaluation.tournament import plan_tournaments
 
+    run_env = first_run_env(args.agent or []) if args.config is None and args.game is None else None
     try:
         config = resolve_settings(args)
         source = str(config_path(args))
-        run_env = first_run_env(args.agent or []) if args.config is None and args.game is None else None
         if run_env is not None:
             print(
                 f"env of run {run_env[0]}: {config.env.id} {dict(config.env.kwargs)} (--config or env.X=... to change)"
             )
         tournaments = plan_tournaments(config, source)
     except (ConfigError, AgentSpecError, UnknownGameError) as error:
-        print(f"error: {error}", file=sys.stderr)
+        print(f"error: {blame_run_config(error, run_env)}", file=sys.stderr)
         return USAGE_EXIT_CODE
     if tournaments is not None:
         return tournament_main(args, config, tournaments)
@@ -353,7 +363,7 @@ def evaluate(args: argparse.Namespace) -> int:
         agent_options = {"mcts": to_plain(config.mcts)}
         check_agents(settings.agents, config.env.id, dict(config.env.kwargs), agent_options)
     except (ConfigError, AgentSpecError, UnknownGameError) as error:
-        print(f"error: {error}", file=sys.stderr)
+        print(f"error: {blame_run_config(error, run_env)}", file=sys.stderr)
         return USAGE_EXIT_CODE
     out_dir = args.out or Path(settings.out_dir) / f"{facts.game_name}__{datetime.now():%Y%m%d-%H%M%S}"
     sweep = f", sweeping {', '.join(settings.sweep)}" if settings.sweep else ""

@@ -402,3 +402,13 @@ def test_workers_end_when_their_parent_is_killed() -> None:
     while any(alive(pid) for pid in workers) and time.monotonic() < deadline:
         time.sleep(0.2)
     assert not any(alive(pid) for pid in workers)
+
+
+def test_a_runs_unknown_env_is_blamed_on_its_own_config(copied_run: TrainedRun, capsys: pytest.CaptureFixture) -> None:
+    """Evaluating a run whose config.yaml names an env id no game declares: the error names that config.yaml (where
+    the env came from), not the eval config."""
+    config = copied_run.run_dir / "config.yaml"
+    config.write_text(config.read_text().replace(f"id: {copied_run.env_id}", "id: tabletop/Nope-v0"))
+    assert evaluate.main(["--agent", str(copied_run.run_dir), "--episodes", "2"]) == 2
+    error = capsys.readouterr().err
+    assert error.startswith(f"error: {config} (the env of that run): env.id: unknown env id 'tabletop/Nope-v0'")
