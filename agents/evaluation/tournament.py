@@ -547,9 +547,34 @@ def tournament_results(
         if tournament.one_seat:
             tables: dict[str, Any] = {"note": ONE_SEAT_NOTE}
         else:
-            tables = tournament_tables(ordered, tournament.cooperative, seed, bootstrap_samples)
+            complete, note = complete_rotations(tournament, ordered)
+            tables = tournament_tables(complete, tournament.cooperative, seed, bootstrap_samples)
+            if note:
+                tables["note"] = f"{note}. {tables['note']}" if "note" in tables else note
         results.append(TournamentResult(tournament, ordered, tables))
     return results
+
+
+def complete_rotations(tournament: Tournament, games: Sequence[GameResult]) -> tuple[list[GameResult], str]:
+    """The games of the deals whose every seat rotation was played, and a note saying what an interrupted tournament
+    left out of its tables ("" when nothing): a deal played from some seats only would favour the agents that sat
+    where it was played, and a line-up never reached would leave its agents' ratings to the others."""
+    by_deal: dict[tuple[int, int], list[GameResult]] = {}
+    for game in games:
+        by_deal.setdefault((game.lineup_index, game.deal), []).append(game)
+    complete = [game for deal in by_deal.values() if len(deal) == tournament.rotations for game in deal]
+    left_out = len(games) - len(complete)
+    reached = {lineup for lineup, _ in by_deal}
+    missing = [i for i in range(len(tournament.lineups)) if i not in reached]
+    if not left_out and not missing:
+        return list(games), ""
+    parts = [f"interrupted: the tables summarise the {len(complete)} games of deals played from every seat rotation"]
+    if left_out:
+        parts.append(f"{left_out} game{'s' if left_out != 1 else ''} of deals with rotations unplayed left out")
+    if missing:
+        names = "; ".join(", ".join(tournament.lineups[i]) for i in missing)
+        parts.append(f"line-ups not reached: {names}")
+    return complete, "; ".join(parts)
 
 
 def run_tournaments(
