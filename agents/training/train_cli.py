@@ -25,7 +25,7 @@ from agents.common.config import (
     load_experiment_config,
     parse_override,
 )
-from agents.common.run_dir import CONFIG_FILE_NAME
+from agents.common.run_dir import CONFIG_FILE_NAME, PRETRAINED_MODEL_NAME
 from agents.common.shipped_configs import (
     CONFIGS_DIR,
     config_listing,
@@ -264,12 +264,16 @@ FINAL_EVAL_DIR_NAME = "final_evaluation"
 def final_evaluation(
     run_dir: Path, config: ExperimentConfig, game_name: str, progress: bool = True, agent: str | None = None
 ) -> None:
-    """evaluate.py on the run's own env: the final model (`agent`, default the run directory) beside random and the
-    game's heuristic, same deals."""
+    """evaluate.py on the run's own env: the final model (`agent`, default the run directory) beside the pretrained
+    model before PPO (when the run pretrained), random and the game's heuristic, same deals."""
     from agents.evaluation import evaluate_cli as evaluate
     from envs.core.registration import game_record
 
-    agents = [agent or str(run_dir), "random"]
+    agents = [agent or str(run_dir)]
+    pretrained = run_dir / PRETRAINED_MODEL_NAME
+    if agent is None and pretrained.is_file():
+        agents.append(str(pretrained))  # the cloned policy before PPO: what the PPO phase did, on the same deals
+    agents.append("random")
     if game_record(game_name).heuristic is not None:
         agents.append("heuristic")
     arguments = [argument for agent in agents for argument in ("--agent", agent)]

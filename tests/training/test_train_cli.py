@@ -121,6 +121,10 @@ def test_pretraining_clones_the_teacher_before_ppo(tmp_path: Path, capsys: pytes
     assert not (run_dir / "pretrain_scratch").exists()  # the DAgger students are temporary
     assert {"pretrain/policy_loss", "pretrain/value_loss", "pretrain/held_out_accuracy"} <= scalar_tags(run_dir)
     assert model_timesteps(run_dir / "final_model.zip") == 256
+    # The closing table shows the cloned policy before PPO beside the final model: what the PPO phase did.
+    final = json.loads((run_dir / "final_evaluation" / "results.json").read_text())
+    pretrained = str(run_dir / "pretrained_model.zip")
+    assert [group["agent"] for group in final["results"]] == [str(run_dir), pretrained, "random", "heuristic"]
     # Resumed before any checkpoint (checkpoint_interval 0): the pretrained policy is reused, not recomputed.
     assert train.main(["--resume", str(run_dir), "--no-progress"]) == 0
     out = capsys.readouterr().out
