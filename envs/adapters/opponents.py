@@ -115,6 +115,7 @@ OPPONENT_ENV_KWARGS = {
 }
 """What each keyword argument of an opponent env (a multi-player game as a Gymnasium env) does; the docs show it."""
 
+
 class OpponentActionError(IllegalActionError):
     """An opponent policy's illegal action: a bug in that policy, named with its seat, the action and the legal ones."""
 
