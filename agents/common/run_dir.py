@@ -183,15 +183,18 @@ def is_readable_model(path: Path) -> bool:
         return False
 
 
+def checkpoint_files(run_dir: Path) -> list[Path]:
+    """Every file of the run's checkpoint folder named as a checkpoint, by timesteps (readable or not)."""
+    found = (run_dir / CHECKPOINT_DIR_NAME).glob(f"{_CHECKPOINT_PREFIX}*{_CHECKPOINT_SUFFIX}")
+    return sorted((path for path in found if _CHECKPOINT_FILE.fullmatch(path.name)), key=checkpoint_timesteps)
+
+
 def latest_checkpoint(run_dir: Path) -> Path | None:
     """The readable checkpoint with the most timesteps in a run directory, or None.
 
     An unreadable one (a truncated or empty file) is skipped with a warning naming it.
     """
-    pattern = f"{_CHECKPOINT_PREFIX}*{_CHECKPOINT_SUFFIX}"
-    found = (run_dir / CHECKPOINT_DIR_NAME).glob(pattern)
-    checkpoints = sorted((path for path in found if _CHECKPOINT_FILE.fullmatch(path.name)), key=checkpoint_timesteps)
-    for checkpoint in reversed(checkpoints):
+    for checkpoint in reversed(checkpoint_files(run_dir)):
         if is_readable_model(checkpoint):
             return checkpoint
         logger.warning("checkpoint %s is unreadable (truncated or corrupt): falling back to an earlier one", checkpoint)

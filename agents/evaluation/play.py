@@ -237,6 +237,50 @@ class Narrator:
         self.seen = len(history)
 
 
+UNCHANGED_VIEW = "(the table is as shown above)"
+"""What terminal play writes instead of a view identical to the last one it wrote."""
+UNCHANGED_REST = "(the rest of the table is as shown above)"
+"""What follows the parts of a view that changed since the last one written."""
+
+
+def view_sections(text: str) -> list[str]:
+    """A view's sections: each line that starts at the margin with the indented lines under it."""
+    sections: list[str] = []
+    for line in text.splitlines():
+        if sections and line[:1].isspace():
+            sections[-1] += "\n" + line
+        else:
+            sections.append(line)
+    return sections
+
+
+class ViewWriter:
+    """Writes the person's view of the table before a choice: the whole view the first time, then only the sections
+    that changed since the view written last (a person reads what moved, not the whole table again)."""
+
+    def __init__(self, write: Callable[[str], None], view: Callable[[], Any]) -> None:
+        self.write = write
+        self.view = view
+        self.last: list[str] | None = None
+
+    def __call__(self, force: bool = False) -> None:
+        """Write the current view's changed sections (all of it the first time, or when `force`)."""
+        view = self.view()
+        if view is None:
+            return
+        sections = view_sections(str(view))
+        if self.last is None or force:
+            self.write("\n".join(sections))
+        else:
+            shown = set(self.last)
+            changed = [section for section in sections if section not in shown]
+            if not changed:
+                self.write(UNCHANGED_VIEW)
+            else:
+                self.write("\n".join(changed) + ("\n" + UNCHANGED_REST if len(changed) < len(sections) else ""))
+        self.last = sections
+
+
 def _play_turns(
     env: gym.Env,
     seat: int,
@@ -244,7 +288,7 @@ def _play_turns(
     hint_agent: Agent | None,
     read_line: Callable[[str], str],
     write: Callable[[str], None],
-    show: Callable[[], None],
+    show: ViewWriter,
     narrate: Callable[[], None],
 ) -> dict[str, Any] | None:
     """The person's turns from reset to the end (the final info) or until they quit (None).
@@ -327,7 +371,7 @@ def play(
         if not isinstance(played, TabletopEnv):
             raise TypeError(f"{env_id} is not a tabletop env: it cannot be played here")
         narrator = Narrator(played, 0, [HUMAN], write)
-        info = _play_turns(env, 0, seed, hint_agent, read_line, write, lambda: write(str(env.render())), narrator)
+        info = _play_turns(env, 0, seed, hint_agent, read_line, write, ViewWriter(write, env.render), narrator)
         if info is not None:
             write(str(env.render()))
             write(outcome_line(env_id, info))
@@ -372,14 +416,11 @@ def play_table(
         + ", ".join(f"seat {s} {who}" for s, who in enumerate(table.labels))
     )
 
-    def show() -> None:
-        if env.state is not None:
-            write(observer.text(env.state))
-
+    show = ViewWriter(write, lambda: None if env.state is None else observer.text(env.state))
     try:
         info = _play_turns(env, seat, seed, hint_agent, read_line, write, show, narrator)
         if info is not None and env.state is not None:
-            show()
+            show(force=True)
             for line in result_lines(env.state, table.labels, seat):
                 write(line)
         if record_path is not None:

@@ -29,10 +29,10 @@ from agents.common.run_dir import (
     PRETRAINED_MODEL_NAME,
     SNAPSHOT_DIR_NAME,
     TENSORBOARD_DIR_NAME,
+    checkpoint_files,
     checkpoint_timesteps,
     create_run_dir,
     is_readable_model,
-    latest_checkpoint,
     remove_stray_temporaries,
     save_model_atomically,
     snapshot_paths,
@@ -264,12 +264,11 @@ def train(config: ExperimentConfig, run_dir: Path, progress_bar: bool = True, re
         remaining = train_config.total_timesteps - model.num_timesteps
         try:
             if remaining > 0:
-                model.learn(
-                    total_timesteps=remaining,
-                    callback=callbacks,
-                    reset_num_timesteps=resume_from is None,
-                    progress_bar=progress_bar,
-                )
+                if progress_bar:
+                    from agents.training.callbacks import RolloutProgressBar
+
+                    callbacks.append(RolloutProgressBar())
+                model.learn(total_timesteps=remaining, callback=callbacks, reset_num_timesteps=resume_from is None)
             if budget is not None and budget.stopped_at is not None:
                 logger.info(
                     "time budget of %g minutes reached at %d steps: the model of the last update is final",
@@ -384,15 +383,57 @@ class ResumePlan:
     """False when the run is finished: its budget reached and its final model written."""
 
 
+class ResumeError(RuntimeError):
+    """A run directory that cannot be resumed (every checkpoint unreadable); nothing in it was changed."""
+
+
+def checkpoint_problem(checkpoint: Path) -> str | None:
+    """Why `checkpoint` cannot be resumed (a damaged zip, weights or resume state), or None when it loads."""
+    from sb3_contrib import MaskablePPO
+
+    from agents.players.ppo import load_failure_reason
+
+    if not is_readable_model(checkpoint):
+        return "truncated or corrupt"
+    try:
+        MaskablePPO.load(checkpoint, device="cpu")
+        read_resume_state(checkpoint)
+    except Exception as error:  # a file from disk through torch, sb3 and pickle: any failure means no resume point
+        return load_failure_reason(error)
+    return None
+
+
+def loadable_checkpoint(run_dir: Path) -> tuple[Path | None, list[tuple[Path, str]]]:
+    """The checkpoint with the most timesteps that loads (weights and resume state), and the newer ones that do not,
+    each with why."""
+    damaged: list[tuple[Path, str]] = []
+    for checkpoint in reversed(checkpoint_files(run_dir)):
+        problem = checkpoint_problem(checkpoint)
+        if problem is None:
+            return checkpoint, damaged
+        logger.warning("checkpoint %s is unreadable (%s): falling back to an earlier one", checkpoint, problem)
+        damaged.append((checkpoint, problem))
+    return None, damaged
+
+
 def prepare_resume(run_dir: Path, total_timesteps: int) -> ResumePlan:
     """Remove the temp files of writes cut short, and plan the resume of `run_dir` for a budget of `total_timesteps`.
 
-    A run whose budget is reached but whose final model is missing (killed while saving it) is not finished: resuming
-    writes its final model from its last checkpoint.
+    The checkpoint resumed is the latest that loads: a damaged one (truncated, garbled weights, unreadable resume
+    state) is passed over with a warning. A run whose checkpoints are all damaged is not started again from scratch
+    over them: ResumeError names the files, and nothing is written. A run whose budget is reached but whose final
+    model is missing (killed while saving it) is not finished: resuming writes its final model from its last
+    checkpoint.
     """
+    checkpoint, damaged = loadable_checkpoint(run_dir)
+    if checkpoint is None and damaged:
+        listed = "; ".join(f"{path} ({problem})" for path, problem in damaged)
+        raise ResumeError(
+            f"cannot resume {run_dir}: no checkpoint of it loads: {listed}. Nothing was changed; restore a "
+            "checkpoint, or start a new run"
+        )
     for path in remove_stray_temporaries(run_dir):
         logger.info("removed %s (a write cut short)", path)
-    checkpoint = latest_checkpoint(run_dir)
     if checkpoint is None:
         return ResumePlan(f"{run_dir} has no checkpoint yet: training starts from scratch", None, True)
     done = checkpoint_timesteps(checkpoint)

@@ -56,7 +56,7 @@ import numpy as np
 from envs.core.game import Observer
 from envs.core.observation import ENTITY, FEATURE, GRID, SEAT, ObservationLayout
 from envs.unearth.actions import MAX_PLAYERS, MAX_TABLE, MODIFIER_AMOUNTS
-from envs.unearth.render import state_text
+from envs.unearth.render import legal_cell_keys, state_text
 from envs.unearth.rules import DECISION_KINDS, NOWHERE, REMOVED_AT_SETUP, UnearthState
 from envs.unearth.tableau import NUM_COLOURS, PLANE_NAMES, RING_SIZE, Tableau, plane_table, tableau_geometry
 
@@ -539,6 +539,23 @@ class UnearthObserver(Observer):
         """A readable table of everything this seat (or the public) may see."""
         assert isinstance(state, UnearthState)
         return state_text(state, self.player)
+
+    def action_text(self, state: State, action: int) -> str:
+        """The action's label, with the letter its cell has on the drawn tableau (a Stone's place) or the card's text
+        (a Delver card played, a Named Wonder built)."""
+        assert isinstance(state, UnearthState)
+        label = self.game.action_label(action)
+        actions, cards = self.game.actions, self.game.cards
+        if actions.place_stone <= action < actions.place_stone + actions.cells:
+            frame = state.decision()
+            seat = frame.detail("seat") if frame is not None else state.active
+            key = legal_cell_keys(state.tableaus[seat]).get(action - actions.place_stone)
+            return f"place stone on {key} ({label.removeprefix('place stone: ')})" if key else label
+        if actions.play <= action < actions.play + len(cards.delvers):
+            return f"{label} ({cards.delvers[action - actions.play].text})"
+        if actions.build < action <= actions.build + len(cards.named_wonders):
+            return f"{label} ({cards.named_wonders[action - actions.build - 1].text})"
+        return label
 
 
 @functools.lru_cache(maxsize=TABLEAU_CACHE)

@@ -22,7 +22,6 @@ from envs.unearth.tableau import (
     COLOUR_LETTERS,
     COLOUR_NAMES,
     EMPTY_LETTER,
-    LEGAL_LETTER,
     UNCHOSEN_WONDER,
     UNCHOSEN_WONDER_LETTER,
     WONDER_LETTER,
@@ -36,14 +35,13 @@ TABLEAU_CACHE = 256
 TABLEAU_LEGEND = (
     "Tableaux: Stones "
     + ", ".join(f"{letter} {name}" for letter, name in zip(COLOUR_LETTERS, COLOUR_NAMES, strict=True))
-    + f"; {WONDER_LETTER} Wonder ({UNCHOSEN_WONDER_LETTER}: not chosen yet); {LEGAL_LETTER} legal cell"
+    + f"; {WONDER_LETTER} Wonder ({UNCHOSEN_WONDER_LETTER}: not chosen yet); a b c ... legal cells"
 )
 
 
 # ============================================================================================ text
 def state_text(state: UnearthState, player: int | None, omniscient: bool = False) -> str:
     """Everything seat `player` may see (None: the public view; `omniscient`: every hidden part too) as text."""
-    game = state.game
     n = state.num_players
     who = "omniscient view" if omniscient else "public view" if player is None else f"seat {player}'s view"
     lines = [f"Unearth, {n} players ({who})"]
@@ -63,9 +61,7 @@ def state_text(state: UnearthState, player: int | None, omniscient: bool = False
     lines.append(
         f"Bag: {bag} | Wonder tokens left: {len(state.lesser_tokens)} Lesser, {len(state.greater_tokens)} Greater"
     )
-    named = game.cards.named_wonders
-    in_play = ", ".join(f"{named[k].name} [{named[k].formula.notation}]" for k in state.named_in_play)
-    lines.append(f"Named Wonders in play: {in_play or 'none'}")
+    lines.extend(named_wonder_lines(state))
     discard = _card_counts(state, state.delver_discard)
     lines.append(f"Delver deck: {sum(state.delver_deck)} cards | discard: {discard or 'empty'}")
     if omniscient:
@@ -112,6 +108,33 @@ def describe_decision(state: UnearthState, frame: DecisionFrame) -> str:
     if context:
         parts.append("on " + ", ".join(context))
     return " ".join(parts)
+
+
+FORMULA_LEGEND = (
+    f"formula: a ring of 6 Stones; {' '.join(COLOUR_LETTERS)} a Stone of that colour, ? any colour, "
+    "1 2 3 each a colour of its own"
+)
+"""How to read a Named Wonder's formula (`StoneFormula.notation`)."""
+LEGAL_CELL_KEYS = "abcdefghijkmnopqrstuvxyz"
+"""The letters that mark the legal cells of a tableau while a seat places a Stone, in cell order (no `l` or `w`,
+which read as 1 or as an unchosen Wonder); cells beyond them are marked with `LEGAL_LETTER`."""
+
+
+def named_wonder_lines(state: UnearthState) -> list[str]:
+    """The Named Wonders in play, each with its formula, points and text, and how to read a formula."""
+    named = state.game.cards.named_wonders
+    if not state.named_in_play:
+        return ["Named Wonders in play: none"]
+    lines = [f"Named Wonders in play ({FORMULA_LEGEND}):"]
+    for k in state.named_in_play:
+        wonder = named[k]
+        lines.append(f"  {wonder.name} [{wonder.formula.notation}], {wonder.points} points: {wonder.text}")
+    return lines
+
+
+def legal_cell_keys(tableau: Tableau) -> dict[int, str]:
+    """The letter marking each legal cell of `tableau` (in cell order, so in the order of the place-stone ids)."""
+    return {int(cell): key for cell, key in zip(tableau.legal_cells(), LEGAL_CELL_KEYS, strict=False)}
 
 
 def _turn_lines(state: UnearthState) -> list[str]:
@@ -170,6 +193,9 @@ def _seat_lines(state: UnearthState, seat: int, own: bool, revealed: bool, you: 
     title = f"Seat {seat}{' (you)' if you else ''}"
     hand = f": {_card_counts(state, state.hands[seat]) or 'none'}" if own else ""
     lines = [f"{title}: {_count(sum(state.hands[seat]), 'Delver card')}{hand}"]
+    if own:
+        delvers = cards.delvers
+        lines.extend(f"    {delvers[t].name}: {delvers[t].text}" for t, count in enumerate(state.hands[seat]) if count)
     pool = [f"d{cards.die_sides[die]}" for die, place in enumerate(state.die_place[seat]) if place == NOWHERE]
     placed = [
         f"d{cards.die_sides[die]}={state.die_value[seat][die]} at place {place + 1}"
@@ -201,13 +227,17 @@ def _seat_lines(state: UnearthState, seat: int, own: bool, revealed: bool, you: 
     placing = frame is not None and frame.kind == PLACE_STONE and frame.detail("seat") == seat
     if tableau.stone_count:
         lines.extend(f"    {row}" for row in tableau_ascii(tableau, placing).splitlines())
+    if placing:
+        lines.append("  place the Stone on a lettered cell (the choices name the letters)")
     return lines
 
 
 @functools.lru_cache(maxsize=TABLEAU_CACHE)
 def tableau_ascii(tableau: Tableau, show_legal: bool = False) -> str:
-    """`Tableau.draw_ascii` cropped to the stones (`crop_ascii`); cached, as a tableau is immutable."""
-    return crop_ascii(tableau.draw_ascii(show_legal=show_legal))
+    """`Tableau.draw_ascii` cropped to the stones (`crop_ascii`), the legal cells lettered (`legal_cell_keys`) when
+    `show_legal`; cached, as a tableau is immutable."""
+    keys = legal_cell_keys(tableau) if show_legal else None
+    return crop_ascii(tableau.draw_ascii(show_legal=show_legal, legal_keys=keys))
 
 
 def crop_ascii(picture: str, margin: int = TABLEAU_MARGIN) -> str:

@@ -507,8 +507,9 @@ class Tableau:
         legal = np.frombuffer(self._legal, dtype=np.uint8)
         return (codes * (RING_SIZE + 1) + near) * 2 + legal
 
-    def draw_ascii(self, show_legal: bool = False) -> str:
-        """The whole grid as text: a letter per stone colour (`COLOUR_LETTERS`), W per wonder (w: not chosen yet)."""
+    def draw_ascii(self, show_legal: bool = False, legal_keys: Mapping[int, str] | None = None) -> str:
+        """The whole grid as text: a letter per stone colour (`COLOUR_LETTERS`), W per wonder (w: not chosen yet);
+        with `show_legal`, each legal cell marked by its `legal_keys` entry (by cell), else `LEGAL_LETTER`."""
         labels: dict[Hex, str] = {}
         unchosen = set(self.unchosen_wonder_centres())
         for cell, code in enumerate(self._cells):
@@ -517,7 +518,7 @@ class Tableau:
             elif code != _EMPTY:
                 labels[self.hex_at(cell)] = COLOUR_LETTERS[code - 1]
             elif show_legal and self._legal[cell]:
-                labels[self.hex_at(cell)] = LEGAL_LETTER
+                labels[self.hex_at(cell)] = legal_keys.get(cell, LEGAL_LETTER) if legal_keys else LEGAL_LETTER
         return self.geometry.grid.draw_ascii(labels, empty=EMPTY_LETTER)
 
     # ------------------------------------------------------------------------------------------ saving

@@ -564,7 +564,10 @@ def test_heuristics_never_peek_on_every_registered_game(game: Game, at_default: 
         return agent.act(observation, state.legal_actions_mask(), state=state)
 
     games, least = games_and_least(at_default, 4, 40)
-    assert check_no_peek(game, policy, seed=7, games=games) >= least
+    checked = check_no_peek(game, policy, seed=7, games=games)
+    if checked < least:  # a game of short episodes (one combat): more of them, for as many decisions checked
+        checked += check_no_peek(game, policy, seed=8, games=2 * games)
+    assert checked >= least
 
 
 def test_peek_checker_catches_an_agent_that_reads_hidden_cards() -> None:

@@ -14,7 +14,10 @@ from agents.evaluation.play import (
     INTERRUPTED_EXIT_CODE,
     ONLY_CHOICE,
     REPORT_INDENT,
+    UNCHANGED_REST,
+    UNCHANGED_VIEW,
     USAGE_EXIT_CODE,
+    ViewWriter,
     choose_action,
     find_env_id,
     main,
@@ -123,7 +126,7 @@ def test_unbroken_choices_are_listed_by_name_and_moves_report_what_happened() ->
     written: list[str] = []
     assert main(["unbroken", "--seed", "3"], always("1"), written.append) == 0
     listed = [line for line in written if line.startswith("  [")]
-    assert any(re.match(r"  \[1\] choose card 1: [^:]+: spend .* -> gain .*, time \d+", line) for line in listed)
+    assert any(re.match(r"  \[1\] choose card 1: [^:]+: spend .* -> gain .*, costs \d+ time", line) for line in listed)
     assert any(re.match(r"  \[\d\] attack with Bare Hands: \d+ small effort -> \d+ wound", line) for line in listed)
     reports = [line.removeprefix(REPORT_INDENT) for line in written if line.startswith(REPORT_INDENT)]
     assert any(re.match(r"the monster's roll lands on row \d: ", line) for line in reports)
@@ -285,3 +288,22 @@ def test_record_writes_a_replay_record_for_solo_and_multiplayer_games(tmp_path: 
         assert replay.main([str(path), "--render", "none"]) == 0
     assert read_record(tmp_path / "solo.json").players == [HUMAN]
     assert read_record(tmp_path / "duel.json").players == ["heuristic", "heuristic", HUMAN]
+
+
+def test_terminal_play_writes_only_the_sections_of_the_table_that_changed() -> None:
+    """Before a choice, terminal play writes the whole table the first time, then only the sections (a line at the
+    margin with its indented lines) that changed since the last view, and one line when nothing changed."""
+    written: list[str] = []
+    views = iter(
+        ["Title\nSeat 0\n  a\nSeat 1\n  b", "Title\nSeat 0\n  a2\nSeat 1\n  b", "Title\nSeat 0\n  a2\nSeat 1\n  b"]
+    )
+    show = ViewWriter(written.append, lambda: next(views))
+    show(), show(), show()
+    assert written == [
+        "Title\nSeat 0\n  a\nSeat 1\n  b",
+        f"Seat 0\n  a2\n{UNCHANGED_REST}",
+        UNCHANGED_VIEW,
+    ]
+    show.view = lambda: "Title\nSeat 0\n  a2\nSeat 1\n  b"
+    show(force=True)
+    assert written[-1] == "Title\nSeat 0\n  a2\nSeat 1\n  b"

@@ -23,7 +23,7 @@ from agents.common.config import ExperimentConfig, load_experiment_config
 from agents.common.run_dir import checkpoint_file_name, latest_checkpoint, run_model
 from agents.players.ppo import resolve_model_path
 from agents.training.maskable_ppo import train as train_run
-from tests.training.training_support import REPO_ROOT, TrainedRun, tiny_training_config, write_yaml
+from tests.training.training_support import REPO_ROOT, TrainedRun, rewrite_zip, tiny_training_config, write_yaml
 
 ROLLOUT = 64
 """Env steps per rollout in these tests: n_steps 32 on 2 envs."""
@@ -288,18 +288,39 @@ def test_resume_after_a_kill_during_the_final_save_writes_the_final_model(
     assert "already trained for 512 steps" in capsys.readouterr().out
 
 
-@pytest.mark.parametrize("damage", ["truncated", "empty"])
+def damage_checkpoint(checkpoint: Path, damage: str) -> None:
+    """Damage a checkpoint file: cut it in half, empty it, or garble its weights inside an intact zip."""
+    if damage == "garbled weights":
+        whole = checkpoint.with_suffix(".whole")
+        checkpoint.rename(whole)
+        rewrite_zip(whole, checkpoint, lambda name, data: b"\x00garbage" * 8 if name == "policy.pth" else data)
+        whole.unlink()
+    else:
+        whole = checkpoint.read_bytes()
+        checkpoint.write_bytes(whole[: len(whole) // 2] if damage == "truncated" else b"")
+
+
+DAMAGE_REASON = {
+    "truncated": "truncated or corrupt",
+    "empty": "truncated or corrupt",
+    "garbled weights": "its weights are damaged or hold more than tensors",
+}
+"""What the warning says about each kind of damage."""
+
+
+@pytest.mark.parametrize("damage", sorted(DAMAGE_REASON))
 def test_resume_falls_back_from_a_corrupt_latest_checkpoint(
     damage: str, copied_run: TrainedRun, trained_run: TrainedRun, capsys: pytest.CaptureFixture
 ) -> None:
-    """An unreadable latest checkpoint is named in a warning and the one before it is resumed, exactly."""
+    """An unreadable latest checkpoint (even one whose zip is intact but whose weights are garbage) is named in a
+    warning and the one before it is resumed, exactly."""
     run_dir = copied_run.run_dir
     (run_dir / "final_model.zip").unlink()
     latest = run_dir / "checkpoints" / "model_512_steps.zip"
-    latest.write_bytes(latest.read_bytes()[: latest.stat().st_size // 2] if damage == "truncated" else b"")
+    damage_checkpoint(latest, damage)
     assert train.main(["--resume", str(run_dir), "--no-progress", "train.final_eval_episodes=0"]) == 0
     output = capsys.readouterr().out
-    assert f"checkpoint {latest} is unreadable (truncated or corrupt)" in output
+    assert f"checkpoint {latest} is unreadable ({DAMAGE_REASON[damage]}" in output
     assert f"resuming {run_dir} from model_256_steps.zip" in output
     assert_same_model(run_dir / "final_model.zip", trained_run.run_dir / "final_model.zip")
     assert_same_model(latest, trained_run.run_dir / "checkpoints" / "model_512_steps.zip")  # written again
@@ -319,3 +340,21 @@ def test_model_lookup_skips_unreadable_files_with_a_warning(
         assert resolve_model_path(run_dir) == run_dir / "checkpoints" / "model_256_steps.zip"
     assert f"final model {final} is unreadable" in caplog.text
     assert f"checkpoint {latest} is unreadable" in caplog.text
+
+
+def test_resume_with_every_checkpoint_damaged_stops_and_changes_nothing(
+    copied_run: TrainedRun, capsys: pytest.CaptureFixture
+) -> None:
+    """With no checkpoint that loads, --resume stops with an error naming each damaged file and changes no file of
+    the run (it never starts again from scratch over it)."""
+    run_dir = copied_run.run_dir
+    (run_dir / "final_model.zip").unlink()
+    checkpoints = sorted((run_dir / "checkpoints").glob("model_*_steps.zip"))
+    for checkpoint, damage in zip(checkpoints, ["garbled weights", "truncated", "empty"], strict=False):
+        damage_checkpoint(checkpoint, damage)
+    before = {path: path.read_bytes() for path in run_dir.rglob("*") if path.is_file()}
+    assert train.main(["--resume", str(run_dir), "--no-progress"]) == 2
+    error = capsys.readouterr().err
+    assert f"cannot resume {run_dir}: no checkpoint of it loads" in error and "Nothing was changed" in error
+    assert all(str(checkpoint) in error for checkpoint in checkpoints)
+    assert {path: path.read_bytes() for path in run_dir.rglob("*") if path.is_file()} == before

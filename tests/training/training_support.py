@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import io
 import multiprocessing
+import os
+import signal
 import subprocess
 import sys
 import zipfile
@@ -65,9 +67,11 @@ class TrainedRun:
     stdout: str
 
 
-def interrupt_after(monkeypatch: pytest.MonkeyPatch, items: int, seen: list | None = None) -> None:
-    """Ctrl-C in evaluate.py's process right after it has received `items` results (as if pressed then); `seen`
-    gets the live worker processes at that moment."""
+def interrupt_after(
+    monkeypatch: pytest.MonkeyPatch, items: int, seen: list | None = None, sigterm: bool = False
+) -> None:
+    """Ctrl-C in evaluate.py's process right after it has received `items` results (as if pressed then), or with
+    `sigterm` a SIGTERM sent to it (as a scheduler or `kill` would); `seen` gets the live worker processes then."""
     advance = Progress.advance
 
     def advance_then_interrupt(self: Progress, count: int = 1) -> None:
@@ -75,6 +79,9 @@ def interrupt_after(monkeypatch: pytest.MonkeyPatch, items: int, seen: list | No
         if self.done == items:
             if seen is not None:
                 seen.extend(multiprocessing.active_children())
+            if sigterm:
+                os.kill(os.getpid(), signal.SIGTERM)  # its handler raises here
+                raise AssertionError("SIGTERM did not interrupt evaluate.py")
             raise KeyboardInterrupt
 
     monkeypatch.setattr(Progress, "advance", advance_then_interrupt)
@@ -89,7 +96,7 @@ class _Unsafe:
         return (os.getcwd, ())
 
 
-def _rewrite_zip(source: Path, target: Path, change: Callable[[str, bytes], bytes | None]) -> Path:
+def rewrite_zip(source: Path, target: Path, change: Callable[[str, bytes], bytes | None]) -> Path:
     """A copy of a zip with each entry changed (None drops it)."""
     with zipfile.ZipFile(source) as original, zipfile.ZipFile(target, "w") as copy:
         for entry in original.infolist():
@@ -116,12 +123,12 @@ def damaged_models(folder: Path) -> dict[str, Path]:
     not_a_zip = folder / "not_a_zip.zip"
     not_a_zip.write_text("this is not a model\n")
     return {
-        "corrupt policy": _rewrite_zip(
+        "corrupt policy": rewrite_zip(
             good, folder / "corrupt.zip", lambda name, data: b"\x00garbage" * 8 if name == "policy.pth" else data
         ),
-        "no data": _rewrite_zip(good, folder / "no_data.zip", lambda name, data: None if name == "data" else data),
+        "no data": rewrite_zip(good, folder / "no_data.zip", lambda name, data: None if name == "data" else data),
         "not a zip": not_a_zip,
-        "unsafe pickle": _rewrite_zip(
+        "unsafe pickle": rewrite_zip(
             good, folder / "unsafe.zip", lambda name, data: unsafe.getvalue() if name == "policy.pth" else data
         ),
     }

@@ -9,7 +9,16 @@ import pytest
 
 from envs.core.game import CHANCE
 from envs.unearth.game import UnearthGame
-from envs.unearth.render import HEIGHT, STONE_RGB, WIDTH, WONDER_RGB, crop_ascii, render_rgb, state_text
+from envs.unearth.render import (
+    HEIGHT,
+    STONE_RGB,
+    WIDTH,
+    WONDER_RGB,
+    crop_ascii,
+    legal_cell_keys,
+    render_rgb,
+    state_text,
+)
 from envs.unearth.rules import PLACE_STONE, UnearthState
 from envs.unearth.tableau import Tableau
 
@@ -90,17 +99,26 @@ def test_crop_keeps_the_stones_with_a_margin() -> None:
     assert crop_ascii(Tableau().draw_ascii()) == ""
 
 
-def test_legal_cells_shown_while_placing() -> None:
-    """While a seat places a Stone, its drawn tableau marks the legal cells with +."""
+def test_legal_cells_lettered_while_placing_and_named_by_the_choices() -> None:
+    """While a seat places a Stone, its drawn tableau marks each legal cell with a letter, and each place-stone
+    choice a person reads (`action_text`) names the letter of its cell: a person can place by the map."""
     for seed in range(10):
-        state = UnearthGame(2).new_initial_state()
+        game = UnearthGame(2)
+        state = game.new_initial_state()
         rng = np.random.default_rng(seed)
         while not state.is_terminal():
             frame = state.decision()
             if frame is not None and frame.kind == PLACE_STONE and state.tableaus[frame.detail("seat")].stone_count:
                 seat = frame.detail("seat")
-                section = state_text(state, seat).split(f"Seat {seat}")[1]
-                assert "+" in section.split("Seat")[0]
+                section = state_text(state, seat).split(f"Seat {seat}")[1].split("Seat")[0]
+                keys = legal_cell_keys(state.tableaus[seat])
+                assert len(keys) == len(state.legal_actions()) >= 1
+                drawn = {char for char in section.split("tableau:")[1] if char.islower()}
+                assert set(keys.values()) <= drawn
+                observer = game.observer(seat)
+                for action in state.legal_actions():
+                    cell = action - game.actions.place_stone
+                    assert observer.action_text(state, action) == f"place stone on {keys[cell]} (cell {cell})"
                 return
             if state.current_player() == CHANCE:
                 state.apply_action(state.sample_chance(rng))
@@ -120,3 +138,26 @@ def test_picture_is_an_rgb_array(num_players: int) -> None:
     assert picture.shape == (HEIGHT, WIDTH, 3) and picture.dtype == np.uint8
     colours = {tuple(pixel) for pixel in picture[::4, ::4].reshape(-1, 3).tolist()}
     assert WONDER_RGB in colours and STONE_RGB["red"] in colours and STONE_RGB["blue"] in colours
+
+
+def test_card_texts_shown_to_a_person() -> None:
+    """The table shows each Named Wonder in play with its formula, points and text (not the bare formula), and a
+    seat's own Delver cards with their texts; choosing one to play names what it does."""
+    game = UnearthGame(2)
+    state = game.new_initial_state()
+    rng = np.random.default_rng(0)
+    while state.current_player() == CHANCE:
+        state.apply_action(state.sample_chance(rng))
+    seat = state.current_player()
+    text = state_text(state, seat)
+    for k in state.named_in_play:
+        wonder = game.cards.named_wonders[k]
+        assert f"{wonder.name} [{wonder.formula.notation}], {wonder.points} points: {wonder.text}" in text
+    held = [t for t, count in enumerate(state.hands[seat]) if count]
+    assert held
+    for t in held:
+        assert f"{game.cards.delvers[t].name}: {game.cards.delvers[t].text}" in text
+    observer = game.observer(seat)
+    plays = [a for a in state.legal_actions() if game.actions.play <= a < game.actions.play + len(game.cards.delvers)]
+    for action in plays:
+        assert observer.action_text(state, action).endswith(f"({game.cards.delvers[action - game.actions.play].text})")

@@ -349,6 +349,14 @@ def test_harbinger_danger_track() -> None:
     assert normal > hard > expert > 0
 
 
+def test_harbinger_threat_deck_outlasts_the_longest_game() -> None:
+    """Draft Phase: "Take the top card of the threat deck, without viewing the threat side, and put your chosen core
+    card into the same sleeve." One draft a turn: the threat deck at setup holds a threat for every turn before
+    Maximum Danger on the slowest difficulty, boss cards joining it aside."""
+    longest = max(turns_before_maximum_danger(HARBINGER, level) for level in SKIPPED_BORDER)
+    assert sum(CARDS.threat_deck(HARBINGER)) >= longest
+
+
 def test_harbinger_decks_hold_boss_cards_and_minions_only_where_they_belong() -> None:
     """Boss Setup: "Construct the boss deck according to the setup steps listed on the back side of the boss mat.",
     "Construct the threat deck ...". The boss deck holds the Harbinger's boss cards; the threat deck world threats
