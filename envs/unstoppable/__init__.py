@@ -13,7 +13,7 @@ GAME = GameRecord(
     description="Unstoppable: a solo card-crafting deck-builder; draft, upgrade and fight threats to defeat a boss.",
     game="envs.unstoppable.game:UnstoppableGame",
     gym_envs=(
-        GymEnvRecord(id="tabletop/Unstoppable-v0", entry_point="envs.unstoppable.env:make_env", max_episode_steps=4000),
+        GymEnvRecord(id="tabletop/Unstoppable-v0", entry_point="envs.unstoppable.env:make_env", max_episode_steps=5000),
     ),
     heuristic=None,
     settings={"difficulty": ("normal", "hard", "expert")},

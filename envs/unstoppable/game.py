@@ -46,8 +46,8 @@ STARTING_HAND = 3
 """Player setup: "Draw 3 cards from your deck"."""
 STARTING_BATTLEFIELD = 3
 """Player setup: "Take 3 cards from your deck. Place these cards in a row ... threat side up"."""
-MAX_GAME_LENGTH = 4000
-"""Decisions after which the Gymnasium env truncates an episode (`GameSpec.max_game_length`): at least 10 times the
+MAX_GAME_LENGTH = 5000
+"""Decisions after which the Gymnasium env truncates an episode (`GameSpec.max_game_length`): more than 10 times the
 longest of 1,000 random and 1,000 greedy games at every difficulty (`python -m benchmarks.unstoppable_game_length`,
 benchmarks/results/unstoppable_game_length.md). The bound the rules prove (`proven_decision_bound`) is billions."""
 
