@@ -683,7 +683,11 @@ class CombatState(CombatStateData, FrameEngine):  # type: ignore[misc]
         return self._hero_prevent_slot() != NOWHERE
 
     def _prevent_options(self, frame: DecisionFrame) -> list[int]:
-        return [ACTIONS.react + USE, ACTIONS.react + DECLINE]
+        """Use the ability while the hero can still pay it, else only let the flip be (an enemy action that flips
+        several tokens asks about each in turn, and an earlier answer may have spent what paid it)."""
+        if self._hero_can_prevent():
+            return [ACTIONS.react + USE, ACTIONS.react + DECLINE]
+        return [ACTIONS.react + DECLINE]
 
     def _prevent_reaction(self, frame: DecisionFrame, action: int) -> None:
         """The hero's reaction to the enemy's flip: prevent it with the ability (paying its cost), or let it be."""
