@@ -71,10 +71,15 @@ DECISION_FEATURES = len(DECISION_KINDS) + SYMBOLS + 1 + MAX_HERO_TOKENS
 TIMINGS = ("action", "prevent_flip")
 ROUND_FEATURES = 13
 """The round / cap, initiative (per side), then per side: passed, charged, silenced, barrier, round damage."""
-FACE_BLOCK_CACHE = 8192
-"""Combinations of a side's faces kept by `CombatObserver._face_block` (3 ** 6 per token set at most)."""
+CODES_PER_TOKEN = 6
+"""Rows per token in `CombatObserver._token_rows`: not cast or either face shown, each unspent or spent."""
 DECISION_INDEX: dict[str, int] = {kind: index for index, kind in enumerate(DECISION_KINDS)}
 """Each decision kind's place in the `decision` view."""
+
+
+def _row_code(token: int, face: int, spent: bool) -> int:
+    """A token's row in `CombatObserver._token_rows`."""
+    return CODES_PER_TOKEN * token + 2 * (face + 1) + spent
 
 
 class CombatObserver(Observer):
@@ -109,9 +114,9 @@ class CombatObserver(Observer):
         self._fixed: dict[tuple[int, int], np.ndarray] = {}
         """The fixed part of the observation by (hero, enemy): see `_fixed_part`."""
         self._healths = [[(hero.health, enemy.health) for enemy in cards.enemies] for hero in cards.heroes]
-        self._face_rows_by_token = self._face_rows().reshape(-1, TOKEN_FEATURES)
-        """`_face_rows` flattened: row 3 * token + face + 1."""
-        self._face_blocks: dict[tuple[int, ...], np.ndarray] = {}
+        self._hero_rows = self._token_rows(None)
+        self._enemy_rows: dict[int, np.ndarray] = {}
+        """`_token_rows` of each enemy's board, built when the enemy is first seen."""
 
     def tensor(self, state: State) -> np.ndarray:
         """The flat observation (see the module docstring for the views): a copy of the combat's fixed part (which
@@ -180,31 +185,29 @@ class CombatObserver(Observer):
         self._fixed[key] = fixed
         return fixed
 
-    def _face_rows(self) -> np.ndarray:
-        """Each token's first TOKEN_FEATURES features, by token and face shown (NOT_CAST + 1, 1 or 2): present,
-        cast, (spent left 0), the face shown and the other face (not cast: the first face, then the second)."""
+    def _token_rows(self, spaces: tuple[int, ...] | None) -> np.ndarray:
+        """Every token's row by `_row_code` (its face shown and whether it is spent): present, cast, spent, the face
+        shown and the other face (not cast: the first face, then the second); with an enemy's `spaces` (board space
+        by symbol), the space of a cast, unspent token on its own (`CombatState.space_of`)."""
         faces = self.game.faces
-        rows = np.zeros((len(faces), 3, TOKEN_FEATURES), dtype=np.float32)
+        width = HERO_TOKEN_FEATURES if spaces is None else ENEMY_TOKEN_FEATURES
+        rows = np.zeros((len(faces) * CODES_PER_TOKEN, width), dtype=np.float32)
         for token, pair in enumerate(faces):
             for shown in (NOT_CAST, 0, 1):
-                row = rows[token, shown + 1]
-                row[0] = 1.0
-                row[1] = float(shown != NOT_CAST)
-                first = pair[0] if shown == NOT_CAST else pair[shown]
-                second = pair[1] if shown == NOT_CAST else pair[1 - shown]
-                self._face_features(row, 3, first)
-                self._face_features(row, 3 + SYMBOLS + 2, second)
+                for spent in (False, True):
+                    row = rows[_row_code(token, shown, spent)]
+                    row[0] = 1.0
+                    first = pair[0] if shown == NOT_CAST else pair[shown]
+                    second = pair[1] if shown == NOT_CAST else pair[1 - shown]
+                    self._face_features(row, 3, first)
+                    self._face_features(row, 3 + SYMBOLS + 2, second)
+                    if shown == NOT_CAST:
+                        continue
+                    row[1] = 1.0
+                    row[2] = float(spent)
+                    if spaces is not None and not spent and spaces[first.symbol] != NOWHERE:
+                        row[TOKEN_FEATURES + spaces[first.symbol]] = 1.0
         return rows
-
-    def _face_block(self, rows: tuple[int, ...]) -> np.ndarray:
-        """The `_face_rows_by_token` rows of one side's tokens, by their row numbers (kept: a side's tokens show
-        one of a few hundred combinations of faces)."""
-        block = self._face_blocks.get(rows)
-        if block is None:
-            if len(self._face_blocks) >= FACE_BLOCK_CACHE:
-                self._face_blocks.clear()
-            block = self._face_blocks[rows] = self._face_rows_by_token.take(rows, 0)
-        return block
 
     @staticmethod
     def _face_features(row: np.ndarray, start: int, face: Face) -> None:
@@ -213,44 +216,40 @@ class CombatObserver(Observer):
         row[start + SYMBOLS + 1] = float(face.gold)
 
     def _tokens(self, state: CombatState, observation: np.ndarray) -> None:
-        """Both sides' token rows: the face features of every token gathered at once, then the flags."""
-        frame = state.decision()
-        group = frame.detail("tokens", ()) if frame is not None and frame.kind == Kind.GROUP else ()
-        doubles = frame.detail("doubles", ()) if frame is not None and frame.kind == Kind.GROUP else ()
+        """Both sides' token rows: each side's rows copied at once from `_token_rows` (faces, spent, the space of a
+        token on its own), then what depends on other tokens: the action being built, stacks and surge sections."""
         hero_tokens, enemy_tokens = state.tokens
         start = self._start["hero_tokens"]
-        rows = observation[start : start + len(hero_tokens) * HERO_TOKEN_FEATURES].reshape(len(hero_tokens), -1)
-        rows[:, :TOKEN_FEATURES] = self._face_block(tuple([3 * held.token + held.face + 1 for held in hero_tokens]))
-        for index, held in enumerate(hero_tokens):
-            if held.face == NOT_CAST:
-                continue
-            row = start + index * HERO_TOKEN_FEATURES
-            if held.spent:
-                observation[row + 2] = 1.0
-            if index in group:
-                observation[row + TOKEN_FEATURES] = 1.0
-            if index in doubles:
-                observation[row + TOKEN_FEATURES + 1] = 1.0
-        pools = state.pools(ENEMY)
-        sections = state.surge_sections() if Symbol.SURGE in pools.showing else {}
+        codes = [_row_code(held.token, held.face, held.spent) for held in hero_tokens]
+        observation[start : start + len(codes) * HERO_TOKEN_FEATURES] = self._hero_rows.take(codes, 0).ravel()
+        frame = state.decision()
+        if frame is not None and frame.kind == Kind.GROUP:
+            for index in frame.detail("tokens"):
+                observation[start + index * HERO_TOKEN_FEATURES + TOKEN_FEATURES] = 1.0
+            for index in frame.detail("doubles"):
+                observation[start + index * HERO_TOKEN_FEATURES + TOKEN_FEATURES + 1] = 1.0
         start = self._start["enemy_tokens"]
-        rows = observation[start : start + len(enemy_tokens) * ENEMY_TOKEN_FEATURES].reshape(len(enemy_tokens), -1)
-        rows[:, :TOKEN_FEATURES] = self._face_block(tuple([3 * held.token + held.face + 1 for held in enemy_tokens]))
+        codes = [_row_code(held.token, held.face, held.spent) for held in enemy_tokens]
+        rows = self._enemy_rows.get(state.enemy)
+        if rows is None:
+            rows = self._enemy_rows[state.enemy] = self._token_rows(self.game.enemy_spaces[state.enemy])
+        observation[start : start + len(codes) * ENEMY_TOKEN_FEATURES] = rows.take(codes, 0).ravel()
+        pools = state.pools(ENEMY)
+        for base in pools.doubles:  # a token with a double on it
+            if enemy_tokens[base].face != NOT_CAST:
+                observation[start + base * ENEMY_TOKEN_FEATURES + ENEMY_TOKEN_FEATURES - 1] = 1.0
         for index, held in enumerate(enemy_tokens):
-            if held.face == NOT_CAST:
+            if held.on == NOWHERE:
                 continue
-            row = start + index * ENEMY_TOKEN_FEATURES
-            if held.spent:
-                observation[row + 2] = 1.0
+            row = start + index * ENEMY_TOKEN_FEATURES  # a stacked double: on its base's space, not its own
+            observation[row + ENEMY_TOKEN_FEATURES - 2] = 1.0
+            observation[row + TOKEN_FEATURES : row + TOKEN_FEATURES + MAX_SPACES] = 0.0
             space = state.space_of(index)
             if space != NOWHERE:
                 observation[row + TOKEN_FEATURES + space] = 1.0
-            if index in sections:
-                observation[row + TOKEN_FEATURES + MAX_SPACES + sections[index] - 1] = 1.0
-            if held.on != NOWHERE:
-                observation[row + ENEMY_TOKEN_FEATURES - 2] = 1.0
-            if index in pools.doubles:
-                observation[row + ENEMY_TOKEN_FEATURES - 1] = 1.0
+        if Symbol.SURGE in pools.showing:
+            for index, section in state.surge_sections().items():
+                observation[start + index * ENEMY_TOKEN_FEATURES + TOKEN_FEATURES + MAX_SPACES + section - 1] = 1.0
 
     @staticmethod
     def _hero_abilities(abilities: tuple[HeroAbility, ...], rows: np.ndarray) -> None:

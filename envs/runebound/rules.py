@@ -341,12 +341,12 @@ class CombatState(CombatStateData, FrameEngine):  # type: ignore[misc]
         return HALVES
 
     def _cast(self, frame: DecisionFrame, face: int) -> None:
-        side, index, why = frame.detail("side"), frame.detail("token"), frame.detail("why")
-        held = self.tokens[side][index]
-        if why == CAST_AGAIN:
+        details = dict(frame.details)  # one pass over the three details (the most frequent frame of a combat)
+        side, index = details["side"], details["token"]
+        if details["why"] == CAST_AGAIN:
             self._turn(side, index, face)
         else:  # the round's cast, or a spent token recast back into play (Relentless: "Recast any spent token")
-            self._set(side, index, held.cast(face))
+            self._set(side, index, self.tokens[side][index].cast(face))
 
     # ------------------------------------------------------------------------------------------ rounds
     def _start_round(self, frame: DecisionFrame) -> None:
