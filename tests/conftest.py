@@ -24,6 +24,7 @@ SLOW_TESTS = (
     "tests/unearth/test_observer.py::test_generic_hidden_information_checkers_pass",
     "tests/unearth/test_tableau.py::test_random_legal_placements_keep_every_invariant",
     "tests/runebound/test_simulation.py::test_ten_thousand_random_combats_keep_every_invariant",
+    "tests/runebound/test_benchmarks.py::test_learning_curve_of_a_solo_run_reads_every_model_beside_the_reference",
     "tests/unbroken/test_card_fuzz.py::test_fuzz_changed_",
     "tests/core/test_checkers.py::test_clones_are_independent_on_every_registered_game",
     "tests/core/test_checkers.py::test_heuristics_never_peek_on_every_registered_game",
