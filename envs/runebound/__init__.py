@@ -3,8 +3,10 @@ trait's combat board; this file is its registration record.
 
 The package holds the combat engine (rules.py on the core frame engine), its content (cards.py, data/*.yaml) and the
 solo Gymnasium env; the board game builds on it later. The record holds plain values only, so `import envs` does not
-load the rules: `max_episode_steps` restates `MAX_GAME_LENGTH` of the rules and the settings restate the traits, Acts
-and enemy-choice presets the game accepts (tests/core/test_registration.py checks both against the game).
+load the rules: `max_episode_steps` restates `MAX_GAME_LENGTH` of the rules and the settings restate the traits and
+enemy-choice presets the game accepts (tests/core/test_registration.py checks both against the game). The Act is
+swept by name where it matters (`--sweep act=I,II`): as a setting its name would be a game's word, which generic code
+may not use (tests/core/test_architecture.py), and every agent's `act` method is one.
 """
 
 from envs.core.registration import GameRecord, GymEnvRecord
@@ -20,11 +22,7 @@ GAME = GameRecord(
         ),
     ),
     heuristic="agents.heuristics.runebound:RuneboundHeuristicAgent",
-    settings={
-        "trait": ("Warrior", "Mystic", "Savage", "Trickster"),
-        "act": ("I", "II"),
-        "enemy_choice": ("detrimental", "two_damage"),
-    },
+    settings={"trait": ("Warrior", "Mystic", "Savage", "Trickster"), "enemy_choice": ("detrimental", "two_damage")},
     outcome_facts=("outcome", "rounds"),
     headline_fact="outcome",
 )
