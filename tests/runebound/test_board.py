@@ -277,9 +277,12 @@ def test_a_prevention_already_paid_for_is_not_offered_again() -> None:
         ],
     }
     state = game.state_from_dict(data)
-    assert state.decision().kind == Kind.PREVENT and labels(state) == ["react: use", "react: decline"]
+    asked = state.decision()
+    assert asked is not None and asked.kind == Kind.PREVENT
+    assert labels(state) == ["react: use", "react: decline"]
     act(state, "react: use")
-    assert state.decision().kind == Kind.HERO_ACTION
+    asked = state.decision()
+    assert asked is not None and asked.kind == Kind.HERO_ACTION
     assert state.tokens[HERO][0].spent and faces(state, HERO)[:2] == ["-", "agility"]
 
 
