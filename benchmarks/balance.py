@@ -172,6 +172,7 @@ def main(argv: list[str] | None = None) -> int:
     out = args.out or RESULTS_DIR / f"{record.name}_balance.json"
     out.parent.mkdir(parents=True, exist_ok=True)
     report = {
+        "command": "python -m benchmarks.balance " + " ".join(sys.argv[1:] if argv is None else argv),
         "game": record.name,
         "games_per_setting": args.games,
         "seed": args.seed,

@@ -75,7 +75,9 @@ def markdown_table(rows: list[dict[str, Any]], sweep_keys: list[str]) -> str:
 def main(argv: list[str] | None = None) -> int:
     """Evaluate every agent at every swept setting and write the reference .json and .md."""
     parser = build_parser()
-    args = parser.parse_args(sys.argv[1:] if argv is None else argv)
+    arguments = sys.argv[1:] if argv is None else argv
+    args = parser.parse_args(arguments)
+    command = "python -m benchmarks.reference_table " + " ".join(arguments)
     record = record_from_args(parser, args)
     env_id = primary_env_id(record)
     sweep = sweep_from_args(parser, args.sweep, record_settings(record))
@@ -105,6 +107,7 @@ def main(argv: list[str] | None = None) -> int:
     ]
     args.out_dir.mkdir(parents=True, exist_ok=True)
     document = {
+        "command": command,
         "env_id": env_id,
         "env_kwargs": eval_settings.env.kwargs,
         "sweep": sweep,
@@ -121,7 +124,7 @@ def main(argv: list[str] | None = None) -> int:
     json_path.write_text(json.dumps(document, indent=2) + "\n", encoding="utf-8")
     table = markdown_table(rows, list(sweep))
     header = (
-        f"# {record.name} reference results\n\n`python -m benchmarks.reference_table --game {record.name}` "
+        f"# {record.name} reference results\n\n`{command}` "
         f"(seed {args.seed}; episode i uses seed {args.seed} + i; MCTS with {args.mcts_simulations} simulations per "
         f"decision, rollout depth {mcts_settings['rollout_depth']}, prior {mcts_settings['prior']}, rollouts "
         f"{mcts_settings['rollout']}; {args.workers} worker(s), {time.monotonic() - start:.0f} s in all).\n\n"

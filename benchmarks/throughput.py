@@ -48,14 +48,20 @@ Timer = Callable[[float, int], tuple[float, float]]
 """Times one round: (seconds, seed) -> (steps/s, episodes or games/s)."""
 
 
-def time_gym_env(env_id: str, seconds: float, seed: int) -> tuple[float, float]:
-    """Steps/s and episodes/s of random legal play through a Gymnasium env."""
-    env = gym.make(env_id)
+def time_gym_env(
+    env_id: str,
+    seconds: float,
+    seed: int,
+    kwargs: dict[str, Any] | None = None,
+    clock: Callable[[], float] = time.perf_counter,
+) -> tuple[float, float]:
+    """Steps/s and episodes/s of random legal play through a Gymnasium env (made with `kwargs`), timed by `clock`."""
+    env = gym.make(env_id, **(kwargs or {}))
     rng = np.random.default_rng(seed)
     observation, _ = env.reset(seed=seed)
     steps = episodes = 0
-    start = time.perf_counter()
-    while time.perf_counter() - start < seconds:
+    start = clock()
+    while clock() - start < seconds:
         for _ in range(STEPS_BETWEEN_CLOCK_READS):
             legal = np.flatnonzero(observation["action_mask"])
             observation, _, terminated, truncated, _ = env.step(int(legal[rng.integers(len(legal))]))
@@ -63,7 +69,7 @@ def time_gym_env(env_id: str, seconds: float, seed: int) -> tuple[float, float]:
             if terminated or truncated:
                 episodes += 1
                 observation, _ = env.reset()
-    elapsed = time.perf_counter() - start
+    elapsed = clock() - start
     env.close()
     return steps / elapsed, episodes / elapsed
 
@@ -80,14 +86,17 @@ def make_connect_four() -> AECEnv:
     return connect_four_v3.env()
 
 
-def time_aec_env(make_env: Callable[[], AECEnv], seconds: float, seed: int) -> tuple[float, float]:
-    """Steps/s and games/s of random legal play through a PettingZoo AEC env with agent_iter/last (a step: env.step)."""
+def time_aec_env(
+    make_env: Callable[[], AECEnv], seconds: float, seed: int, clock: Callable[[], float] = time.perf_counter
+) -> tuple[float, float]:
+    """Steps/s and games/s of random legal play through a PettingZoo AEC env with agent_iter/last (a step: env.step),
+    timed by `clock`."""
     env = make_env()
     rng = np.random.default_rng(seed)
     env.reset(seed=seed)
     steps = games = 0
-    start = time.perf_counter()
-    while time.perf_counter() - start < seconds:
+    start = clock()
+    while clock() - start < seconds:
         for _agent in env.agent_iter():
             observation, _, terminated, truncated, _ = env.last()
             _features, mask = observation["observation"], observation["action_mask"]
@@ -100,14 +109,14 @@ def time_aec_env(make_env: Callable[[], AECEnv], seconds: float, seed: int) -> t
             steps += 1
         games += 1
         env.reset()
-    elapsed = time.perf_counter() - start
+    elapsed = clock() - start
     env.close()
     return steps / elapsed, games / elapsed
 
 
-def time_connect_four(seconds: float, seed: int) -> float:
-    """Steps/s of random legal play through connect_four_v3 with agent_iter/last, the AEC loop."""
-    return time_aec_env(make_connect_four, seconds, seed)[0]
+def time_connect_four(seconds: float, seed: int, clock: Callable[[], float] = time.perf_counter) -> float:
+    """Steps/s of random legal play through connect_four_v3 with agent_iter/last, the AEC loop, timed by `clock`."""
+    return time_aec_env(make_connect_four, seconds, seed, clock)[0]
 
 
 def aec_env_factory(module_name: str, kwargs: dict[str, Any]) -> Callable[[], AECEnv]:

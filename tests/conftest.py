@@ -27,6 +27,7 @@ SLOW_TESTS = (
     "tests/unstoppable/test_environment.py::test_rendering_at_every_step_of_a_random_game",
     "tests/unstoppable/test_benchmarks.py::test_state_fuzz_refuses_or_accepts_soundly_with_the_games_invariants",
     "tests/runebound/test_simulation.py::test_ten_thousand_random_combats_keep_every_invariant",
+    "tests/runebound/test_benchmarks.py::test_learning_curve_of_a_solo_run_reads_every_model_beside_the_reference",
     "tests/unbroken/test_card_fuzz.py::test_fuzz_changed_",
     "tests/core/test_checkers.py::test_clones_are_independent_on_every_registered_game",
     "tests/core/test_checkers.py::test_heuristics_never_peek_on_every_registered_game",

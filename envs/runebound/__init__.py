@@ -4,7 +4,9 @@ trait's combat board; this file is its registration record.
 The package holds the combat engine (rules.py on the core frame engine), its content (cards.py, data/*.yaml) and the
 solo Gymnasium env; the board game builds on it later. The record holds plain values only, so `import envs` does not
 load the rules: `max_episode_steps` restates `MAX_GAME_LENGTH` of the rules and the settings restate the traits and
-enemy-choice presets the game accepts (tests/core/test_registration.py checks both against the game).
+enemy-choice presets the game accepts (tests/core/test_registration.py checks both against the game). The Act is
+swept by name where it matters (`--sweep act=I,II`): as a setting its name would be a game's word, which generic code
+may not use (tests/core/test_architecture.py), and every agent's `act` method is one.
 """
 
 from envs.core.registration import GameRecord, GymEnvRecord

@@ -164,6 +164,9 @@ def surge_sections(units: Sequence[tuple[int, int]], costs: Sequence[tuple[int, 
     most expensive untriggered abilities first (ability slot, cost; equal costs bottom of the card first), and each
     group sits in the section of its surge total ("stack both tokens in the 2 [surge] section"; a double on a surge
     moves the stack "to the section ... that matches the new [surge] total"); a unit in no group, in its own."""
+    if len(units) == 1:  # a lone unit pays every cost it can on its own, and sits in its own section either way
+        index, value = units[0]
+        return {index: min(max(value, 1), SURGE_SECTIONS)}
     sections: dict[int, int] = {}
     left = tuple(units)
     values = dict(units)

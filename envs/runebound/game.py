@@ -17,10 +17,11 @@ from envs.core.game import CHANCE, Game, GameSpec, Observer
 from envs.core.keywords import keyword_checked
 from envs.core.record import NameTables
 from envs.runebound.actions import ACTIONS, CombatActions
-from envs.runebound.cards import ACTS, Face, RuneboundCards, load_runebound_cards
+from envs.runebound.cards import ACTS, EnemyAbility, Face, RuneboundCards, Trait, load_runebound_cards
 from envs.runebound.presets import RulePreset, get_preset
 from envs.runebound.rules import MAX_GAME_LENGTH, CombatState
-from envs.runebound.state import NOWHERE, Kind, Outcome, name_tables
+from envs.runebound.state import NOWHERE, Held, Kind, Outcome, make_held, name_tables
+from envs.runebound.symbols import Symbol
 
 RANDOM = "random"
 """The `hero` / `enemy` value that draws one at setup (a chance event)."""
@@ -71,6 +72,26 @@ class RuneboundCombatGame(Game):
         """Each token's two faces, by token index."""
         self.hero_ability_base = self._bases([len(hero.abilities) for hero in self.cards.heroes])
         self.enemy_ability_base = self._bases([len(enemy.abilities) for enemy in self.cards.enemies])
+        cards = self.cards
+        self.enemy_traits: tuple[Trait, ...] = tuple(cards.traits[trait] for trait in cards.enemy_trait)
+        """Each enemy's trait record, by enemy index."""
+        self.enemy_spaces: tuple[tuple[int, ...], ...] = tuple(
+            tuple(trait.board.space_of(symbol) for symbol in Symbol) for trait in self.enemy_traits
+        )
+        """Each enemy's board space by symbol (`Board.space_of`; -1: none), by enemy index."""
+        self.hero_surge_costs: tuple[bool, ...] = tuple(
+            any(ability.cost.symbol == Symbol.SURGE for ability in hero.abilities) for hero in cards.heroes
+        )
+        """Whether each hero has an ability paid with surges."""
+        self.enemy_surge_abilities: tuple[bool, ...] = tuple(
+            any(ability.surge for ability in enemy.abilities) for enemy in cards.enemies
+        )
+        """Whether each enemy has a surge ability."""
+        self.enemy_agility_abilities: tuple[tuple[EnemyAbility, ...], ...] = tuple(
+            tuple(ability for ability in enemy.abilities if not ability.surge) for enemy in cards.enemies
+        )
+        """Each enemy's agility abilities (those not paid with surges), in card order."""
+        self._starting_tokens: dict[tuple[int, int], tuple[tuple[Held, ...], tuple[Held, ...]]] = {}
         self.hero_outcomes = _uniform(range(len(self.cards.heroes)))
         self.enemy_outcomes = _uniform(self.enemy_pool)
         self.actions: CombatActions = ACTIONS
@@ -125,6 +146,17 @@ class RuneboundCombatGame(Game):
             bases.append(total)
             total += count
         return tuple(bases)
+
+    def starting_tokens(self, hero: int, enemy: int) -> tuple[tuple[Held, ...], tuple[Held, ...]]:
+        """Both sides' tokens before a cast: the hero's own then its Act's weapons', the enemy's first 4 + Act."""
+        key = (hero, enemy)
+        tokens = self._starting_tokens.get(key)
+        if tokens is None:
+            tokens = self._starting_tokens[key] = (
+                tuple(make_held(token) for token in self.cards.hero_tokens(hero, self.act)),
+                tuple(make_held(token) for token in self.cards.enemy_tokens(enemy, self.act)),
+            )
+        return tokens
 
     @functools.cached_property
     def name_tables(self) -> NameTables:

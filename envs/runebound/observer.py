@@ -39,14 +39,17 @@ from envs.runebound.cards import (
     MAX_HERO_ABILITIES,
     MAX_HERO_TOKENS,
     MAX_SPACES,
+    Board,
     BoardAbilityKind,
+    EnemyAbility,
+    HeroAbility,
     Instruction,
 )
 from envs.runebound.combat_board import SURGE_SECTIONS
 from envs.runebound.render import state_text
 from envs.runebound.rules import CombatState
 from envs.runebound.state import DECISION_KINDS, MAX_BARRIER, NOT_CAST, NOWHERE, ROUND_CAP, Kind
-from envs.runebound.symbols import ENEMY, HERO, MAX_VALUE, SIDES, Symbol
+from envs.runebound.symbols import ENEMY, HERO, MAX_VALUE, Symbol
 
 if TYPE_CHECKING:
     from envs.runebound.cards import Face
@@ -66,6 +69,17 @@ ENEMY_ABILITY_FEATURES = 1 + 1 + 2 + 1 + len(EFFECT_KINDS) + 1 + 1 + 1 + 1
 SPACE_FEATURES = 1 + SYMBOLS + len(INSTRUCTIONS) + 1 + SYMBOLS
 DECISION_FEATURES = len(DECISION_KINDS) + SYMBOLS + 1 + MAX_HERO_TOKENS
 TIMINGS = ("action", "prevent_flip")
+ROUND_FEATURES = 13
+"""The round / cap, initiative (per side), then per side: passed, charged, silenced, barrier, round damage."""
+CODES_PER_TOKEN = 6
+"""Rows per token in `CombatObserver._token_rows`: not cast or either face shown, each unspent or spent."""
+DECISION_INDEX: dict[str, int] = {kind: index for index, kind in enumerate(DECISION_KINDS)}
+"""Each decision kind's place in the `decision` view."""
+
+
+def _row_code(token: int, face: int, spent: bool) -> int:
+    """A token's row in `CombatObserver._token_rows`."""
+    return CODES_PER_TOKEN * token + 2 * (face + 1) + spent
 
 
 class CombatObserver(Observer):
@@ -87,7 +101,7 @@ class CombatObserver(Observer):
         layout.add("enemy_abilities", (MAX_ENEMY_ABILITIES, ENEMY_ABILITY_FEATURES), (ENTITY, FEATURE))
         layout.add("board", (MAX_SPACES, SPACE_FEATURES), (ENTITY, FEATURE))
         layout.add("board_ability", len(BOARD_ABILITY_KINDS) + 1)
-        layout.add("round", 13)
+        layout.add("round", ROUND_FEATURES)
         layout.add("decision", DECISION_FEATURES)
         layout.add("preset", 1)
         self.layout = layout
@@ -95,42 +109,105 @@ class CombatObserver(Observer):
         self.views = layout.views
         self.view_shapes = layout.shapes
         self.view_axes = layout.axes
+        self._start = {name: view.start for name, view in layout.views.items()}
+        """Where each view starts in the flat observation."""
+        self._fixed: dict[tuple[int, int], np.ndarray] = {}
+        """The fixed part of the observation by (hero, enemy): see `_fixed_part`."""
+        self._healths = [[(hero.health, enemy.health) for enemy in cards.enemies] for hero in cards.heroes]
+        self._hero_rows = self._token_rows(None)
+        self._enemy_rows: dict[int, np.ndarray] = {}
+        """`_token_rows` of each enemy's board, built when the enemy is first seen."""
 
     def tensor(self, state: State) -> np.ndarray:
-        """The flat observation (see the module docstring for the views)."""
+        """The flat observation (see the module docstring for the views): a copy of the combat's fixed part (which
+        hero, enemy and Act, the cards' abilities, the board), then what changes written at flat offsets."""
         assert isinstance(state, CombatState)
-        observation = self.layout.zeros()
-        views = self.layout.split(observation)
+        observation = self._fixed_part(state.hero, state.enemy).copy()
+        self._decision(state, observation)
+        if state.hero == NOWHERE or state.enemy == NOWHERE:
+            return observation
+        self._tokens(state, observation)
+        hero_health, enemy_health = self._healths[state.hero][state.enemy]
+        hero_damage, enemy_damage = state.damage
+        health = self._start["health"]
+        observation[health + 1 : health + 6] = (  # one write of a tuple is cheaper than one write per entry
+            hero_damage / MAX_HEALTH,
+            enemy_health / MAX_HEALTH,
+            enemy_damage / MAX_HEALTH,
+            (hero_health - hero_damage) / hero_health,
+            (enemy_health - enemy_damage) / enemy_health,
+        )
+        self._ability_uses(state, observation)
+        rounds = self._start["round"]
+        passed, charged, silenced = state.passed, state.charged, state.silenced
+        barrier, round_damage = state.barrier, state.round_damage
+        observation[rounds : rounds + ROUND_FEATURES] = (
+            state.round / ROUND_CAP,
+            state.initiative == HERO,
+            state.initiative == ENEMY,
+            passed[HERO],
+            passed[ENEMY],
+            charged[HERO],
+            charged[ENEMY],
+            silenced[HERO],
+            silenced[ENEMY],
+            barrier[HERO] / MAX_BARRIER,
+            barrier[ENEMY] / MAX_BARRIER,
+            min(1.0, round_damage[HERO] / MAX_HEALTH),
+            min(1.0, round_damage[ENEMY] / MAX_HEALTH),
+        )
+        return observation
+
+    def _fixed_part(self, hero: int, enemy: int) -> np.ndarray:
+        """The observation's part that a combat never changes (the Act, the preset, and once the hero and the enemy
+        are known: who they are, their healths, their abilities' cards, the board), built once per pair."""
+        key = (hero, enemy)
+        fixed = self._fixed.get(key)
+        if fixed is not None:
+            return fixed
+        fixed = self.layout.zeros()
+        views = self.layout.split(fixed)
         game = self.game
         views["act"][game.act - 1] = 1.0
         views["preset"][0] = float(game.preset.choice_as_damage)
-        self._decision(state, views["decision"])
-        if state.hero == NOWHERE or state.enemy == NOWHERE:
-            return observation
-        views["hero"][state.hero] = 1.0
-        views["enemy"][state.enemy] = 1.0
-        views["trait"][game.cards.enemy_trait[state.enemy]] = 1.0
-        self._tokens(state, views["hero_tokens"], views["enemy_tokens"])
-        hero, enemy = state.hero_card(), state.enemy_card()
-        health = views["health"]
-        health[:4] = (hero.health / MAX_HEALTH, state.damage[HERO] / MAX_HEALTH, enemy.health / MAX_HEALTH,
-                      state.damage[ENEMY] / MAX_HEALTH)  # fmt: skip
-        health[4] = (hero.health - state.damage[HERO]) / hero.health
-        health[5] = (enemy.health - state.damage[ENEMY]) / enemy.health
-        self._hero_abilities(state, views["hero_abilities"])
-        self._enemy_abilities(state, views["enemy_abilities"])
-        self._board(state, views["board"], views["board_ability"])
-        rounds = views["round"]
-        rounds[0] = state.round / ROUND_CAP
-        if state.initiative != NOWHERE:
-            rounds[1 + state.initiative] = 1.0
-        for side in SIDES:
-            rounds[3 + side] = float(state.passed[side])
-            rounds[5 + side] = float(state.charged[side])
-            rounds[7 + side] = float(state.silenced[side])
-            rounds[9 + side] = state.barrier[side] / MAX_BARRIER
-            rounds[11 + side] = min(1.0, state.round_damage[side] / MAX_HEALTH)
-        return observation
+        if hero != NOWHERE and enemy != NOWHERE:
+            cards = game.cards
+            views["hero"][hero] = 1.0
+            views["enemy"][enemy] = 1.0
+            views["trait"][cards.enemy_trait[enemy]] = 1.0
+            hero_card, enemy_card = cards.heroes[hero], cards.enemies[enemy]
+            views["health"][0] = hero_card.health / MAX_HEALTH
+            views["health"][2] = enemy_card.health / MAX_HEALTH
+            self._hero_abilities(hero_card.abilities, views["hero_abilities"])
+            self._enemy_abilities(enemy_card.abilities, views["enemy_abilities"])
+            self._board(game.enemy_traits[enemy].board, views["board"], views["board_ability"])
+        fixed.flags.writeable = False
+        self._fixed[key] = fixed
+        return fixed
+
+    def _token_rows(self, spaces: tuple[int, ...] | None) -> np.ndarray:
+        """Every token's row by `_row_code` (its face shown and whether it is spent): present, cast, spent, the face
+        shown and the other face (not cast: the first face, then the second); with an enemy's `spaces` (board space
+        by symbol), the space of a cast, unspent token on its own (`CombatState.space_of`)."""
+        faces = self.game.faces
+        width = HERO_TOKEN_FEATURES if spaces is None else ENEMY_TOKEN_FEATURES
+        rows = np.zeros((len(faces) * CODES_PER_TOKEN, width), dtype=np.float32)
+        for token, pair in enumerate(faces):
+            for shown in (NOT_CAST, 0, 1):
+                for spent in (False, True):
+                    row = rows[_row_code(token, shown, spent)]
+                    row[0] = 1.0
+                    first = pair[0] if shown == NOT_CAST else pair[shown]
+                    second = pair[1] if shown == NOT_CAST else pair[1 - shown]
+                    self._face_features(row, 3, first)
+                    self._face_features(row, 3 + SYMBOLS + 2, second)
+                    if shown == NOT_CAST:
+                        continue
+                    row[1] = 1.0
+                    row[2] = float(spent)
+                    if spaces is not None and not spent and spaces[first.symbol] != NOWHERE:
+                        row[TOKEN_FEATURES + spaces[first.symbol]] = 1.0
+        return rows
 
     @staticmethod
     def _face_features(row: np.ndarray, start: int, face: Face) -> None:
@@ -138,40 +215,47 @@ class CombatObserver(Observer):
         row[start + SYMBOLS] = face.value / MAX_VALUE
         row[start + SYMBOLS + 1] = float(face.gold)
 
-    def _tokens(self, state: CombatState, hero_rows: np.ndarray, enemy_rows: np.ndarray) -> None:
-        """Both sides' token rows."""
-        faces = self.game.faces
+    def _tokens(self, state: CombatState, observation: np.ndarray) -> None:
+        """Both sides' token rows: each side's rows copied at once from `_token_rows` (faces, spent, the space of a
+        token on its own), then what depends on other tokens: the action being built, stacks and surge sections."""
+        hero_tokens, enemy_tokens = state.tokens
+        start = self._start["hero_tokens"]
+        codes = [_row_code(held.token, held.face, held.spent) for held in hero_tokens]
+        observation[start : start + len(codes) * HERO_TOKEN_FEATURES] = self._hero_rows.take(codes, 0).ravel()
         frame = state.decision()
-        group = frame.detail("tokens", ()) if frame is not None and frame.kind == Kind.GROUP else ()
-        doubles = frame.detail("doubles", ()) if frame is not None and frame.kind == Kind.GROUP else ()
-        sections = state.surge_sections()
-        for side, rows in ((HERO, hero_rows), (ENEMY, enemy_rows)):
-            for index, held in enumerate(state.tokens[side]):
-                row = rows[index]
-                row[0] = 1.0
-                if held.face == NOT_CAST:
-                    self._face_features(row, 3, faces[held.token][0])
-                    self._face_features(row, 3 + SYMBOLS + 2, faces[held.token][1])
-                    continue
-                row[1] = 1.0
-                row[2] = float(held.spent)
-                self._face_features(row, 3, faces[held.token][held.face])
-                self._face_features(row, 3 + SYMBOLS + 2, faces[held.token][1 - held.face])
-                if side == HERO:
-                    row[TOKEN_FEATURES] = float(index in group)
-                    row[TOKEN_FEATURES + 1] = float(index in doubles)
-                    continue
-                space = state.space_of(index)
-                if space != NOWHERE:
-                    row[TOKEN_FEATURES + space] = 1.0
-                if index in sections:
-                    row[TOKEN_FEATURES + MAX_SPACES + sections[index] - 1] = 1.0
-                row[-2] = float(held.on != NOWHERE)
-                row[-1] = float(state.double_on(ENEMY, index) != NOWHERE)
+        if frame is not None and frame.kind == Kind.GROUP:
+            for index in frame.detail("tokens"):
+                observation[start + index * HERO_TOKEN_FEATURES + TOKEN_FEATURES] = 1.0
+            for index in frame.detail("doubles"):
+                observation[start + index * HERO_TOKEN_FEATURES + TOKEN_FEATURES + 1] = 1.0
+        start = self._start["enemy_tokens"]
+        codes = [_row_code(held.token, held.face, held.spent) for held in enemy_tokens]
+        rows = self._enemy_rows.get(state.enemy)
+        if rows is None:
+            rows = self._enemy_rows[state.enemy] = self._token_rows(self.game.enemy_spaces[state.enemy])
+        observation[start : start + len(codes) * ENEMY_TOKEN_FEATURES] = rows.take(codes, 0).ravel()
+        pools = state.pools(ENEMY)
+        for base in pools.doubles:  # a token with a double on it
+            if enemy_tokens[base].face != NOT_CAST:
+                observation[start + base * ENEMY_TOKEN_FEATURES + ENEMY_TOKEN_FEATURES - 1] = 1.0
+        for index, held in enumerate(enemy_tokens):
+            if held.on == NOWHERE:
+                continue
+            row = start + index * ENEMY_TOKEN_FEATURES  # a stacked double: on its base's space, not its own
+            observation[row + ENEMY_TOKEN_FEATURES - 2] = 1.0
+            observation[row + TOKEN_FEATURES : row + TOKEN_FEATURES + MAX_SPACES] = 0.0
+            space = state.space_of(index)
+            if space != NOWHERE:
+                observation[row + TOKEN_FEATURES + space] = 1.0
+        if Symbol.SURGE in pools.showing:
+            for index, section in state.surge_sections().items():
+                observation[start + index * ENEMY_TOKEN_FEATURES + TOKEN_FEATURES + MAX_SPACES + section - 1] = 1.0
 
-    def _hero_abilities(self, state: CombatState, rows: np.ndarray) -> None:
-        usable = set(ACTIONS.ability + slot for slot in range(MAX_HERO_ABILITIES)) & set(state.legal_actions())
-        for slot, ability in enumerate(state.hero_card().abilities):
+    @staticmethod
+    def _hero_abilities(abilities: tuple[HeroAbility, ...], rows: np.ndarray) -> None:
+        """The fixed features of the hero's abilities (`_ability_uses` adds whether each was triggered and is
+        usable)."""
+        for slot, ability in enumerate(abilities):
             row = rows[slot]
             row[0] = 1.0
             row[1 + TIMINGS.index(ability.timing)] = 1.0
@@ -184,11 +268,11 @@ class CombatObserver(Observer):
             row[offset] = ability.effect.amount / AMOUNT_SCALE
             row[offset + 1] = float(ability.effect.unblockable)
             row[offset + 2] = float(ability.once_per_round)
-            row[offset + 3] = float(state.has_triggered(HERO, slot))
-            row[offset + 4] = float(ACTIONS.ability + slot in usable)
 
-    def _enemy_abilities(self, state: CombatState, rows: np.ndarray) -> None:
-        for slot, ability in enumerate(state.enemy_card().abilities):
+    @staticmethod
+    def _enemy_abilities(abilities: tuple[EnemyAbility, ...], rows: np.ndarray) -> None:
+        """The fixed features of the enemy's abilities (`_ability_uses` adds whether each was triggered)."""
+        for slot, ability in enumerate(abilities):
             row = rows[slot]
             row[0] = 1.0
             row[1] = float(ability.surge)
@@ -198,11 +282,29 @@ class CombatObserver(Observer):
             offset = 5 + len(EFFECT_KINDS)
             row[offset] = ability.effect.amount / AMOUNT_SCALE
             row[offset + 1] = float(ability.effect.unblockable)
-            row[offset + 2] = float(state.has_triggered(ENEMY, slot))
             row[offset + 3] = float(ability.optional)
 
-    def _board(self, state: CombatState, rows: np.ndarray, ability_view: np.ndarray) -> None:
-        board = state.trait().board
+    def _ability_uses(self, state: CombatState, observation: np.ndarray) -> None:
+        """Whether each ability was triggered this round (`CombatState.has_triggered`, read from `triggered` at
+        once), and whether each of the hero's is usable now."""
+        game = self.game
+        start = self._start["hero_abilities"]
+        legal = state.legal_actions()
+        first, triggered = game.hero_ability_base[state.hero], state.triggered[HERO]
+        for slot in range(len(state.hero_card().abilities)):
+            row = start + slot * HERO_ABILITY_FEATURES
+            if first + slot in triggered:
+                observation[row + HERO_ABILITY_FEATURES - 2] = 1.0
+            if ACTIONS.ability + slot in legal:
+                observation[row + HERO_ABILITY_FEATURES - 1] = 1.0
+        start = self._start["enemy_abilities"]
+        first, triggered = game.enemy_ability_base[state.enemy], state.triggered[ENEMY]
+        for slot in range(len(state.enemy_card().abilities)):
+            if first + slot in triggered:
+                observation[start + slot * ENEMY_ABILITY_FEATURES + ENEMY_ABILITY_FEATURES - 2] = 1.0
+
+    @staticmethod
+    def _board(board: Board, rows: np.ndarray, ability_view: np.ndarray) -> None:
         for number, space in enumerate(board.spaces):
             row = rows[number]
             row[0] = 1.0
@@ -214,21 +316,22 @@ class CombatObserver(Observer):
         ability_view[BOARD_ABILITY_KINDS.index(board.ability.kind)] = 1.0
         ability_view[-1] = board.ability.amount / MAX_VALUE
 
-    @staticmethod
-    def _decision(state: CombatState, view: np.ndarray) -> None:
+    def _decision(self, state: CombatState, observation: np.ndarray) -> None:
         frame = state.decision()
         if frame is None:
             return
-        view[DECISION_KINDS.index(Kind(frame.kind))] = 1.0
+        start = self._start["decision"]
+        observation[start + DECISION_INDEX[frame.kind]] = 1.0
+        start += len(DECISION_KINDS)
         symbol = frame.detail("symbol")
         if symbol is not None:
-            view[len(DECISION_KINDS) + symbol] = 1.0
+            observation[start + symbol] = 1.0
         amount = frame.detail("amount")
         if amount is not None:
-            view[len(DECISION_KINDS) + SYMBOLS] = min(1.0, amount / AMOUNT_SCALE)
+            observation[start + SYMBOLS] = min(1.0, amount / AMOUNT_SCALE)
         token = frame.detail("source", frame.detail("token"))
         if token is not None:
-            view[len(DECISION_KINDS) + SYMBOLS + 1 + token] = 1.0
+            observation[start + SYMBOLS + 1 + token] = 1.0
 
     def text(self, state: State) -> str:
         """The combat as text (everything is public)."""

@@ -13,8 +13,9 @@ Interpretations of the text are stated in RULES.md, section by section; the meth
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NamedTuple
 
 from envs.core.decisions import DecisionFrame
 from envs.core.engine import Automatic, Chance, Decision, FrameEngine, FrameKind, new_frame
@@ -26,6 +27,7 @@ from envs.runebound.combat_board import (
     cheapest_hero_payment,
     cheapest_payment,
     flip_choice,
+    hero_worth,
     most_value_with_doubles,
     recast_choice,
     recast_spent_choice,
@@ -42,6 +44,7 @@ from envs.runebound.state import (
     Held,
     Kind,
     Outcome,
+    make_held,
 )
 from envs.runebound.symbols import ENEMY, HERO, SIDE_NAMES, SIDES, Symbol
 from envs.runebound.validation import validate_state
@@ -62,6 +65,39 @@ AGILITY_INSTRUCTIONS: Mapping[str, Effect] = {"flip_foe": FLIP_FOE, "recast_foe"
 CAST_ROUND, CAST_AGAIN, CAST_SPENT = "round", "recast", "spent"
 """Why a token is cast (a CAST frame's `why`): at the start of a round; recast in play; a spent token recast back
 into its side's pool."""
+
+
+class SidePools(NamedTuple):
+    """One side's tokens in play, sorted out once per change of its tokens (`CombatState.pools`)."""
+
+    pool: tuple[int, ...]
+    """Cast and not spent, in token order (a double stacked on a token included)."""
+    showing: dict[int, tuple[int, ...]]
+    """Symbol -> the pool's tokens showing it on their own (not stacked), in token order."""
+    doubles: dict[int, int]
+    """Token -> the first unspent double stacked on it."""
+
+
+START_ROUND = new_frame(0, Kind.START_ROUND)
+AFTER_CAST = new_frame(0, Kind.AFTER_CAST)
+INITIATIVE = new_frame(0, Kind.INITIATIVE)
+NEXT_ACTION = (new_frame(0, Kind.NEXT_ACTION, side=HERO), new_frame(0, Kind.NEXT_ACTION, side=ENEMY))
+"""The next combat action's frame, by the side whose turn it is."""
+HERO_ACTION = new_frame(0, Kind.HERO_ACTION)
+ENEMY_ACTION = new_frame(0, Kind.ENEMY_ACTION)
+END_ROUND = new_frame(0, Kind.END_ROUND)
+STAY = new_frame(0, Kind.STAY)
+"""The frames without details, made once (frames are immutable: every state shares them)."""
+
+
+@functools.lru_cache(maxsize=64)
+def _round_casts(hero_tokens: int, enemy_tokens: int) -> tuple[DecisionFrame, ...]:
+    """The round's casts: every token of the hero, then every token of the enemy."""
+    return tuple(
+        new_frame(CHANCE, Kind.CAST, side=side, token=index, why=CAST_ROUND)
+        for side, count in ((HERO, hero_tokens), (ENEMY, enemy_tokens))
+        for index in range(count)
+    )
 
 
 def _with(values: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
@@ -152,7 +188,7 @@ class CombatState(CombatStateData, FrameEngine):  # type: ignore[misc]
 
     def trait(self) -> Trait:
         """The enemy's trait (its token set and combat board)."""
-        return self.game.cards.traits[self.game.cards.enemy_trait[self.enemy]]
+        return self.game.enemy_traits[self.enemy]
 
     def face(self, side: int, index: int) -> Face:
         """The face token `index` of `side` shows (it must be cast)."""
@@ -164,33 +200,51 @@ class CombatState(CombatStateData, FrameEngine):  # type: ignore[misc]
         held = self.tokens[side][index]
         return self.game.faces[held.token][1 - held.face]
 
+    def pools(self, side: int) -> SidePools:
+        """`side`'s pool sorted out (computed once per change of its tokens, kept in `token_cache`)."""
+        tokens = self.tokens[side]
+        cache = self.token_cache
+        if cache is not None and cache[side][0] is tokens:
+            pools: SidePools = cache[side][1]
+            return pools
+        faces = self.game.faces
+        pool: list[int] = []
+        showing: dict[int, list[int]] = {}
+        doubles: dict[int, int] = {}
+        for index, held in enumerate(tokens):
+            if held.spent:
+                continue
+            if held.on != NOWHERE:
+                doubles.setdefault(held.on, index)
+            if held.face == NOT_CAST:
+                continue
+            pool.append(index)
+            if held.on == NOWHERE:
+                showing.setdefault(faces[held.token][held.face].symbol, []).append(index)
+        pools = SidePools(tuple(pool), {symbol: tuple(found) for symbol, found in showing.items()}, doubles)
+        entry = (tokens, pools)
+        if cache is None:
+            cache = ((None, None), (None, None))
+        self.token_cache = (entry, cache[ENEMY]) if side == HERO else (cache[HERO], entry)
+        return pools
+
     def pool(self, side: int) -> list[int]:
         """The tokens in `side`'s combat pool: cast and not spent (a double stacked on a token included)."""
-        return [i for i, held in enumerate(self.tokens[side]) if not held.spent and held.face != NOT_CAST]
+        return list(self.pools(side).pool)
 
     def showing(self, side: int, symbol: Symbol) -> list[int]:
         """The tokens of `side`'s pool that show `symbol`, on their own (not a double already stacked on a token)."""
-        faces = self.game.faces
-        return [
-            i
-            for i, held in enumerate(self.tokens[side])
-            if not held.spent
-            and held.face != NOT_CAST
-            and held.on == NOWHERE
-            and faces[held.token][held.face].symbol == symbol
-        ]
+        return list(self.pools(side).showing.get(symbol, ()))
 
     def double_on(self, side: int, index: int) -> int:
         """The double stacked on token `index` of `side`, or NOWHERE."""
-        for i, held in enumerate(self.tokens[side]):
-            if held.on == index and not held.spent:
-                return i
-        return NOWHERE
+        return self.pools(side).doubles.get(index, NOWHERE)
 
     def value(self, side: int, index: int) -> int:
         """What token `index` of `side` is worth when spent: its face's number, doubled by a double stacked on it."""
-        value = self.face(side, index).value
-        return 2 * value if side == ENEMY and self.double_on(side, index) != NOWHERE else value
+        held = self.tokens[side][index]
+        value = self.game.faces[held.token][held.face].value
+        return 2 * value if side == ENEMY and index in self.pools(ENEMY).doubles else value
 
     def gold(self, side: int) -> int:
         """Gold rims among `side`'s cast tokens (initiative)."""
@@ -222,7 +276,7 @@ class CombatState(CombatStateData, FrameEngine):  # type: ignore[misc]
             return NOWHERE
         if held.on != NOWHERE:
             return self.space_of(held.on)
-        return self.trait().board.space_of(self.face(ENEMY, index).symbol)
+        return self.game.enemy_spaces[self.enemy][self.game.faces[held.token][held.face].symbol]
 
     def _ability_id(self, side: int, slot: int) -> int:
         base = self.game.hero_ability_base if side == HERO else self.game.enemy_ability_base
@@ -230,15 +284,19 @@ class CombatState(CombatStateData, FrameEngine):  # type: ignore[misc]
 
     def hero_has_surges(self) -> bool:
         """Whether the hero has an ability paid with surges (surges are worth something to it)."""
-        return any(ability.cost.symbol == Symbol.SURGE for ability in self.hero_card().abilities)
+        return self.game.hero_surge_costs[self.hero]
 
     def enemy_has_surges(self) -> bool:
         """Whether the enemy has a surge ability."""
-        return any(ability.surge for ability in self.enemy_card().abilities)
+        return self.game.enemy_surge_abilities[self.enemy]
 
     # ------------------------------------------------------------------------------------------ token changes
     def _set(self, side: int, index: int, held: Held) -> None:
-        self.tokens = _with(self.tokens, side, _with(self.tokens[side], index, held))
+        hero, enemy = self.tokens
+        if side == HERO:
+            self.tokens = ((*hero[:index], held, *hero[index + 1 :]), enemy)
+        else:
+            self.tokens = (hero, (*enemy[:index], held, *enemy[index + 1 :]))
 
     def _spend(self, side: int, index: int) -> None:
         """Spend a token (and a double stacked on it: "spends his stacked [surge]")."""
@@ -276,35 +334,26 @@ class CombatState(CombatStateData, FrameEngine):  # type: ignore[misc]
 
     def _setup(self, frame: DecisionFrame) -> None:
         """The hero's tokens (its own, then its weapons') and the first 4 + Act tokens of the enemy's trait set."""
-        cards, act = self.game.cards, self.game.act
-        self.tokens = (
-            tuple(Held(token) for token in cards.hero_tokens(self.hero, act)),
-            tuple(Held(token) for token in cards.enemy_tokens(self.enemy, act)),
-        )
-        self._push(new_frame(0, Kind.START_ROUND))
+        self.tokens = self.game.starting_tokens(self.hero, self.enemy)
+        self._push(START_ROUND)
 
     def _cast_outcomes(self, frame: DecisionFrame) -> Sequence[tuple[int, float]]:
         return HALVES
 
     def _cast(self, frame: DecisionFrame, face: int) -> None:
-        side, index, why = frame.detail("side"), frame.detail("token"), frame.detail("why")
-        held = self.tokens[side][index]
-        if why == CAST_AGAIN:
+        details = dict(frame.details)  # one pass over the three details (the most frequent frame of a combat)
+        side, index = details["side"], details["token"]
+        if details["why"] == CAST_AGAIN:
             self._turn(side, index, face)
         else:  # the round's cast, or a spent token recast back into play (Relentless: "Recast any spent token")
-            self._set(side, index, held.cast(face))
+            self._set(side, index, self.tokens[side][index].cast(face))
 
     # ------------------------------------------------------------------------------------------ rounds
     def _start_round(self, frame: DecisionFrame) -> None:
         """Both sides cast every token (the hero's first), then the board ability that acts on the cast, then
         initiative."""
         self.round += 1
-        casts = [
-            new_frame(CHANCE, Kind.CAST, side=side, token=index, why=CAST_ROUND)
-            for side in SIDES
-            for index in range(len(self.tokens[side]))
-        ]
-        self._push(*casts, new_frame(0, Kind.AFTER_CAST))
+        self._push(*_round_casts(len(self.tokens[HERO]), len(self.tokens[ENEMY])), AFTER_CAST)
 
     def _after_cast(self, frame: DecisionFrame) -> None:
         """A board ability that acts once the tokens are cast (Trickster: blanks recast once), then initiative."""
@@ -314,14 +363,14 @@ class CombatState(CombatStateData, FrameEngine):  # type: ignore[misc]
                 new_frame(CHANCE, Kind.CAST, side=ENEMY, token=index, why=CAST_AGAIN)
                 for index in self.showing(ENEMY, Symbol.BLANK)
             ]
-        self._push(*recasts, new_frame(0, Kind.INITIATIVE))
+        self._push(*recasts, INITIATIVE)
 
     def _take_initiative(self, frame: DecisionFrame) -> None:
         """The side with more gold rims acts first; "If there is a tie for initiative, the hero takes the first combat
         action"."""
         first = HERO if self.gold(HERO) >= self.gold(ENEMY) else ENEMY
         self.initiative = first
-        self._push(new_frame(0, Kind.NEXT_ACTION, side=first))
+        self._push(NEXT_ACTION[first])
 
     def _next_action(self, frame: DecisionFrame) -> None:
         """Combatants alternate combat actions; a side that passed takes no more, so the other goes on alone; the
@@ -329,21 +378,21 @@ class CombatState(CombatStateData, FrameEngine):  # type: ignore[misc]
         side = frame.detail("side")
         passed = self.passed
         if passed[HERO] and passed[ENEMY]:
-            self._push(new_frame(0, Kind.END_ROUND))
+            self._push(END_ROUND)
             return
         if passed[side]:
             side = 1 - side
         if side == HERO:
-            self._push(new_frame(0, Kind.HERO_ACTION), new_frame(0, Kind.NEXT_ACTION, side=ENEMY))
+            self._push(HERO_ACTION, NEXT_ACTION[ENEMY])
         else:
-            self._push(new_frame(0, Kind.ENEMY_ACTION), new_frame(0, Kind.NEXT_ACTION, side=HERO))
+            self._push(ENEMY_ACTION, NEXT_ACTION[HERO])
 
     def _end_round(self, frame: DecisionFrame) -> None:
         """Unspent tokens are lost and every per-round effect ends; after the round cap the combat is a draw, else the
         hero stays or flees and a new round begins."""
         self.tokens = (
-            tuple(Held(h.token) for h in self.tokens[HERO]),
-            tuple(Held(h.token) for h in self.tokens[ENEMY]),
+            tuple(make_held(h.token) for h in self.tokens[HERO]),
+            tuple(make_held(h.token) for h in self.tokens[ENEMY]),
         )
         self.passed = self.charged = self.silenced = (False, False)
         self.barrier = self.round_damage = (0, 0)
@@ -352,7 +401,7 @@ class CombatState(CombatStateData, FrameEngine):  # type: ignore[misc]
         if self.round >= ROUND_CAP:
             self.outcome = Outcome.DRAWN
             return
-        self._push(new_frame(0, Kind.STAY), new_frame(0, Kind.START_ROUND))
+        self._push(STAY, START_ROUND)
 
     def _stay_options(self, frame: DecisionFrame) -> list[int]:
         return [ACTIONS.round_end, ACTIONS.round_end + FLEE]
@@ -372,7 +421,7 @@ class CombatState(CombatStateData, FrameEngine):  # type: ignore[misc]
             if symbol in ATTACK_SYMBOLS:
                 options.append(ACTIONS.spend + index)
             elif symbol == Symbol.AGILITY:
-                if self.agility_targets(index):
+                if self._has_agility_target():
                     options.append(ACTIONS.spend + index)
             elif symbol == Symbol.TACTICS and self.copy_targets(index):
                 options.append(ACTIONS.spend + index)
@@ -430,6 +479,11 @@ class CombatState(CombatStateData, FrameEngine):  # type: ignore[misc]
         """(side, token) an agility spent from hero token `source` may flip or recast: any token in either pool but
         the one being spent."""
         return [(side, index) for side in SIDES for index in self.pool(side) if not (side == HERO and index == source)]
+
+    def _has_agility_target(self) -> bool:
+        """Whether an agility in the hero's pool has something to flip or recast (`agility_targets` is not empty):
+        another token in either pool."""
+        return len(self.pools(HERO).pool) > 1 or bool(self.pools(ENEMY).pool)
 
     def _agility_options(self, frame: DecisionFrame) -> list[int]:
         options = []
@@ -523,8 +577,16 @@ class CombatState(CombatStateData, FrameEngine):  # type: ignore[misc]
         self._apply_effect(side, self.abilities(side)[slot].effect)
 
     def _units(self, side: int, symbol: Symbol) -> list[tuple[int, int]]:
-        """(token, value) of `side`'s tokens showing `symbol` (an enemy's stack counts doubled)."""
-        return [(index, self.value(side, index)) for index in self.showing(side, symbol)]
+        """(token, value) of `side`'s tokens showing `symbol` (an enemy's stack counts doubled: `value`)."""
+        pools = self.pools(side)
+        showing = pools.showing.get(symbol)
+        if not showing:
+            return []
+        faces, tokens = self.game.faces, self.tokens[side]
+        units = [(index, faces[tokens[index].token][tokens[index].face].value) for index in showing]
+        if side == ENEMY and pools.doubles:
+            units = [(index, 2 * value if index in pools.doubles else value) for index, value in units]
+        return units
 
     def _can_pay(self, side: int, cost: Cost) -> bool:
         units = self._units(side, cost.symbol)
@@ -570,10 +632,8 @@ class CombatState(CombatStateData, FrameEngine):  # type: ignore[misc]
             return bool(self.showing(foe, effect.symbol))
         if kind == "silence":
             return not self.silenced[foe]
-        if kind == "flip_foe":
-            return bool(self._flip_ranking())
-        if kind == "recast_foe":
-            return bool(self._recast_ranking())
+        if kind in ("flip_foe", "recast_foe"):
+            return self._turn_would_harm_hero()
         return kind != "prevent_flip"  # damage, barrier and recast_spent always do something
 
     def _apply_effect(self, side: int, effect: Effect) -> None:
@@ -640,6 +700,17 @@ class CombatState(CombatStateData, FrameEngine):  # type: ignore[misc]
     def _candidates(self, indices: Sequence[int], side: int = HERO) -> list[Candidate]:
         return [(index, self.face(side, index), self.other_face(side, index)) for index in indices]
 
+    def _turn_would_harm_hero(self) -> bool:
+        """Whether a flip or a recast of one of the hero's tokens would harm it: `flip_choice` and `recast_choice`
+        rank the same tokens (those whose other face is worth less), so either has a choice exactly then."""
+        faces, surges = self.game.faces, self.hero_has_surges()
+        for index in self.pools(HERO).pool:
+            held = self.tokens[HERO][index]
+            pair = faces[held.token]
+            if hero_worth(pair[held.face], surges) > hero_worth(pair[1 - held.face], surges):
+                return True
+        return False
+
     def _flip_ranking(self) -> list[int]:
         return flip_choice(self._candidates(self.pool(HERO)), self.hero_has_surges())
 
@@ -683,7 +754,11 @@ class CombatState(CombatStateData, FrameEngine):  # type: ignore[misc]
         return self._hero_prevent_slot() != NOWHERE
 
     def _prevent_options(self, frame: DecisionFrame) -> list[int]:
-        return [ACTIONS.react + USE, ACTIONS.react + DECLINE]
+        """Use the ability while the hero can still pay it, else only let the flip be (an enemy action that flips
+        several tokens asks about each in turn, and an earlier answer may have spent what paid it)."""
+        if self._hero_can_prevent():
+            return [ACTIONS.react + USE, ACTIONS.react + DECLINE]
+        return [ACTIONS.react + DECLINE]
 
     def _prevent_reaction(self, frame: DecisionFrame, action: int) -> None:
         """The hero's reaction to the enemy's flip: prevent it with the ability (paying its cost), or let it be."""
@@ -783,9 +858,10 @@ class CombatState(CombatStateData, FrameEngine):  # type: ignore[misc]
         """COMBAT BOARDS: "resolve the next space on the combat board that contains a token (from top to bottom)";
         a space whose symbol cannot be resolved or would have no effect is skipped (and checked again next time);
         "Once there are no more spaces that can be resolved, the enemy passes"."""
+        showing = self.pools(ENEMY).showing
         for space in self.trait().board.spaces:
-            tokens = self.showing(ENEMY, space.symbol)
-            if tokens and SPACE_RULES[space.instruction](self, space, tokens):
+            tokens = showing.get(space.symbol)
+            if tokens and SPACE_RULES[space.instruction](self, space, list(tokens)):
                 return
         self.passed = (self.passed[HERO], True)
 
@@ -900,7 +976,7 @@ class CombatState(CombatStateData, FrameEngine):  # type: ignore[misc]
         return True
 
     def _enemy_agility_possible(self) -> bool:
-        abilities = [ability for ability in self.enemy_card().abilities if not ability.surge]
+        abilities = self.game.enemy_agility_abilities[self.enemy]
         if abilities:
             if self.silenced[ENEMY]:
                 return False
@@ -928,7 +1004,7 @@ class CombatState(CombatStateData, FrameEngine):  # type: ignore[misc]
         """One use of agility by the enemy: agility token `token`, or (NOWHERE) tactics `copier` spent as a copy of
         an agility, worth one agility. Its card's agility ability if it has one, else the board's instruction.
         False: nothing to do (the token stays, to be checked again on the enemy's next action)."""
-        abilities = [ability for ability in self.enemy_card().abilities if not ability.surge]
+        abilities = self.game.enemy_agility_abilities[self.enemy]
         if abilities:
             if self.silenced[ENEMY]:
                 return False

@@ -14,12 +14,14 @@ The rules (`rules.CombatState`) subclass it; `validation.py` refuses every posit
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
+import functools
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Annotated, Any
 
 from envs.core.decisions import DecisionStack
 from envs.core.game import StateFormatError
 from envs.core.record import (
+    CACHE,
     BoolCodec,
     BoundedInt,
     DecisionStackCodec,
@@ -47,6 +49,8 @@ MAX_FRAMES = 64
 """Bound on the frame stack of a saved state (a combat's deepest stack holds about a dozen frames)."""
 MAX_BARRIER = 9
 """Bound on a side's barrier (an ability's amount is at most 9, and a barrier lasts one round)."""
+HELD_CACHE = 8192
+"""Distinct Held records kept by `make_held` (tokens x faces x spent x stacks: a few thousand at most)."""
 
 
 class Outcome(enum.IntEnum):
@@ -128,19 +132,26 @@ class Held:
 
     def turned(self, face: int) -> Held:
         """The token showing `face` (flipped or recast): a double that turns leaves its stack."""
-        return Held(self.token, face, self.spent, NOWHERE)
+        return make_held(self.token, face, self.spent, NOWHERE)
 
     def spent_now(self) -> Held:
         """The token spent (off any stack)."""
-        return Held(self.token, self.face, True, NOWHERE)
+        return make_held(self.token, self.face, True, NOWHERE)
 
     def stacked_on(self, base: int) -> Held:
         """The double stacked on token `base`."""
-        return Held(self.token, self.face, self.spent, base)
+        return make_held(self.token, self.face, self.spent, base)
 
     def cast(self, face: int) -> Held:
         """The token cast (or a spent token recast back into its pool): showing `face`, unspent, on no stack."""
-        return Held(self.token, face, False, NOWHERE)
+        return make_held(self.token, face, False, NOWHERE)
+
+
+@functools.lru_cache(maxsize=HELD_CACHE)
+def make_held(token: int, face: int = NOT_CAST, spent: bool = False, on: int = NOWHERE) -> Held:
+    """The Held record of these values, shared: a record is immutable, and the rules make one at every cast, flip
+    and spend (a frozen dataclass is slow to build)."""
+    return Held(token, face, spent, on)
 
 
 Pair = tuple[Any, Any]
@@ -291,3 +302,6 @@ class CombatStateData(StateRecord):
     """Decisions the hero took so far (those the rules took excluded)."""
     stack: Annotated[DecisionStack, DecisionStackCodec(MAX_FRAMES, details=FRAME_DETAILS_BY_NAME)]
     """Pending frames (envs/core/engine.py), the one to resolve now last."""
+    token_cache: Any = field(default=None, repr=False, metadata=CACHE)
+    """Per side, (the side's `tokens` it was computed from, its pool sorted out): the rules ask which tokens show a
+    symbol many times between two changes of the tokens (`rules.CombatState.pools`)."""

@@ -8,10 +8,11 @@ dict on the hand-made content of tests/runebound/content/.
 from __future__ import annotations
 
 from envs.core.game import CHANCE
+from envs.runebound.game import RuneboundCombatGame
 from envs.runebound.state import Kind
 from envs.runebound.symbols import ENEMY, HERO
 
-from .scenarios import act, cast, faces, labels, make_game, position
+from .scenarios import act, cast, faces, labels, make_game, position, token_rows
 
 SPARE = [("Tester 1", "physical 1"), ("Wand", "magic 1")]
 """Hero tokens that keep the hero in the round (so the enemy's actions can be watched one at a time)."""
@@ -253,6 +254,36 @@ def test_the_hero_decides_whether_to_prevent_a_flip() -> None:
     assert faces(state, HERO) == ["blank", "magic 2", "-"]
     act(declined, "react: decline")
     assert faces(declined, HERO) == ["blank", "double", "agility"]
+
+
+def test_a_prevention_already_paid_for_is_not_offered_again() -> None:
+    """An enemy action that flips twice (the Trickster board's two tactics each copying an agility, on the shipped
+    content) asks about each flip in turn; once Lissa's only agility has paid Evasion for the first, the second flip
+    happens without asking, since Evasion can no longer be paid."""
+    game = RuneboundCombatGame(hero="Lissa", enemy="Undead Horde", act="II")
+    hero = [("Lissa 1", "agility"), ("Lissa 2", "physical 2"), ("Lissa 3", "tactics"), ("Dagger", "physical 1")]
+    hero.append(("Longsword", "physical 2"))
+    enemy = [("Trickster 1", "skull 1"), ("Trickster 2", "tactics"), ("Trickster 3", "skull 2", "spent")]
+    enemy += [("Trickster 4", "double", "spent"), ("Trickster 5", "surge 1", "spent"), ("Trickster 6", "tactics")]
+    data = game.new_initial_state().to_dict() | {
+        "hero": "Lissa",
+        "enemy": "Undead Horde",
+        "tokens": {"hero": token_rows(hero), "enemy": token_rows(enemy)},
+        "round": 1,
+        "initiative": "enemy",
+        "stack": [
+            {"seat": 0, "kind": "next action", "reason": "", "details": {"side": "hero"}},
+            {"seat": 0, "kind": "enemy action", "reason": "", "details": {}},
+        ],
+    }
+    state = game.state_from_dict(data)
+    asked = state.decision()
+    assert asked is not None and asked.kind == Kind.PREVENT
+    assert labels(state) == ["react: use", "react: decline"]
+    act(state, "react: use")
+    asked = state.decision()
+    assert asked is not None and asked.kind == Kind.HERO_ACTION
+    assert state.tokens[HERO][0].spent and faces(state, HERO)[:2] == ["-", "agility"]
 
 
 def test_brace_shields_block_one_more() -> None:
