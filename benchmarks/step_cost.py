@@ -8,12 +8,14 @@ alternating rounds it times, per decision of random legal play with chance sampl
 - **mask**: filling the int8 legal-action mask from the legal actions, as the driver does;
 - **observation**: the acting seat's `Observer.tensor` (the observers keep whatever caches they keep between calls,
   as they do in an env);
-- **AEC step**: one step of the game's first PettingZoo module through `agent_iter`/`last`, as
+- **env step**: one step of the game's first PettingZoo module through `agent_iter`/`last`, as
   `benchmarks.throughput` times it (the done agents' `step(None)` at the end of a game count as steps there, so this
-  figure is a little lower than a decision's cost);
-- **connect_four step**: the same loop over `connect_four_v3`.
+  figure is a little lower than a decision's cost); a game without a PettingZoo module (a solo Gymnasium game) is
+  timed through its first Gymnasium id instead, one `env.step` of random legal play per decision (`gymnasium.make`
+  with the --kwargs, resets between games);
+- **connect_four step**: the AEC loop over `connect_four_v3`.
 
-The adapter and loop cost is the AEC step minus rules, mask and observation. The budget line answers: to reach the
+The adapter and loop cost is the env step minus rules, mask and observation. The budget line answers: to reach the
 throughput target (`TARGET_RATIO` x connect_four's steps/s), how many microseconds may the game's rules, mask and
 observation take per decision, if the adapter and loop stay as measured.
 
@@ -30,6 +32,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+import gymnasium as gym
 import numpy as np
 
 from benchmarks.common import RESULTS_DIR, write_report
@@ -80,6 +83,25 @@ def time_core(game: Game, seconds: float, seed: int, parts: tuple[str, ...]) -> 
     return (time.perf_counter() - start) / decisions * 1e6
 
 
+def time_gym_step(env_id: str, kwargs: dict[str, Any], seconds: float, seed: int) -> float:
+    """Microseconds per `env.step` of random legal play through a Gymnasium id made with `kwargs`."""
+    env = gym.make(env_id, **kwargs)
+    rng = np.random.default_rng(seed)
+    observation, _ = env.reset(seed=seed)
+    steps = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        for _ in range(STEPS_BETWEEN_CLOCK_READS):
+            legal = np.flatnonzero(observation["action_mask"])
+            observation, _, terminated, truncated, _ = env.step(int(legal[rng.integers(len(legal))]))
+            steps += 1
+            if terminated or truncated:
+                observation, _ = env.reset()
+    elapsed = time.perf_counter() - start
+    env.close()
+    return elapsed / steps * 1e6
+
+
 def record_of(name: str) -> GameRecord:
     """The record of game `name`, or of "package:name" after importing the package (which registers its games)."""
     return game_record(resolve_env_id(name))
@@ -100,7 +122,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Time each part and the whole AEC step in alternating rounds; print and write the medians and the budget."""
+    """Time each part and the whole env step (AEC or Gymnasium) in alternating rounds; print and write the medians
+    and the budget."""
     parser = build_parser()
     args = parser.parse_args(sys.argv[1:] if argv is None else argv)
     try:
@@ -109,23 +132,36 @@ def main(argv: list[str] | None = None) -> int:
         game = make_game(record, kwargs)
     except (UnknownGameError, TypeError, ValueError) as error:
         parser.error(str(error))
-    if not record.pettingzoo_modules:
-        parser.error(f"{record.name} has no PettingZoo module to time its AEC step")
-    make_env = aec_env_factory(record.pettingzoo_modules[0], kwargs)
+    if record.pettingzoo_modules:
+        make_env = aec_env_factory(record.pettingzoo_modules[0], kwargs)
+        step_kind = "AEC"
+
+        def time_step(seconds: float, seed: int) -> float:
+            return 1e6 / time_aec_env(make_env, seconds, seed)[0]
+
+    elif record.primary_env_id is not None:
+        env_id = record.primary_env_id
+        step_kind = "Gymnasium"
+
+        def time_step(seconds: float, seed: int) -> float:
+            return time_gym_step(env_id, kwargs, seconds, seed)
+
+    else:
+        parser.error(f"{record.name} has neither a PettingZoo module nor a Gymnasium id to time its env step")
     cumulative = [PARTS[: index + 1] for index in range(len(PARTS))]
-    rounds: dict[str, list[float]] = {name: [] for name in (*PARTS, "aec", "reference")}
+    rounds: dict[str, list[float]] = {name: [] for name in (*PARTS, "env", "reference")}
     for round_index in range(args.rounds):
         seed = args.seed + round_index
         for parts in cumulative:
             rounds[parts[-1]].append(time_core(game, args.seconds, seed, parts))
-        rounds["aec"].append(1e6 / time_aec_env(make_env, args.seconds, seed)[0])
+        rounds["env"].append(time_step(args.seconds, seed))
         rounds["reference"].append(1e6 / time_connect_four(args.seconds, seed))
     medians = {name: statistics.median(values) for name, values in rounds.items()}
     # Each part's own cost: the cumulative timings' differences (rules; rules + mask; rules + mask + observation).
     costs = {"rules": medians["rules"]}
     costs["mask"] = medians["mask"] - medians["rules"]
     costs["observation"] = medians["observation"] - medians["mask"]
-    costs["adapter and loop"] = medians["aec"] - medians["observation"]
+    costs["adapter and loop"] = medians["env"] - medians["observation"]
     target_step = medians["reference"] / TARGET_RATIO
     budget = target_step - costs["adapter and loop"]
     label = f"{record.name}({', '.join(f'{k}={v!r}' for k, v in kwargs.items())})"
@@ -139,10 +175,10 @@ def main(argv: list[str] | None = None) -> int:
         "| part | us per decision |",
         "|---|---|",
         *(f"| {name} | {value:.1f} |" for name, value in costs.items()),
-        f"| whole AEC step | {medians['aec']:.1f} |",
+        f"| whole {step_kind} step | {medians['env']:.1f} |",
         f"| {REFERENCE_NAME} step | {medians['reference']:.1f} |",
         "",
-        f"Throughput ratio: {medians['reference'] / medians['aec']:.2f}x {REFERENCE_NAME} (target {TARGET_RATIO}x: "
+        f"Throughput ratio: {medians['reference'] / medians['env']:.2f}x {REFERENCE_NAME} (target {TARGET_RATIO}x: "
         f"a step of {target_step:.1f} us). With the adapter and loop as measured, the game's rules, mask and "
         f"observation may take {budget:.1f} us per decision; they take "
         f"{medians['observation']:.1f} us.",
@@ -156,7 +192,9 @@ def main(argv: list[str] | None = None) -> int:
         "seconds": args.seconds,
         "rounds": rounds,
         "us_per_decision": costs,
-        "aec_step_us": medians["aec"],
+        "step_kind": step_kind,
+        "step_us": medians["env"],
+        **({"aec_step_us": medians["env"]} if step_kind == "AEC" else {}),
         "reference_step_us": medians["reference"],
         "target_ratio": TARGET_RATIO,
         "budget_us": budget,

@@ -9,6 +9,7 @@ expected an integer, got string 'x'`.
 
 from __future__ import annotations
 
+import difflib
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -45,6 +46,16 @@ class ConfigError(ValueError):
         self.reason = message
         where = f"{source}: {key}" if key else source
         super().__init__(f"{where}: {message}")
+
+
+def blame_overrides(error: ConfigError, overrides: Sequence[str]) -> ConfigError:
+    """`error` re-blamed on the command-line override that set its key (or a key under it), when one did: a value
+    given on the command line is not the config file's fault."""
+    for text in overrides:
+        key = parse_override(text).dotted_key
+        if error.key and (key == error.key or key.startswith((error.key + ".", error.key + "["))):
+            return ConfigError(f"command-line override {text!r}", error.key, error.reason)
+    return error
 
 
 # --------------------------------------------------------------------------------------------------------------
@@ -202,7 +213,9 @@ class ConfigModel(BaseModel):
             for key in data:
                 if key not in cls.model_fields:
                     valid = ", ".join(sorted(cls.model_fields))
-                    raise rule_violation((key,), f"unknown key (valid keys here: {valid})", data[key])
+                    close = difflib.get_close_matches(str(key), list(cls.model_fields), n=1)
+                    hint = f"did you mean {close[0]!r}? " if close else ""
+                    raise rule_violation((key,), f"unknown key ({hint}valid keys here: {valid})", data[key])
         return data
 
 

@@ -1,52 +1,53 @@
-"""Deterministic, parallel evaluation of agents on tabletop envs, with summary statistics and plots.
+"""Solo evaluation: each agent at one seat, on every swept env setting, with summary statistics and plots.
 
-Episode i of an evaluation is played with seed `seed + i` for both the env (`reset(seed=...)`) and the agent
-(`agent.reset(seed)`), so an episode's outcome depends only on (agent, env kwargs, seed + i): results are identical
-whatever the number of worker processes, and are always reported in episode order.
+An evaluation is a list of groups, one per agent and per combination of swept env kwargs, and each group is played
+as a tournament of one seat (`agents.evaluation.tournament.one_seat_tournament`): the same game loop, workers and
+seeds as every tournament. Episode i of a group is deal i: the env is reset with seed `seed + i` and the agent with
+`seat_seed(seed + i, 0)` (the seat seed of the table's one seat), so an episode's outcome depends only on (agent,
+env kwargs, seed + i): results are identical whatever the number of worker processes, and are always reported in
+episode order. The agent takes every decision the env `make_env` builds asks for: a solo game's, or the learner's
+seats of a multi-player Gymnasium id against the `opponents` given.
 
-An evaluation is a list of groups, one per agent and per combination of swept env kwargs. What a finished episode
-reports besides won/score (its outcome facts) comes from the game's registration record.
+What a finished episode reports besides won/score (its outcome facts) comes from the game's registration record.
 """
 
 from __future__ import annotations
 
-import itertools
 import math
-import multiprocessing
-import os
-import queue
-import re
-import signal
-import sys
 import textwrap
-import threading
-import time
 from collections import Counter
-from collections.abc import Callable, Generator, Iterator, Mapping, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from collections.abc import Generator, Mapping, Sequence
+from contextlib import closing
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 import gymnasium as gym
 
-from agents.common.config import ConfigError, parse_yaml
-from agents.common.run_dir import TENSORBOARD_DIR_NAME, run_dir_of_model
-from agents.evaluation.environment import make_env
-from agents.players.base import Agent, action_mask_of
-from agents.players.registry import is_model_path, make_agent
-from envs.adapters.driver import split_env_kwargs
-from envs.adapters.gym_env import TabletopEnv
+from agents.common.config import ConfigError, OpponentsConfig, parse_yaml
+from agents.common.run_dir import TENSORBOARD_DIR_NAME
+from agents.evaluation.ratings import wilson_interval
+from agents.evaluation.tournament import (
+    GameResult,
+    Tournament,
+    agent_label,
+    check_tournament_agents,
+    one_seat_tournament,
+    outcome_facts_of,
+    play_game,
+    replay_document,
+    slug,
+    stream_tournaments,
+    sweep_combinations,
+    sweep_folder,
+)
+from agents.players.base import Agent
 from envs.core.registration import UnknownGameError, game_record_of_env_id
-from envs.core.replays import ReplayRecord, ReplayResult, plain_json, result_of
+from envs.core.replays import ReplayResult
 
-WILSON_Z_95 = 1.959963984540054
-"""Standard normal quantile of a two-sided 95% interval."""
 NO_VALUE = "(none)"
 """Distribution key of episodes whose outcome fact is empty or absent (a fact only some endings report)."""
-CHUNKS_PER_WORKER = 2
-"""Episodes are handed to workers in this many chunks per worker (balance vs. per-chunk agent loading)."""
-RECORDING_FIELDS = ("events", "replay_result")
+RECORDING_FIELDS = ("events", "replay_result", "players")
 """EpisodeResult fields kept for replay records only (results.json leaves them out)."""
 
 
@@ -65,6 +66,8 @@ class EpisodeResult:
     """Every decision and chance outcome, as the env's `history` (only when recording)."""
     replay_result: ReplayResult | None = None
     """The rules-core result a replay record checks (only when recording)."""
+    players: tuple[str, ...] = ()
+    """Who played each seat of the game (empty: the group's agent alone), for replay records."""
 
 
 @dataclass(frozen=True)
@@ -86,12 +89,6 @@ def parse_sweep_flag(flag: str) -> tuple[str, list[Any]]:
     return key.strip(), [parse_yaml(value.strip(), source) for value in values.split(",")]
 
 
-def sweep_combinations(sweep: Mapping[str, Sequence[Any]]) -> list[dict[str, Any]]:
-    """Every combination of the swept values, the first key varying slowest; [{}] for an empty sweep."""
-    keys = list(sweep)
-    return [dict(zip(keys, values, strict=True)) for values in itertools.product(*(sweep[key] for key in keys))]
-
-
 def build_groups(
     agents: Sequence[str], env_id: str, env_kwargs: Mapping[str, Any], sweep: Mapping[str, Sequence[Any]]
 ) -> list[EvaluationGroup]:
@@ -101,14 +98,6 @@ def build_groups(
         for agent in agents
         for combination in sweep_combinations(sweep)
     ]
-
-
-def outcome_facts_of(env_id: str) -> tuple[str, ...]:
-    """The outcome facts the game behind `env_id` reports (none for an env id no game record declares)."""
-    try:
-        return game_record_of_env_id(env_id).outcome_facts
-    except UnknownGameError:
-        return ()
 
 
 def headline_fact_of(env_id: str) -> str | None:
@@ -126,23 +115,6 @@ class GroupResult:
     group: EvaluationGroup
     episodes: list[EpisodeResult]
     summary: dict[str, Any] = field(default_factory=dict)
-
-
-def wilson_interval(successes: float, trials: int, z: float = WILSON_Z_95) -> tuple[float, float]:
-    """Wilson score interval of a binomial proportion (95% by default); (0, 1) when there are no trials.
-
-    `successes` may be fractional (a shared first place or a draw counted as a part of a success).
-    """
-    if trials == 0:
-        return 0.0, 1.0
-    proportion = successes / trials
-    denominator = 1.0 + z * z / trials
-    center = (proportion + z * z / (2 * trials)) / denominator
-    half_width = z * math.sqrt(proportion * (1 - proportion) / trials + z * z / (4 * trials * trials)) / denominator
-    # At 0 or `trials` successes the bound is exactly 0 or 1; the formula leaves rounding residue there.
-    low = 0.0 if successes == 0 else max(0.0, center - half_width)
-    high = 1.0 if successes == trials else min(1.0, center + half_width)
-    return low, high
 
 
 def summarize(episodes: Sequence[EpisodeResult], facts: Sequence[str] = ()) -> dict[str, Any]:
@@ -178,188 +150,56 @@ def _distribution_key(value: Any) -> str:
     return str(value)
 
 
-def _plain_value(value: Any) -> Any:
-    """numpy scalars -> Python scalars, so that facts go into JSON as they are."""
-    item = getattr(value, "item", None)
-    return item() if callable(item) and getattr(value, "shape", None) == () else value
-
-
 def _plain_number(value: float) -> int | float:
     return int(value) if float(value).is_integer() else value
+
+
+# ------------------------------------------------------------------------------------------------------------------
+# Playing: groups as one-seat tournaments
+# ------------------------------------------------------------------------------------------------------------------
 
 
 def play_episode(
     env: gym.Env, agent: Agent, episode: int, seed: int, record: bool = False, facts: Sequence[str] = ()
 ) -> EpisodeResult:
-    """Play one episode (env.reset(seed=seed), agent.reset(seed), masks applied), keeping `facts` of the final info.
+    """Play one episode in `env` at its one seat (`agents.evaluation.tournament.play_game`: env.reset(seed=seed),
+    agent.reset(seat_seed(seed, 0)), masks applied), keeping `facts` of the final info.
 
     With `record`, the episode also keeps the env's history and rules-core result, for its replay record.
     """
-    observation, info = env.reset(seed=seed)
-    agent.reset(seed)
-    length = 0
-    episode_return = 0.0
-    while True:
-        mask = action_mask_of(env, observation)
-        action = agent.act(observation, mask, state=getattr(env.unwrapped, "state", None))
-        length += 1
-        observation, reward, terminated, truncated, info = env.step(action)
-        episode_return += float(reward)
-        if terminated or truncated:
-            break
-    result = EpisodeResult(
+    played = play_game(env, [agent], seed, record, facts)
+    return EpisodeResult(
         episode=episode,
         seed=seed,
-        won=bool(info.get("won", False)),
-        score=float(info.get("score", math.nan)),
-        facts={fact: _plain_value(info.get(fact)) for fact in facts},
-        length=length,
-        episode_return=episode_return,
+        won=played.won[0],
+        score=played.scores[0],
+        facts=played.facts[0],
+        length=played.length,
+        episode_return=played.returns[0],
+        events=played.events,
+        replay_result=played.replay_result,
     )
-    if record:
-        played = env.unwrapped
-        if not isinstance(played, TabletopEnv) or played.state is None:
-            raise TypeError(f"recording needs a tabletop env, got {played!r}")
-        result.events = list(played.history)
-        result.replay_result = result_of(played.state)
-    return result
 
 
-def use_one_torch_thread() -> None:
-    """One intra-op torch thread once torch is loaded: identical floating-point results whatever the worker count
-    (and faster)."""
-    torch = sys.modules.get("torch")  # None where an import of torch is blocked
-    if torch is not None:
-        torch.set_num_threads(1)
-
-
-def chunk_size(episodes: int, workers: int) -> int:
-    """Episodes per chunk: all of them in one process (an agent is built once per chunk), else enough chunks to
-    balance the load (CHUNKS_PER_WORKER per worker)."""
-    return episodes if workers == 1 else max(1, math.ceil(episodes / (workers * CHUNKS_PER_WORKER)))
-
-
-ChunkT = TypeVar("ChunkT")
-ItemT = TypeVar("ItemT")
-WORKER_POLL_SECONDS = 0.1
-"""How often the parent checks its workers while it waits for their next result."""
-_worker_items: Any = None
-"""In a worker process: the queue its results go to (set by `_start_worker`)."""
-
-
-PARENT_POLL_SECONDS = 1.0
-"""How often a worker checks that the process that started it is still alive."""
-
-
-def _exit_when_orphaned(parent: int) -> None:
-    """Worker watchdog: end this worker at once when `parent` is gone (killed by SIGTERM or SIGKILL, it could not
-    stop its workers, which would otherwise go on playing for nobody)."""
-    while True:
-        time.sleep(PARENT_POLL_SECONDS)
-        try:
-            os.kill(parent, 0)
-        except ProcessLookupError:
-            os._exit(1)
-        except PermissionError:  # another user's process took the number: the parent is gone
-            os._exit(1)
-
-
-def _start_worker(items: Any, parent: int | None = None) -> None:
-    """Worker initializer: keep the results queue; ignore Ctrl-C, which the parent handles by stopping the workers;
-    watch the parent process `parent` and exit when it is gone."""
-    global _worker_items
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    _worker_items = items
-    if parent is not None:
-        threading.Thread(target=_exit_when_orphaned, args=(parent,), daemon=True, name="parent-watchdog").start()
-
-
-def _stream_chunk(task: tuple[Callable[[Any], Iterator[Any]], Any]) -> int:
-    """Worker side of `stream_in_workers`: each item of `play(chunk)` to the parent as it is made; their count."""
-    play, chunk = task
-    count = 0
-    for item in play(chunk):
-        _worker_items.put(item)
-        count += 1
-    return count
-
-
-def _stop_workers(pool: ProcessPoolExecutor) -> None:
-    """Terminate the pool's worker processes now (an interrupt or a failed chunk: nothing more is wanted)."""
-    terminate = getattr(pool, "terminate_workers", None)  # Python 3.14+
-    if terminate is not None:
-        terminate()
-    else:
-        for process in list(pool._processes.values()):  # before 3.14 the pool has no public way
-            process.terminate()
-    pool.shutdown(wait=True, cancel_futures=True)
-
-
-def stream_in_workers(
-    play: Callable[[ChunkT], Iterator[ItemT]], chunks: Sequence[ChunkT], workers: int
-) -> Generator[ItemT, None, None]:
-    """Every item of `play(chunk)` for every chunk, as each is made: here in chunk order (one worker), or from
-    `workers` processes in the order they finish. Closing the iterator early (Ctrl-C) terminates the workers."""
-    if workers == 1:
-        for chunk in chunks:
-            yield from play(chunk)
-        return
-    # forkserver/spawn, not fork: the parent may hold torch threads, which fork does not copy safely.
-    method = "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
-    context = multiprocessing.get_context(method)
-    items = context.Queue()
-    pool = ProcessPoolExecutor(
-        max_workers=workers, mp_context=context, initializer=_start_worker, initargs=(items, os.getpid())
+def episode_of(game: GameResult) -> EpisodeResult:
+    """A game of a one-seat tournament as the episode of its agent (deal i is episode i)."""
+    return EpisodeResult(
+        episode=game.deal,
+        seed=game.seed,
+        won=game.won[0],
+        score=game.scores[0],
+        facts=game.facts[0],
+        length=game.length,
+        episode_return=game.returns[0],
+        events=None if game.events is None else list(game.events),
+        replay_result=game.replay_result,
+        players=game.players,
     )
-    finished = False
-    try:
-        futures = [pool.submit(_stream_chunk, (play, chunk)) for chunk in chunks]
-        received = 0
-        while True:
-            try:
-                item = items.get(timeout=WORKER_POLL_SECONDS)
-            except queue.Empty:
-                for future in futures:
-                    if future.done() and future.exception() is not None:
-                        future.result()  # a worker's error, raised here
-                if all(future.done() for future in futures) and received >= sum(f.result() for f in futures):
-                    break
-                continue
-            received += 1
-            yield item
-        finished = True
-    finally:
-        if finished:
-            pool.shutdown(wait=True)
-        else:
-            _stop_workers(pool)
-        items.close()
 
 
-@dataclass(frozen=True)
-class _Chunk:
-    """A slice of one group's episodes, played by one worker with one agent instance."""
-
-    group_index: int
-    group: EvaluationGroup
-    episodes: tuple[int, ...]
-    base_seed: int
-    agent_options: Mapping[str, Any]
-    record: bool
-    facts: tuple[str, ...]
-
-
-def _play_chunk(chunk: _Chunk) -> Iterator[tuple[int, EpisodeResult]]:
-    """Worker entry point: build the env and the agent once, then play the chunk's episodes, yielding each one."""
-    env = make_env(chunk.group.env_id, chunk.group.env_kwargs)
-    try:
-        agent = make_agent(chunk.group.agent, env, chunk.agent_options)
-        use_one_torch_thread()
-        for episode in chunk.episodes:
-            result = play_episode(env, agent, episode, chunk.base_seed + episode, chunk.record, chunk.facts)
-            yield chunk.group_index, result
-    finally:
-        env.close()
+def group_tournament(group: EvaluationGroup, opponents: OpponentsConfig | None = None) -> Tournament:
+    """The one-seat tournament a group is played as: its agent, alone, on its env setting."""
+    return one_seat_tournament([group.agent], group.env_id, group.env_kwargs, group.sweep, opponents)
 
 
 def stream_evaluation(
@@ -369,25 +209,20 @@ def stream_evaluation(
     workers: int = 1,
     agent_options: Mapping[str, Any] | None = None,
     record: bool = False,
+    opponents: OpponentsConfig | None = None,
 ) -> Generator[tuple[int, EpisodeResult], None, None]:
-    """(group index, episode result) of every episode of every group as it finishes (episode i with seed seed + i),
-    on `workers` processes; stopping early (Ctrl-C, or closing the iterator) keeps what was yielded."""
-    agent_options = dict(agent_options or {})
-    size = chunk_size(episodes, workers)
-    chunks = [
-        _Chunk(
-            index,
-            group,
-            tuple(range(start, min(start + size, episodes))),
-            seed,
-            agent_options,
-            record,
-            outcome_facts_of(group.env_id),
-        )
-        for index, group in enumerate(groups)
-        for start in range(0, episodes, size)
-    ]
-    return stream_in_workers(_play_chunk, chunks, workers)
+    """(group index, episode result) of every episode of every group as it finishes (episode i is deal i, seeded
+    seed + i), on `workers` processes, in group then episode order with one worker; stopping early (Ctrl-C, or
+    closing the iterator) keeps what was yielded. `opponents` play the other seats of a multi-player game."""
+    tournaments = [group_tournament(group, opponents) for group in groups]
+    games = stream_tournaments(tournaments, episodes, seed, workers, agent_options, record)
+
+    def episodes_of_games() -> Generator[tuple[int, EpisodeResult], None, None]:
+        with closing(games):  # closing this stream closes the games' stream, which stops its worker processes
+            for index, game in games:
+                yield index, episode_of(game)
+
+    return episodes_of_games()
 
 
 def group_results(groups: Sequence[EvaluationGroup], episodes: Sequence[Sequence[EpisodeResult]]) -> list[GroupResult]:
@@ -406,22 +241,23 @@ def run_evaluation(
     workers: int = 1,
     agent_options: Mapping[str, Any] | None = None,
     record: bool = False,
+    opponents: OpponentsConfig | None = None,
 ) -> list[GroupResult]:
     """Play `episodes` episodes of every group (episode i with seed seed + i) on `workers` processes."""
     collected: list[list[EpisodeResult]] = [[] for _ in groups]
-    for group_index, result in stream_evaluation(groups, episodes, seed, workers, agent_options, record):
+    for group_index, result in stream_evaluation(groups, episodes, seed, workers, agent_options, record, opponents):
         collected[group_index].append(result)
     return group_results(groups, collected)
 
 
 def check_agents(specs: Sequence[str], env_id: str, env_kwargs: dict[str, Any], agent_options: Mapping) -> None:
     """Build each agent once against the env so a bad spec fails before any worker starts."""
-    env = make_env(env_id, env_kwargs)
-    try:
-        for spec in specs:
-            make_agent(spec, env, agent_options)
-    finally:
-        env.close()
+    check_tournament_agents([one_seat_tournament(specs, env_id, env_kwargs)], agent_options)
+
+
+# ------------------------------------------------------------------------------------------------------------------
+# Results, replay records and labels
+# ------------------------------------------------------------------------------------------------------------------
 
 
 def results_document(results: Sequence[GroupResult], meta: Mapping[str, Any]) -> dict[str, Any]:
@@ -445,37 +281,12 @@ def results_document(results: Sequence[GroupResult], meta: Mapping[str, Any]) ->
     }
 
 
-def slug(text: str) -> str:
-    """A file-name-safe version of an agent spec or label."""
-    return re.sub(r"[^A-Za-z0-9._-]+", "_", text).strip("_") or "agent"
-
-
 def recording_document(group: EvaluationGroup, episode: EpisodeResult) -> dict[str, Any]:
     """The JSON document of an episode's rules-core replay record (envs/core/replays.py; `python -m envs.replay`)."""
     if episode.events is None:
         raise ValueError(f"episode {episode.episode} was not recorded (run_evaluation(..., record=True))")
-    _, game_kwargs = split_env_kwargs(group.env_kwargs)
-    record = ReplayRecord(
-        env_id=group.env_id,
-        game=game_record_of_env_id(group.env_id).name,
-        game_kwargs=plain_json(game_kwargs),
-        seed=episode.seed,
-        players=[group.agent],
-        events=episode.events,
-        result=episode.replay_result,
-    )
-    return record.model_dump(mode="json")
-
-
-def agent_label(spec: str) -> str:
-    """Short display name of an agent spec: a model path shows as its run directory's or file's name."""
-    if not is_model_path(spec):
-        return spec
-    path = Path(spec)
-    if path.is_dir():
-        return path.name
-    run_dir = run_dir_of_model(path)
-    return f"{run_dir.name}/{path.stem}" if run_dir is not None else path.name
+    players = episode.players or (group.agent,)
+    return replay_document(group.env_id, group.env_kwargs, episode.seed, players, episode.events, episode.replay_result)
 
 
 def sweep_label(sweep: Mapping[str, Any]) -> str:
@@ -491,10 +302,7 @@ def group_label(group: EvaluationGroup) -> str:
 
 def group_folder(group: EvaluationGroup) -> Path:
     """Relative folder of a group's files (recordings): the agent, then one level naming the swept kwargs."""
-    folder = Path(slug(group.agent))
-    if group.sweep:
-        folder = folder / slug("__".join(f"{key}-{value}" for key, value in group.sweep.items()))
-    return folder
+    return Path(slug(group.agent)) / sweep_folder(group.sweep)
 
 
 def plot_score_histograms(results: Sequence[GroupResult], path: Path) -> None:

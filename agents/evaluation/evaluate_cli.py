@@ -4,12 +4,15 @@
 
 AGENT is random, heuristic, mcts (mcts:200 sets the simulations), a saved model (.zip) or a train.py run directory,
 or rllib:<checkpoint or run directory> (an RLlib-trained policy; the `rllib` extra).
-Episode i uses seed S+i for the env and the agent, so the same seed gives identical results, also with --workers.
+Every evaluation is a tournament, played by one game loop (agents/evaluation/tournament.py): on a Gymnasium id each
+agent plays alone at the env's one seat, a row of the table per agent and setting. Episode (deal) i resets the env
+with seed S+i and the agent at seat k with a seed of its own derived from S+i and k (`seat_seed`), so the same seed
+gives identical results, also with --workers.
 `--sweep KEY=V1,V2` evaluates every value of an env keyword argument (repeat it for several: every combination
 is a group), as does `evaluation.sweep` in the config; `--sweep-settings` sweeps every setting the game's
 registration record lists. Writes a table to the terminal (drawn by rich where it is installed) and results.json,
 score_histograms.png (and win_rate_over_training.png for run directories; plots need matplotlib) to the output
-folder; --record also writes every episode's actions for `python -m envs.replay`.
+folder; --record also writes every episode's (every game's) replay record for `python -m envs.replay`.
 
 A multi-player game (its PettingZoo id, e.g. `envs.toys:tabletop/card_duel_v0`) is evaluated as a tournament per swept
 setting (agents/evaluation/tournament.py): every line-up of the agents over the seats (or `evaluation.lineups`), every
@@ -36,6 +39,7 @@ from typing import Any
 
 from agents.common.config import ConfigError, EnvConfig, EvalConfig, load_eval_config, to_plain
 from agents.common.shipped_configs import CONFIGS_DIR, DEFAULTS_FILE, default_game
+from agents.common.signals import sigterm_as_interrupt
 from agents.evaluation.progress import Progress
 from agents.evaluation.tables import ResultsConsole, TextTable
 from agents.players.registry import AgentSpecError
@@ -73,10 +77,12 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
         default=None,
         help="episodes per group (agent and swept setting); deals per line-up in a tournament",
     )
-    parser.add_argument("--seed", type=int, default=None, help="episode i uses seed SEED + i")
+    parser.add_argument("--seed", type=int, default=None, help="episode (deal) i uses seed SEED + i")
     parser.add_argument("--workers", type=int, default=None, help="worker processes")
     parser.add_argument("--out", type=Path, default=None, help="output folder (default: a timestamped folder)")
-    parser.add_argument("--record", action="store_true", help="write each episode's actions as replayable JSON")
+    parser.add_argument(
+        "--record", action="store_true", help="write each episode's (game's) replay record as JSON (envs.replay)"
+    )
     parser.add_argument(
         "--no-progress", action="store_true", help="no progress on standard error (episodes done, rate, time left)"
     )
@@ -141,6 +147,16 @@ def first_run_env(agents: list[str]) -> tuple[Path, EnvConfig] | None:
             env = read_yaml_file(run_dir / CONFIG_FILE_NAME).get("env") or {}
             return run_dir, EnvConfig(id=env.get("id", ""), kwargs=env.get("kwargs") or {})
     return None
+
+
+def blame_run_config(error: Exception, run_env: tuple[Path, EnvConfig] | None) -> Exception:
+    """`error` re-blamed on the run's own config.yaml when its env (id or kwargs) came from there, not from the eval
+    config."""
+    from agents.common.run_dir import CONFIG_FILE_NAME
+
+    if run_env is not None and isinstance(error, ConfigError) and error.key.startswith("env"):
+        return ConfigError(f"{run_env[0] / CONFIG_FILE_NAME} (the env of that run)", error.key, error.reason)
+    return error
 
 
 def sweep_overrides(flags: list[str]) -> list[str]:
@@ -273,12 +289,13 @@ def write_plots(config: EvalConfig, results: list[Any], out_dir: Path) -> None:
 def main(argv: list[str] | None = None) -> int:
     """Validate the config and agents, play every episode, report and write the outputs.
 
-    Ctrl-C while playing keeps the finished episodes: they are summarised and written (marked interrupted), and the
-    exit status is 130; Ctrl-C before or after that ends with one line and status 130.
+    Ctrl-C (or SIGTERM) while playing keeps the finished episodes: they are summarised and written (marked
+    interrupted), and the exit status is 130; Ctrl-C before or after that ends with one line and status 130.
     """
     args = parse_args(sys.argv[1:] if argv is None else argv)
     try:
-        return evaluate(args)
+        with sigterm_as_interrupt():  # a scheduler's or kill's stop keeps the finished games, as Ctrl-C does
+            return evaluate(args)
     except KeyboardInterrupt:
         print("\ninterrupted", file=sys.stderr)
         return INTERRUPTED_EXIT_CODE
@@ -322,17 +339,17 @@ def evaluate(args: argparse.Namespace) -> int:
     )
     from agents.evaluation.tournament import plan_tournaments
 
+    run_env = first_run_env(args.agent or []) if args.config is None and args.game is None else None
     try:
         config = resolve_settings(args)
         source = str(config_path(args))
-        run_env = first_run_env(args.agent or []) if args.config is None and args.game is None else None
         if run_env is not None:
             print(
                 f"env of run {run_env[0]}: {config.env.id} {dict(config.env.kwargs)} (--config or env.X=... to change)"
             )
         tournaments = plan_tournaments(config, source)
     except (ConfigError, AgentSpecError, UnknownGameError) as error:
-        print(f"error: {error}", file=sys.stderr)
+        print(f"error: {blame_run_config(error, run_env)}", file=sys.stderr)
         return USAGE_EXIT_CODE
     if tournaments is not None:
         return tournament_main(args, config, tournaments)
@@ -346,7 +363,7 @@ def evaluate(args: argparse.Namespace) -> int:
         agent_options = {"mcts": to_plain(config.mcts)}
         check_agents(settings.agents, config.env.id, dict(config.env.kwargs), agent_options)
     except (ConfigError, AgentSpecError, UnknownGameError) as error:
-        print(f"error: {error}", file=sys.stderr)
+        print(f"error: {blame_run_config(error, run_env)}", file=sys.stderr)
         return USAGE_EXIT_CODE
     out_dir = args.out or Path(settings.out_dir) / f"{facts.game_name}__{datetime.now():%Y%m%d-%H%M%S}"
     sweep = f", sweeping {', '.join(settings.sweep)}" if settings.sweep else ""
@@ -379,6 +396,8 @@ def tournament_main(args: argparse.Namespace, config: EvalConfig, tournaments: l
         check_tournament_agents,
         games_planned,
         print_tournament,
+        recording_document,
+        recording_path,
         stream_tournaments,
         tournament_document,
         tournament_results,
@@ -391,8 +410,6 @@ def tournament_main(args: argparse.Namespace, config: EvalConfig, tournaments: l
     except AgentSpecError as error:
         print(f"error: {error}", file=sys.stderr)
         return USAGE_EXIT_CODE
-    if args.record:
-        print("note: --record writes replays of single-player evaluations only; no recordings for a tournament")
     out_dir = args.out or Path(settings.out_dir) / f"{tournaments[0].game_name}__{datetime.now():%Y%m%d-%H%M%S}"
     agents = dict.fromkeys(agent for tournament in tournaments for agent in tournament.agents)
     sweep = f", sweeping {', '.join(settings.sweep)}" if settings.sweep else ""
@@ -405,7 +422,9 @@ def tournament_main(args: argparse.Namespace, config: EvalConfig, tournaments: l
     start = time.monotonic()
     planned = games_planned(tournaments, settings.episodes)
     collected: list[list[Any]] = [[] for _ in tournaments]
-    stream = stream_tournaments(tournaments, settings.episodes, settings.seed, settings.workers, agent_options)
+    stream = stream_tournaments(
+        tournaments, settings.episodes, settings.seed, settings.workers, agent_options, record=args.record
+    )
     interrupted = collect(stream, collected, Progress(planned, "games", enabled=not args.no_progress))
     results = tournament_results(tournaments, collected, settings.seed)
     finished = sum(len(games) for games in collected)
@@ -420,6 +439,13 @@ def tournament_main(args: argparse.Namespace, config: EvalConfig, tournaments: l
     }
     document = tournament_document(results, meta)
     (out_dir / "results.json").write_text(json.dumps(document, indent=2) + "\n", encoding="utf-8")
+    if args.record:
+        for result in results:
+            for game in result.games:
+                path = out_dir / "recordings" / recording_path(result.tournament, game)
+                path.parent.mkdir(parents=True, exist_ok=True)
+                path.write_text(json.dumps(recording_document(result.tournament, game)) + "\n", encoding="utf-8")
+        print(f"recordings: {out_dir / 'recordings'} (replay: python -m envs.replay FILE)")
     if interrupted:
         print(interrupted_line(finished, planned, "games", out_dir / "results.json"), file=sys.stderr)
         return INTERRUPTED_EXIT_CODE

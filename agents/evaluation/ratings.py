@@ -14,7 +14,8 @@ Strengths are fitted by choix's iterative Luce spectral ranking with a small reg
 agents that never lose or never win finite. The fit depends only on the multiset of results: results are put in a
 canonical order before fitting, so the table does not depend on the order games were played in. Ratings are on the
 Elo scale (a 400-point gap means 10:1 odds of finishing ahead in a pairwise game), centred on `ELO_CENTRE`.
-Confidence intervals come from a seeded bootstrap over games.
+Confidence intervals come from a seeded bootstrap over games. A share (a win rate, a first-place share) gets the
+Wilson score interval (`wilson_interval`).
 """
 
 from __future__ import annotations
@@ -35,6 +36,9 @@ BOOTSTRAP_SAMPLES = 200
 """Bootstrap resamples of the games behind each confidence interval."""
 CONFIDENCE = 0.95
 """Coverage of the reported intervals."""
+
+WILSON_Z_95 = 1.959963984540054
+"""Standard normal quantile of a two-sided 95% interval."""
 
 Result = Sequence[Sequence[str]]
 """One game: its places best first, each place the agents that shared it (e.g. [["mcts"], ["random", "heuristic"]]);
@@ -118,3 +122,20 @@ def places_from_scores(agents_by_seat: Sequence[str], scores: Sequence[float]) -
     for agent, score in zip(agents_by_seat, scores, strict=True):
         by_score.setdefault(score, []).append(agent)
     return [by_score[score] for score in sorted(by_score, reverse=True)]
+
+
+def wilson_interval(successes: float, trials: int, z: float = WILSON_Z_95) -> tuple[float, float]:
+    """Wilson score interval of a binomial proportion (95% by default); (0, 1) when there are no trials.
+
+    `successes` may be fractional (a shared first place or a draw counted as a part of a success).
+    """
+    if trials == 0:
+        return 0.0, 1.0
+    proportion = successes / trials
+    denominator = 1.0 + z * z / trials
+    center = (proportion + z * z / (2 * trials)) / denominator
+    half_width = z * math.sqrt(proportion * (1 - proportion) / trials + z * z / (4 * trials * trials)) / denominator
+    # At 0 or `trials` successes the bound is exactly 0 or 1; the formula leaves rounding residue there.
+    low = 0.0 if successes == 0 else max(0.0, center - half_width)
+    high = 1.0 if successes == trials else min(1.0, center + half_width)
+    return low, high

@@ -14,6 +14,7 @@ Spec strings (command line of evaluate.py, agents.evaluation.play, benchmarks, `
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -55,6 +56,11 @@ def is_model_path(spec: str) -> bool:
     return spec.endswith(".zip") or path.is_dir() or path.with_suffix(".zip").is_file()
 
 
+def looks_like_a_path(spec: str) -> bool:
+    """Whether an agent spec that names no file is still meant as one (it has a folder separator or a .zip suffix)."""
+    return "/" in spec or "\\" in spec or spec.endswith(".zip")
+
+
 def make_agent(spec: str, env: gym.Env, options: Mapping[str, Any] | None = None) -> Agent:
     """Build the agent a spec string names (see module docstring) for `env`; `options` holds per-kind defaults."""
     options = options or {}
@@ -66,9 +72,15 @@ def make_agent(spec: str, env: gym.Env, options: Mapping[str, Any] | None = None
     name, colon, argument = spec.partition(":")
     factory = _REGISTRY.get(name)
     if factory is None:
+        if looks_like_a_path(spec):
+            raise AgentSpecError(
+                f"cannot load {spec}: no such model file (.zip) or train.py run directory (from {Path.cwd()})"
+            )
         known = ", ".join(registered_agent_names())
+        close = difflib.get_close_matches(name, registered_agent_names(), n=1)
+        hint = f"did you mean {close[0]!r}? " if close else ""
         raise AgentSpecError(
-            f"unknown agent {spec!r}: use one of {known} (mcts:N sets the simulations), "
+            f"unknown agent {spec!r}: {hint}use one of {known} (mcts:N sets the simulations), "
             "or the path of a saved model (.zip) or a train.py run directory"
         )
     if colon and not argument.strip():

@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 from sb3_contrib.common.maskable.callbacks import MaskableEvalCallback
-from stable_baselines3.common.callbacks import BaseCallback
+from stable_baselines3.common.callbacks import BaseCallback, ProgressBarCallback
 
 from agents.common.run_dir import checkpoint_file_name, save_model_atomically, write_bytes_atomically
 from agents.training.resume import ResumableCallback, capture_checkpoint, set_vec_env_state, vec_env_state
@@ -166,3 +166,20 @@ class SaveBestModelCallback(BaseCallback):
     def _on_step(self) -> bool:
         save_model_atomically(self.model, self.path)
         return True
+
+
+def whole_rollouts(steps: int, rollout: int) -> int:
+    """The env steps PPO actually takes for a budget of `steps`: it collects whole rollouts of `rollout` steps."""
+    return -(-steps // rollout) * rollout if steps > 0 else 0
+
+
+class RolloutProgressBar(ProgressBarCallback):
+    """SB3's progress bar with the steps PPO will take as its total: the budget rounded up to whole rollouts, so the
+    count never runs past its total (51,200/50,000)."""
+
+    def _on_training_start(self) -> None:
+        from tqdm.rich import tqdm  # type: ignore[import-untyped]
+
+        remaining = self.locals["total_timesteps"] - self.model.num_timesteps
+        rollout = self.model.n_steps * self.training_env.num_envs  # type: ignore[attr-defined]
+        self.pbar = tqdm(total=whole_rollouts(remaining, rollout))

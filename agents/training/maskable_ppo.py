@@ -264,12 +264,11 @@ def train(config: ExperimentConfig, run_dir: Path, progress_bar: bool = True, re
         remaining = train_config.total_timesteps - model.num_timesteps
         try:
             if remaining > 0:
-                model.learn(
-                    total_timesteps=remaining,
-                    callback=callbacks,
-                    reset_num_timesteps=resume_from is None,
-                    progress_bar=progress_bar,
-                )
+                if progress_bar:
+                    from agents.training.callbacks import RolloutProgressBar
+
+                    callbacks.append(RolloutProgressBar())
+                model.learn(total_timesteps=remaining, callback=callbacks, reset_num_timesteps=resume_from is None)
             if budget is not None and budget.stopped_at is not None:
                 logger.info(
                     "time budget of %g minutes reached at %d steps: the model of the last update is final",

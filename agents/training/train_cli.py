@@ -12,25 +12,28 @@ file and the key.
 from __future__ import annotations
 
 import argparse
-import contextlib
-import signal
 import sys
-import threading
 import time
-from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 from agents.common.config import (
     RLLIB_PPO,
     ConfigError,
     ExperimentConfig,
+    blame_overrides,
     dump_yaml,
     load_experiment_config,
     parse_override,
 )
-from agents.common.run_dir import CONFIG_FILE_NAME
-from agents.common.shipped_configs import CONFIGS_DIR, default_game
+from agents.common.run_dir import CONFIG_FILE_NAME, PRETRAINED_MODEL_NAME
+from agents.common.shipped_configs import (
+    CONFIGS_DIR,
+    config_listing,
+    config_not_found_hint,
+    default_game,
+    resolve_config_path,
+)
+from agents.common.signals import sigterm_as_interrupt
 from agents.evaluation.environment import check_features_extractor, probe_env
 from agents.training.console import log_to_console
 
@@ -49,11 +52,23 @@ def command_name() -> str:
     return CONSOLE_SCRIPT if Path(sys.argv[0]).stem == CONSOLE_SCRIPT else "python train.py"
 
 
+def evaluate_command_name() -> str:
+    """The evaluation command to suggest: `tabletop-evaluate` beside an installed `tabletop-train`, else
+    `python evaluate.py` (there is no evaluate.py outside a checkout)."""
+    return "tabletop-evaluate" if command_name() == CONSOLE_SCRIPT else "python evaluate.py"
+
+
 def parse_args(argv: list[str]) -> argparse.Namespace:
     """The command line of train.py."""
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--config", type=Path, default=None, help=f"YAML config (default: {DEFAULT_CONFIG})")
     parser.add_argument("--resume", type=Path, default=None, metavar="RUN_DIR", help="continue a run directory")
+    parser.add_argument(
+        "--config",
+        type=Path,
+        default=None,
+        help=f"YAML config: a file, or a shipped config's short name like <game>/selfplay (default: {DEFAULT_CONFIG})",
+    )
+    parser.add_argument("--list-configs", action="store_true", help="list the shipped configs and exit")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar (e.g. in CI logs)")
     parser.add_argument(
         "--show-config",
@@ -67,8 +82,13 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
 def load_config(args: argparse.Namespace) -> tuple[ExperimentConfig, str]:
     """The validated config of this invocation and the file it came from."""
     if args.resume is None:
-        path = args.config or DEFAULT_CONFIG
-        return load_experiment_config(path, args.overrides), str(path)
+        path = resolve_config_path(args.config or DEFAULT_CONFIG)
+        try:
+            return load_experiment_config(path, args.overrides), str(path)
+        except ConfigError as error:
+            if error.reason == "config file not found":
+                raise ConfigError(error.source, "", f"config file not found ({config_not_found_hint(path)})") from None
+            raise
     if args.config is not None:
         raise ConfigError("--resume", "", "a resumed run uses its own config.yaml; do not pass --config")
     if not args.resume.is_dir():
@@ -110,9 +130,24 @@ def check_rllib_route(config: ExperimentConfig, source: str, resuming: bool) -> 
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Validate the config, create (or reopen) the run directory, train, and say where everything went."""
-    argv = sys.argv[1:] if argv is None else argv
+    """Validate the config, create (or reopen) the run directory, train, and say where everything went.
+
+    Ctrl-C while training saves the last rollout boundary and prints the resume command; Ctrl-C before (loading
+    torch, building the envs) or after it (the final evaluation) ends with one line and status 130, no traceback.
+    """
+    try:
+        return _main(sys.argv[1:] if argv is None else argv)
+    except KeyboardInterrupt:
+        print("\ninterrupted (outside training: nothing was being trained)", file=sys.stderr)
+        return INTERRUPTED_EXIT_CODE
+
+
+def _main(argv: list[str]) -> int:
+    """`main` without its Ctrl-C handler."""
     args = parse_args(argv)
+    if args.list_configs:
+        print(config_listing())
+        return 0
     try:
         config, source = load_config(args)
         if args.show_config:
@@ -126,13 +161,15 @@ def main(argv: list[str] | None = None) -> int:
         if config.algo.name == RLLIB_PPO:
             check_rllib_route(config, source, resuming=args.resume is not None)
     except ConfigError as error:
-        print(f"error: {error}", file=sys.stderr)
+        print(f"error: {blame_overrides(error, args.overrides)}", file=sys.stderr)
         return 2
 
+    from agents.training.callbacks import whole_rollouts
     from agents.training.maskable_ppo import (
         ResumeError,
         create_experiment_run_dir,
         elapsed,
+        maskable_ppo_hyperparameters,
         prepare_resume,
         train,
         write_experiment_files,
@@ -165,6 +202,10 @@ def main(argv: list[str] | None = None) -> int:
         )
     else:
         parallel = f"{config.train.n_envs} {config.train.vec_env} envs"
+        rollout = maskable_ppo_hyperparameters(config).n_steps * config.train.n_envs
+        taken = whole_rollouts(config.train.total_timesteps, rollout)
+        if taken != config.train.total_timesteps:
+            parallel += f"; whole rollouts of {rollout} steps make it {taken}"
     print(
         f"training {config.algo.name} on {config.env.id} {config.env.kwargs} for "
         f"{config.train.total_timesteps} steps ({parallel}, seed {config.train.seed})"
@@ -192,7 +233,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"TensorBoard: tensorboard --logdir {run_dir / 'tensorboard'}")
     if config.train.final_eval_episodes > 0:
         final_evaluation(run_dir, config, facts.game_name, progress=not args.no_progress)
-    print(f"evaluate: python evaluate.py --agent {run_dir} --agent random")
+    print(f"evaluate: {evaluate_command_name()} --agent {run_dir} --agent random")
     return 0
 
 
@@ -210,28 +251,8 @@ def train_on_rllib(config: ExperimentConfig, run_dir: Path, game_name: str, star
     agent = f"rllib:{run_dir}"
     if config.train.final_eval_episodes > 0:
         final_evaluation(run_dir, config, game_name, progress=progress, agent=agent)
-    print(f"evaluate: python evaluate.py --agent {agent} --agent random")
+    print(f"evaluate: {evaluate_command_name()} --agent {agent} --agent random")
     return 0
-
-
-def _interrupt(signum: int, frame: Any) -> None:
-    """Signal handler: raise KeyboardInterrupt, as Ctrl-C does."""
-    raise KeyboardInterrupt
-
-
-@contextlib.contextmanager
-def sigterm_as_interrupt() -> Iterator[None]:
-    """Within the block, SIGTERM (a scheduler's or `kill`'s stop) is handled like Ctrl-C: the last rollout boundary is
-    saved and the resume command printed. Ctrl-C cannot reach a job started in the background, where SIGINT is
-    ignored; SIGTERM can. Outside the main thread nothing changes."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    previous = signal.signal(signal.SIGTERM, _interrupt)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGTERM, previous)
 
 
 FINAL_EVAL_SEED_OFFSET = 5_000_000
@@ -243,12 +264,16 @@ FINAL_EVAL_DIR_NAME = "final_evaluation"
 def final_evaluation(
     run_dir: Path, config: ExperimentConfig, game_name: str, progress: bool = True, agent: str | None = None
 ) -> None:
-    """evaluate.py on the run's own env: the final model (`agent`, default the run directory) beside random and the
-    game's heuristic, same deals."""
+    """evaluate.py on the run's own env: the final model (`agent`, default the run directory) beside the pretrained
+    model before PPO (when the run pretrained), random and the game's heuristic, same deals."""
     from agents.evaluation import evaluate_cli as evaluate
     from envs.core.registration import game_record
 
-    agents = [agent or str(run_dir), "random"]
+    agents = [agent or str(run_dir)]
+    pretrained = run_dir / PRETRAINED_MODEL_NAME
+    if agent is None and pretrained.is_file():
+        agents.append(str(pretrained))  # the cloned policy before PPO: what the PPO phase did, on the same deals
+    agents.append("random")
     if game_record(game_name).heuristic is not None:
         agents.append("heuristic")
     arguments = [argument for agent in agents for argument in ("--agent", agent)]

@@ -37,7 +37,8 @@ learner's seat's `state.rewards(reward)` entry and `info` also holds `episode_in
 
 Illegal actions: the learner's follow `illegal_action=` as in the Gymnasium adapter ("raise", or "penalize": the
 episode ends with -1 for the learner and 0 for every other seat). An opponent's illegal action always raises
-IllegalActionError: it is a bug in that policy, not a move of the game.
+OpponentActionError (an IllegalActionError naming the seat and the policy): it is a bug in that policy, not a move
+of the game.
 """
 
 from __future__ import annotations
@@ -51,12 +52,13 @@ from gymnasium import spaces
 
 from envs.adapters.driver import ILLEGAL_ACTION_PENALTY, GameDriver, ReplayViews, action_index, require_bool
 from envs.adapters.spaces import observation_space
-from envs.core.game import Game, State
+from envs.core.game import Game, IllegalActionError, State
 from envs.core.registration import game_record, load_attribute
 
 __all__ = [
     "LEARNER_SEAT_MODES",
     "STRING_POLICIES",
+    "OpponentActionError",
     "OpponentEnv",
     "Policy",
     "PolicyFn",
@@ -112,6 +114,21 @@ OPPONENT_ENV_KWARGS = {
     "env_index": "this env's index among vectorised copies: with `rotate`, copy i starts at seat i",
 }
 """What each keyword argument of an opponent env (a multi-player game as a Gymnasium env) does; the docs show it."""
+
+
+class OpponentActionError(IllegalActionError):
+    """An opponent policy's illegal action: a bug in that policy, named with its seat, the action and the legal ones."""
+
+    def __init__(self, seat: int, policy: str, error: IllegalActionError) -> None:
+        self.action, self.legal, self.seat = error.action, error.legal, seat
+        ValueError.__init__(self, f"the opponent at seat {seat} ({policy}) played an {error}")
+
+
+def policy_name(policy: Any) -> str:
+    """How an error names an opponent policy: its `name`, else its class or function name."""
+    name = getattr(policy, "name", None)
+    return str(name) if name else getattr(policy, "__name__", type(policy).__name__)
+
 
 STRING_POLICIES = ("random", "heuristic")
 """The opponent specs OpponentEnv builds itself; every other agent spec is built by `agents` and passed as a policy."""
@@ -253,12 +270,15 @@ class OpponentEnv(ReplayViews, gym.Env):
             state = driver.live_state()
             act = getattr(policy, "act", None)  # what isinstance(policy, SupportsAct) checks, without its slow scan
             if act is not None:
-                action = action_index(act(observation, driver.mask, state=state), driver.num_actions)
+                chosen = act(observation, driver.mask, state=state)
             else:
-                function = cast(PolicyFn, policy)
-                action = action_index(function(observation, driver.mask, state, seat), driver.num_actions)
+                chosen = cast(PolicyFn, policy)(observation, driver.mask, state, seat)
+            try:
+                action = action_index(chosen, driver.num_actions)
+            except TypeError as error:
+                raise TypeError(f"the opponent at seat {seat} ({policy_name(policy)}): {error}") from None
             if not (0 <= action < driver.num_actions and driver.mask[action]):
-                raise driver.illegal_action_error(action)
+                raise OpponentActionError(seat, policy_name(policy), driver.illegal_action_error(action))
             driver.step(action)
 
     def _info(self) -> dict[str, Any]:

@@ -104,10 +104,10 @@ def row_text(cards: CardSet, row: CombatRow) -> str:
 
 
 def encounter_text(cards: CardSet, card: int) -> str:
-    """'Rusted cage: spend 1 small effort -> gain 2 metal, time 4'."""
+    """'Rusted cage: spend 1 small effort -> gain 2 metal, costs 4 time'."""
     e = cards.encounters[card]
     commit = ", commit to next encounter" if e.commit else ""
-    return f"{e.name}: spend {bag_text(e.spend)} -> gain {bag_text(e.gain)}, time {e.time}{commit}"
+    return f"{e.name}: spend {bag_text(e.spend)} -> gain {bag_text(e.gain)}, costs {e.time} time{commit}"
 
 
 def skill_text(cards: CardSet, skill: int) -> str:
@@ -217,9 +217,9 @@ def action_text(state: UnbrokenState, action: int) -> str:
         return f"resolve the encounter {encounter_text(cards, s.chosen_card)}"
     encounter = cards.encounters[s.chosen_card] if s.chosen_card >= 0 else None
     if group == "rest" and encounter is not None:
-        return f"rest: gain {s.rest_gain(s.chosen_card)} small effort, time {encounter.time}"
+        return f"rest: gain {s.rest_gain(s.chosen_card)} small effort, costs {encounter.time} time"
     if group == "discard the committed encounter (cannot pay)" and encounter is not None:
-        return f"discard the committed encounter {encounter.name} (cannot pay), time {encounter.time}"
+        return f"discard the committed encounter {encounter.name} (cannot pay), costs {encounter.time} time"
     conversion = dict(game.conversion_actions).get(action)
     if conversion is not None:
         return f"{group}: pay {bag_text(conversion.cost)}{plus} -> " + ", ".join(

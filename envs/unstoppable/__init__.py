@@ -1,5 +1,23 @@
-"""Unstoppable: a solo card-crafting deck-builder against a boss (co-op for two later); the rules core.
+"""Unstoppable: a solo card-crafting deck-builder against a boss (co-op for two later); its registration record.
 
-Not registered yet: the game's registration record (`GAME`) arrives with its shipped content (data/*.yaml). Until
-then the rules run on a directory of cards in the same schema (`card_directory`), as tests/unstoppable/ does.
+The record holds plain values only, so `import envs` does not load the rules: `max_episode_steps` restates
+`MAX_GAME_LENGTH` of game.py and the settings restate the difficulties the rules accept
+(tests/core/test_registration.py checks both against the rules). The heuristic agent is not written yet
+(`heuristic=None`): evaluation offers random play and trained models until it is.
 """
+
+from envs.core.registration import GameRecord, GymEnvRecord
+
+GAME = GameRecord(
+    name="unstoppable",
+    description="Unstoppable: a solo card-crafting deck-builder; draft, upgrade and fight threats to defeat a boss.",
+    game="envs.unstoppable.game:UnstoppableGame",
+    gym_envs=(
+        GymEnvRecord(id="tabletop/Unstoppable-v0", entry_point="envs.unstoppable.env:make_env", max_episode_steps=5000),
+    ),
+    heuristic=None,
+    settings={"difficulty": ("normal", "hard", "expert")},
+    outcome_facts=("ending", "boss_damage", "turns", "level"),
+    headline_fact="ending",
+)
+"""Unstoppable's registration record (see envs/core/registration.py)."""

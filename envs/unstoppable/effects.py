@@ -47,6 +47,8 @@ REPEAT_LIMIT = 4
 eliminate that card"."""
 HAND_LIMIT = 3
 """Level-up step 2: "discard down to 3 cards in hand"."""
+DRAFT_SIZE = 3
+"""Draft step 2: "Draw the top 3 cards of that core deck"."""
 ACTIVE_THREATS = 3
 """The battlefield refills to 3 active (non-Fast) threats."""
 CRAZED_DAMAGE = 2

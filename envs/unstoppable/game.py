@@ -46,6 +46,10 @@ STARTING_HAND = 3
 """Player setup: "Draw 3 cards from your deck"."""
 STARTING_BATTLEFIELD = 3
 """Player setup: "Take 3 cards from your deck. Place these cards in a row ... threat side up"."""
+MAX_GAME_LENGTH = 5000
+"""Decisions after which the Gymnasium env truncates an episode (`GameSpec.max_game_length`): more than 10 times the
+longest of 1,000 random and 1,000 greedy games at every difficulty (`python -m benchmarks.unstoppable_game_length`,
+benchmarks/results/unstoppable_game_length.md). The bound the rules prove (`proven_decision_bound`) is billions."""
 
 
 class UnstoppableGame(Game):
@@ -69,8 +73,11 @@ class UnstoppableGame(Game):
             raise ValueError(f"difficulty must be one of {', '.join(DIFFICULTIES)}, got {difficulty!r}")
         self.cards: UnstoppableCards = load_unstoppable_cards(card_directory)
         self.card_directory = card_directory
-        self.boss: Boss = self.cards.boss(boss) if boss is not None else self.cards.bosses[0]
-        character_record = self.cards.character(character) if character is not None else self.cards.characters[0]
+        try:
+            self.boss: Boss = self.cards.boss(boss) if boss is not None else self.cards.bosses[0]
+            character_record = self.cards.character(character) if character is not None else self.cards.characters[0]
+        except KeyError as error:  # a bad keyword value, as the other kwargs report it
+            raise ValueError(error.args[0]) from None
         self.character = character_record
         self.difficulty = difficulty
         self.character_deck: tuple[tuple[int, int], ...] = self.cards.character_deck(character_record)
@@ -99,11 +106,21 @@ class UnstoppableGame(Game):
                 f"drafts of a game on {difficulty}: a drafted core would find no threat to share its sleeve"
             )
         self.actions: UnstoppableActions = build_actions(self.cards, self.character_deck)
+        self.cheapest_upgrade_price: tuple[int, ...] = tuple(
+            max(0, card.cost - (card.discount.amount if card.discount else 0)) for card in self.cards.upgrades
+        )
+        """Each upgrade's lowest price (with its faction discount): with fewer credits it fits no card."""
+        self._core_deck_counts = tuple(
+            tuple(core.copies if core.level == level else 0 for core in self.cards.cores)
+            for level in range(1, MAX_LEVEL + 1)
+        )
+        self.proven_decisions = proven_decision_bound(self.max_turns, len(self.cards.upgrades) * MARKET_SIZE)
+        """The bound on a game's decisions the rules prove (RULES.md, "Game length"): every game ends."""
         self.spec = GameSpec(
             name="unstoppable",
             num_players=1,
             num_actions=self.actions.size,
-            max_game_length=max_game_length(self.max_turns, len(self.cards.upgrades) * MARKET_SIZE),
+            max_game_length=MAX_GAME_LENGTH,
             min_players=1,
             max_players=1,
             utility="solo",
@@ -138,10 +155,7 @@ class UnstoppableGame(Game):
             deck=UniqueDeck(MAX_SLEEVES, frozenset(range(deck_size))),
             discard=(),
             eliminated=(),
-            core_decks=tuple(
-                Deck.from_counts(core.copies if core.level == level else 0 for core in cards.cores)
-                for level in range(1, MAX_LEVEL + 1)
-            ),
+            core_decks=tuple(Deck.from_counts(counts) for counts in self._core_deck_counts),
             draft=(),
             threat_deck=Deck.from_counts(self.initial_threat_deck),
             boss_deck=boss_pile,
@@ -197,11 +211,12 @@ def max_turns(boss: Boss, difficulty: str) -> int:
     return sum(1 for space in boss.danger_track[1:] if space.border != skipped)
 
 
-def max_game_length(turns: int, buys: int) -> int:
-    """A bound on the player's decisions in a game: turns times a bound on one turn's decisions (RULES.md, "Game
-    length"). The repeat limit makes a turn finite: each effect of each card resolves at most REPEAT_LIMIT times a
-    turn, so resolutions are at most REPEAT_LIMIT x sleeves x effects per sleeve; everything else a turn holds is
-    bounded by them."""
+def proven_decision_bound(turns: int, buys: int) -> int:
+    """A proven bound on the player's decisions in a game: turns times a bound on one turn's decisions (RULES.md,
+    "Game length"); a proof that every game ends, far too large to truncate an episode by (`MAX_GAME_LENGTH`).
+    The repeat limit makes a turn finite: each effect of each card resolves at most REPEAT_LIMIT times a turn, so
+    resolutions are at most REPEAT_LIMIT x sleeves x effects per sleeve; everything else a turn holds is bounded by
+    them."""
     sleeves = MAX_SLEEVES
     effects_per_sleeve = (MAX_EXHAUST_ICONS + 1) * 3 * 4 + 4  # play and each icon: core and 2 upgrades; the bonus
     resolutions = REPEAT_LIMIT * sleeves * effects_per_sleeve

@@ -4,6 +4,27 @@ The tensor is card by zone: one row per sleeve of the sleeve table (the action i
 row its zone, its core's cost, level, faction, type and effects, its upgrades, and its threat side only once the
 player has seen it; then the player mat, the market, the face-up core decks, the draft and the pending decision.
 Never in it: a threat the player has not seen, the order below the on-deck threat, the face-down decks' order.
+
+The views (`observer.view(obs, name)` returns one in its shape):
+
+- `sleeves` (64 x 56): per sleeve, whether it exists; its zone one-hot (hand, play, exhausted, battlefield, on deck,
+  deck, discard, eliminated); its core (cost, level, ally, faction, play and exhaust amounts by icon, icons); whether
+  it has a top and a bottom upgrade; its threat once seen (attack, health, damage, Crazed, Fast, Rage, Taunt, Terror,
+  the bonus's amounts by icon).
+- `player` (12): health, armor, credits, action points, level, small level, danger level, danger space, boss damage
+  share, turn, deck size, hand size.
+- `market` (6 x 37): per slot, the upgrade's cost, cutout, requirement, discount and its faction, core-side amounts,
+  threat-side attack, defense and keywords.
+- `core_decks` (6 x 28): per level, the cards left and the face-up top core's features; `draft` (3 x 27): the cores
+  drawn in the Draft Phase.
+- `phase` (6), `decision` (91): the phase; the pending decision's kind, its card (sleeve), mode and remaining effect
+  slots.
+
+The tensor is built fast (the benchmark's budget is 100 us per decision): rows that depend only on the content are
+computed once per observer (cores, upgrades), a sleeve's row once per (sleeve record, danger level) and the whole
+sleeve table, the market and the core decks once per state object they come from (immutable tuples, compared by
+identity); the zones, the mat and the decision are written each call. tests/unstoppable/test_observer.py checks it
+bit for bit against the straightforward reference (tests/unstoppable/reference_observer.py) at every step.
 """
 
 from __future__ import annotations
@@ -13,16 +34,13 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from envs.core.components import Deck
 from envs.core.game import Observer, State
 from envs.core.observation import ENTITY, FEATURE, ObservationLayout
-from envs.unstoppable.cards import FACTION_NAMES, ICONS, MAX_AMOUNT, MAX_LEVEL, Core, Effect
+from envs.unstoppable.cards import FACTION_NAMES, ICONS, MAX_AMOUNT, MAX_LEVEL, Core, Effect, Upgrade
 from envs.unstoppable.effects import (
     MODES,
     SLOTS,
-    card_effects,
-    core_of,
-    danger_level,
-    on_deck,
     threat_attack,
     threat_health,
     threat_keywords,
@@ -37,6 +55,7 @@ from envs.unstoppable.state import (
     MAX_SLEEVES,
     NONE,
     Phase,
+    Sleeve,
 )
 
 if TYPE_CHECKING:
@@ -54,6 +73,18 @@ UPGRADE_FEATURES = 1 + 1 + 1 + 3 + 1 + len(FACTION_NAMES) + 2 * len(ICONS) + 2 +
 PLAYER_FEATURES = 12
 CREDIT_SCALE = 20.0
 """Credits are shown as a fraction of 20 (more shows as 1)."""
+HAND_ZONE, PLAY_ZONE, EXHAUSTED_ZONE, BATTLEFIELD_ZONE, ON_DECK_ZONE, DECK_ZONE, DISCARD_ZONE, ELIMINATED_ZONE = range(
+    len(ZONES)
+)
+"""Each zone's place in a sleeve row's zone one-hot (after the row's "exists")."""
+CORE_START = 1 + len(ZONES)
+"""Where a sleeve row's core features start."""
+THREAT_START = CORE_START + CORE_FEATURES + 2
+"""Where a sleeve row's threat features start (after the core and the two upgrade flags)."""
+EMPTY_UPGRADE = np.zeros(UPGRADE_FEATURES, dtype=np.float32)
+"""An empty market slot's row."""
+ROW_CACHE = 4096
+"""Sleeve rows kept per observer (the cache is emptied when it grows past this)."""
 
 
 def _fraction(value: float, scale: float) -> float:
@@ -83,6 +114,27 @@ def core_features(core: Core) -> list[float]:
     ]
 
 
+def upgrade_features(upgrade: Upgrade) -> list[float]:
+    """An upgrade's features: cost, cutout, requirement, discount and its faction, both sides' modifiers."""
+    faction = [float(upgrade.discount is not None and upgrade.discount.faction == name) for name in FACTION_NAMES]
+    return [
+        1.0,
+        _fraction(upgrade.cost, MAX_AMOUNT),
+        float(upgrade.cutout == "top"),
+        *(float(upgrade.requirement == kind) for kind in ("tactic", "ally", "any")),
+        _fraction(upgrade.discount.amount if upgrade.discount else 0, MAX_AMOUNT),
+        *faction,
+        *effect_amounts(upgrade.on_play),
+        *effect_amounts(upgrade.on_exhaust),
+        _fraction(upgrade.attack, MAX_AMOUNT),
+        _fraction(upgrade.defense, MAX_AMOUNT),
+        *(
+            _fraction(getattr(upgrade.keywords, name) if name != "crazed" else len(upgrade.keywords.crazed), 3)
+            for name in ("crazed", "fast", "rage", "taunt", "terror")
+        ),
+    ]
+
+
 class UnstoppableObserver(Observer):
     """The player's observation (the public view is the same: a solo game has no one else to hide from)."""
 
@@ -102,7 +154,34 @@ class UnstoppableObserver(Observer):
         self.views = layout.views
         self.view_shapes = layout.shapes
         self.view_axes = layout.axes
-        self._core_rows = [core_features(core) for core in game.cards.cores]
+        cards = game.cards
+        self._core_rows = [core_features(core) for core in cards.cores]
+        self._core_arrays = [np.array(row, dtype=np.float32) for row in self._core_rows]
+        self._upgrade_arrays = [np.array(upgrade_features(upgrade), dtype=np.float32) for upgrade in cards.upgrades]
+        self._danger_values = tuple(space.value for space in game.boss.danger_track)
+        self._clear_caches()
+
+    def _clear_caches(self) -> None:
+        """Forget every cached row and block (they are rebuilt on demand)."""
+        self._sleeve_rows: dict[tuple[Sleeve, int], np.ndarray] = {}
+        """(sleeve record, danger level) -> the sleeve's row, zones left at 0."""
+        self._sleeve_key: tuple[object, int] | None = None
+        self._sleeve_block = np.zeros(0, dtype=np.float32)
+        self._market_key: object = None
+        self._market_block = np.zeros(0, dtype=np.float32)
+        self._decks_key: object = None
+        self._decks_block = np.zeros(0, dtype=np.float32)
+
+    def __getstate__(self) -> dict[str, object]:
+        """Pickled without the caches (they hold references to states' tuples)."""
+        saved = dict(self.__dict__)
+        for name in [name for name in saved if name.startswith(("_sleeve", "_market", "_decks"))]:
+            del saved[name]
+        return saved
+
+    def __setstate__(self, saved: dict[str, object]) -> None:
+        self.__dict__.update(saved)
+        self._clear_caches()
 
     # ------------------------------------------------------------------------------------------ tensor
     def tensor(self, state: State) -> np.ndarray:
@@ -110,72 +189,110 @@ class UnstoppableObserver(Observer):
         from envs.unstoppable.rules import UnstoppableState
 
         assert isinstance(state, UnstoppableState)
-        observation = self.layout.zeros()
-        views = self.layout.split(observation)
-        self._sleeves(state, views["sleeves"])
-        self._player(state, views["player"])
-        self._market(state, views["market"])
-        for level, deck in enumerate(state.core_decks):
-            row = views["core_decks"][level]
-            row[0] = _fraction(len(deck), 20)
-            top = deck.draw_outcomes()[0][0] if len(deck) and (deck.top or not deck.unknown_size) else NONE
-            if top != NONE:
-                row[1:] = self._core_rows[top]
-        for index, core in enumerate(state.draft[:3]):
-            views["draft"][index] = self._core_rows[core]
-        views["phase"][int(state.phase)] = 1.0
-        self._decision(state, views["decision"])
+        views = self.views
+        observation = np.zeros(self.size, dtype=np.float32)
+        danger = self._danger_values[state.danger]
+        self._write_sleeves(state, danger, observation, views["sleeves"].start)
+        self._write_player(state, danger, observation, views["player"])
+        market = state.market
+        if market is not self._market_key:
+            self._market_block = self._market(market)
+            self._market_key = market
+        start = views["market"].start
+        observation[start : start + len(self._market_block)] = self._market_block
+        decks = state.core_decks
+        if decks is not self._decks_key:
+            self._decks_block = self._core_decks(decks)
+            self._decks_key = decks
+        start = views["core_decks"].start
+        observation[start : start + len(self._decks_block)] = self._decks_block
+        start = views["draft"].start
+        for core in state.draft[:3]:
+            observation[start : start + CORE_FEATURES] = self._core_arrays[core]
+            start += CORE_FEATURES
+        observation[views["phase"].start + int(state.phase)] = 1.0
+        self._write_decision(state, observation, views["decision"].start)
         return observation
 
-    def _sleeves(self, state: UnstoppableState, rows: np.ndarray) -> None:
-        zone_of = {}
+    def _write_sleeves(self, state: UnstoppableState, danger: int, observation: np.ndarray, start: int) -> None:
+        """The sleeve table's rows (cached per sleeve table and danger level), then each sleeve's zone."""
+        sleeves = state.sleeves
+        key = (sleeves, danger)
+        cached = self._sleeve_key
+        if cached is None or cached[0] is not sleeves or cached[1] != danger:
+            self._sleeve_block = self._sleeve_table(state, danger)
+            self._sleeve_key = key  # holds the tuple: its identity cannot be taken by another while cached
+        block = self._sleeve_block
+        observation[start : start + len(block)] = block
+        # A sleeve's zone, as the reference decides it: the on-deck threat, else the deck, unless a zone lists it
+        # (the last zone listing it wins).
+        zones = [DECK_ZONE] * len(sleeves)
+        top = state.deck.top
+        if top:
+            zones[top[0]] = ON_DECK_ZONE
         for zone, members in (
-            ("hand", state.hand),
-            ("play", state.in_play),
-            ("battlefield", state.battlefield),
-            ("discard", state.discard),
-            ("eliminated", state.eliminated),
+            (HAND_ZONE, state.hand),
+            (PLAY_ZONE, state.in_play),
+            (BATTLEFIELD_ZONE, state.battlefield),
+            (DISCARD_ZONE, state.discard),
+            (ELIMINATED_ZONE, state.eliminated),
         ):
             for sleeve in members:
-                zone_of[sleeve] = zone
-        top = on_deck(state)
-        core_start = 1 + len(ZONES)
-        threat_start = core_start + CORE_FEATURES + 2
-        for sleeve, record in enumerate(state.sleeves):
-            row = rows[sleeve]
-            row[0] = 1.0
-            zone = zone_of.get(sleeve, "on deck" if sleeve == top else "deck")
-            row[1 + ZONES.index(zone)] = 1.0
-            if sleeve in state.exhausted:
-                row[1 + ZONES.index("exhausted")] = 1.0
-            row[core_start : core_start + CORE_FEATURES] = self._core_rows[record.core]
-            row[core_start + CORE_FEATURES] = float(record.top != NONE)
-            row[core_start + CORE_FEATURES + 1] = float(record.bottom != NONE)
-            if record.seen:
-                keywords = threat_keywords(state, sleeve)
-                row[threat_start : threat_start + THREAT_FEATURES] = [
-                    1.0,
-                    _fraction(threat_attack(state, sleeve), MAX_AMOUNT),
-                    _fraction(threat_health(state, sleeve), 2 * MAX_AMOUNT),
-                    _fraction(record.damage, 2 * MAX_AMOUNT),
-                    _fraction(max(keywords.crazed, default=0), MAX_HEALTH),
-                    _fraction(keywords.fast, 3),
-                    _fraction(keywords.rage, 3),
-                    _fraction(keywords.taunt, 3),
-                    _fraction(keywords.terror, 3),
-                    *effect_amounts(threat_of(state, sleeve).bonus),
-                ]
+                zones[sleeve] = zone
+        base = start + 1
+        for sleeve, zone in enumerate(zones):
+            observation[base + sleeve * SLEEVE_FEATURES + zone] = 1.0
+        for sleeve in state.exhausted:
+            observation[base + sleeve * SLEEVE_FEATURES + EXHAUSTED_ZONE] = 1.0
 
-    def _player(self, state: UnstoppableState, row: np.ndarray) -> None:
+    def _sleeve_table(self, state: UnstoppableState, danger: int) -> np.ndarray:
+        """Every sleeve's row, zones at 0, as one flat block."""
+        rows = self._sleeve_rows
+        if len(rows) > ROW_CACHE:
+            rows.clear()
+        block = []
+        for sleeve, record in enumerate(state.sleeves):
+            key = (record, danger)
+            row = rows.get(key)
+            if row is None:
+                row = rows[key] = self._sleeve_row(state, sleeve)
+            block.append(row)
+        return np.concatenate(block) if block else np.zeros(0, dtype=np.float32)
+
+    def _sleeve_row(self, state: UnstoppableState, sleeve: int) -> np.ndarray:
+        """One sleeve's row: exists, its core, its upgrades and (once seen) its threat side; zones at 0."""
+        record = state.sleeves[sleeve]
+        row = np.zeros(SLEEVE_FEATURES, dtype=np.float32)
+        row[0] = 1.0
+        row[CORE_START : CORE_START + CORE_FEATURES] = self._core_rows[record.core]
+        row[CORE_START + CORE_FEATURES] = float(record.top != NONE)
+        row[CORE_START + CORE_FEATURES + 1] = float(record.bottom != NONE)
+        if record.seen:
+            keywords = threat_keywords(state, sleeve)
+            row[THREAT_START : THREAT_START + THREAT_FEATURES] = [
+                1.0,
+                _fraction(threat_attack(state, sleeve), MAX_AMOUNT),
+                _fraction(threat_health(state, sleeve), 2 * MAX_AMOUNT),
+                _fraction(record.damage, 2 * MAX_AMOUNT),
+                _fraction(max(keywords.crazed, default=0), MAX_HEALTH),
+                _fraction(keywords.fast, 3),
+                _fraction(keywords.rage, 3),
+                _fraction(keywords.taunt, 3),
+                _fraction(keywords.terror, 3),
+                *effect_amounts(threat_of(state, sleeve).bonus),
+            ]
+        return row
+
+    def _write_player(self, state: UnstoppableState, danger: int, observation: np.ndarray, view: slice) -> None:
         game = self.game
-        row[:] = [
+        observation[view] = [
             state.health / MAX_HEALTH,
             state.armor / MAX_ARMOR,
             _fraction(state.credits, CREDIT_SCALE),
             state.action_points / MAX_ACTION_POINTS,
             state.level / MAX_LEVEL,
             state.small_level / MAX_LEVEL,
-            _fraction(danger_level(state), MAX_AMOUNT),
+            _fraction(danger, MAX_AMOUNT),
             state.danger / game.max_danger,
             _fraction(state.boss_damage, game.boss_damage_required),
             _fraction(state.turn, game.max_turns),
@@ -183,100 +300,42 @@ class UnstoppableObserver(Observer):
             _fraction(len(state.hand), 10),
         ]
 
-    def _market(self, state: UnstoppableState, rows: np.ndarray) -> None:
-        upgrades = self.game.cards.upgrades
-        for slot, index in enumerate(state.market):
-            if index == NONE:
-                continue
-            upgrade = upgrades[index]
-            faction = [
-                float(upgrade.discount is not None and upgrade.discount.faction == name) for name in FACTION_NAMES
-            ]
-            rows[slot] = [
-                1.0,
-                _fraction(upgrade.cost, MAX_AMOUNT),
-                float(upgrade.cutout == "top"),
-                *(float(upgrade.requirement == kind) for kind in ("tactic", "ally", "any")),
-                _fraction(upgrade.discount.amount if upgrade.discount else 0, MAX_AMOUNT),
-                *faction,
-                *effect_amounts(upgrade.on_play),
-                *effect_amounts(upgrade.on_exhaust),
-                _fraction(upgrade.attack, MAX_AMOUNT),
-                _fraction(upgrade.defense, MAX_AMOUNT),
-                *(
-                    _fraction(getattr(upgrade.keywords, name) if name != "crazed" else len(upgrade.keywords.crazed), 3)
-                    for name in ("crazed", "fast", "rage", "taunt", "terror")
-                ),
-            ]
+    def _market(self, market: tuple[int, ...]) -> np.ndarray:
+        """The market's rows as one flat block (an empty slot is zeros)."""
+        rows = [EMPTY_UPGRADE if upgrade == NONE else self._upgrade_arrays[upgrade] for upgrade in market]
+        return np.concatenate(rows)
 
-    def _decision(self, state: UnstoppableState, row: np.ndarray) -> None:
+    def _core_decks(self, decks: Sequence[Deck]) -> np.ndarray:
+        """Each core deck's row (cards left, its face-up top core) as one flat block."""
+        block = np.zeros(MAX_LEVEL * (1 + CORE_FEATURES), dtype=np.float32)
+        for level, deck in enumerate(decks):
+            start = level * (1 + CORE_FEATURES)
+            block[start] = _fraction(len(deck), 20)
+            top = deck.draw_outcomes()[0][0] if len(deck) and (deck.top or not deck.unknown_size) else NONE
+            if top != NONE:
+                block[start + 1 : start + 1 + CORE_FEATURES] = self._core_arrays[top]
+        return block
+
+    def _write_decision(self, state: UnstoppableState, observation: np.ndarray, start: int) -> None:
         frame = state.decision()
         if frame is None:
             return
-        row[DECISION_KINDS.index(frame.kind)] = 1.0
+        observation[start + DECISION_KINDS.index(frame.kind)] = 1.0
         sleeve = frame.detail("sleeve")
-        start = len(DECISION_KINDS)
+        start += len(DECISION_KINDS)
         if isinstance(sleeve, int) and 0 <= sleeve < MAX_SLEEVES:
-            row[start + sleeve] = 1.0
+            observation[start + sleeve] = 1.0
         mode = frame.detail("mode")
         if isinstance(mode, int):
-            row[start + MAX_SLEEVES + mode] = 1.0
+            observation[start + MAX_SLEEVES + mode] = 1.0
         for slot in frame.detail("left", ()) or ():
-            row[start + MAX_SLEEVES + MODES + slot] = 1.0
+            observation[start + MAX_SLEEVES + MODES + slot] = 1.0
 
     # ------------------------------------------------------------------------------------------ text
     def text(self, state: State) -> str:
-        """A readable table of everything the player may see."""
+        """A readable table of everything the player may see (render.state_text)."""
+        from envs.unstoppable.render import state_text
         from envs.unstoppable.rules import UnstoppableState
 
         assert isinstance(state, UnstoppableState)
-        game = self.game
-        cards = game.cards
-        lines = [
-            f"Unstoppable vs {game.boss.name} ({game.difficulty}) - turn {state.turn}, {state.phase.name.lower()}"
-            + (f" - {state.ending()}" if state.over else ""),
-            f"health {state.health}  armor {state.armor}  credits {state.credits}  action points "
-            f"{state.action_points}  level {state.level} (drafting {state.small_level})  danger {danger_level(state)} "
-            f"(space {state.danger}/{game.max_danger})  boss damage {state.boss_damage}/{game.boss_damage_required}",
-        ]
-
-        def card(sleeve: int, threat_side: bool = False) -> str:
-            record = state.sleeves[sleeve]
-            if threat_side:
-                keywords = threat_keywords(state, sleeve).text()
-                words = (
-                    f"{threat_of(state, sleeve).name} {threat_attack(state, sleeve)}/"
-                    f"{threat_health(state, sleeve)} dmg {record.damage}" + (f" [{keywords}]" if keywords else "")
-                )
-            else:
-                core = core_of(state, sleeve)
-                words = f"{core.name} ({core.cost} AP, {core.faction} {core.type})"
-                if sleeve in state.exhausted:
-                    words += " exhausted"
-            ups = [cards.upgrades[u].name for u in (record.top, record.bottom) if u != NONE]
-            return f"#{sleeve + 1} {words}" + (f" +{'+'.join(ups)}" if ups else "")
-
-        top = on_deck(state)
-        lines.append("battlefield: " + (", ".join(card(s, True) for s in state.battlefield) or "-"))
-        lines.append(f"on deck: {card(top, True) if top != NONE else '-'}  ({len(state.deck)} in deck)")
-        lines.append("hand: " + (", ".join(card(s) for s in state.hand) or "-"))
-        lines.append("in play: " + (", ".join(card(s) for s in state.in_play) or "-"))
-        lines.append(f"discard: {len(state.discard)}  eliminated: {len(state.eliminated)}")
-        market = [cards.upgrades[u].name if u != NONE else "-" for u in state.market]
-        lines.append("market: " + ", ".join(market))
-        tops = []
-        for level, deck in enumerate(state.core_decks, start=1):
-            shown = deck.draw_outcomes()[0][0] if len(deck) and (deck.top or not deck.unknown_size) else NONE
-            tops.append(f"L{level} {cards.cores[shown].name if shown != NONE else '-'} ({len(deck)})")
-        lines.append("core decks: " + ", ".join(tops))
-        if state.draft:
-            lines.append("draft: " + ", ".join(cards.cores[c].name for c in state.draft))
-        frame = state.decision()
-        if frame is not None:
-            lines.append(f"deciding: {frame.kind}")
-            if frame.kind == "choose effect":
-                sleeve, mode = frame.detail("sleeve"), frame.detail("mode")
-                effects = dict(card_effects(state, sleeve, mode))
-                remaining = "; ".join(effects[slot].text() for slot in frame.detail("left"))
-                lines.append(f"  resolving {core_of(state, sleeve).name}: {remaining or 'nothing left'}")
-        return "\n".join(lines)
+        return state_text(state)

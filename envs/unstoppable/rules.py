@@ -29,6 +29,7 @@ from envs.unstoppable.effects import (
     BONUS,
     CAPS,
     CRAZED_DAMAGE,
+    DRAFT_SIZE,
     EXHAUST,
     HAND_LIMIT,
     PLAY,
@@ -67,11 +68,11 @@ PLAYER = 0
 """The one seat of the solo game."""
 UPKEEP_ACTION_POINTS = 3
 """Upkeep step 1: "Place 3 action point discs"."""
-DRAFT_SIZE = 3
-"""Draft step 2: "Draw the top 3 cards of that core deck"."""
 
 SLEEVE_GROUPS = frozenset({"play", "exhaust", "target", "eliminate", "buy", "refresh", "discard"})
 """Action groups keyed by a sleeve."""
+DANGER_EFFECT_WORDS = {"eliminate": "spend 1 credit to eliminate a card", "market_cycle": "cycle the market"}
+"""A danger-track space's optional effect in words (action labels)."""
 CHANCE_KINDS = (Kind.DEAL, Kind.REVEAL, Kind.REVEAL_CORE, Kind.SLEEVE, Kind.MARKET, Kind.BOSS_CARD)
 """Every chance event."""
 
@@ -182,14 +183,22 @@ class UnstoppableState(UnstoppableStateData, FrameEngine):  # type: ignore[misc]
         return self.chance_label(outcome)
 
     def action_label_for(self, action: int, player: int | None) -> str:
-        """The action with what the player knows of its sleeve named: a drafted sleeve's core, a target's threat
-        ("target: drafted card 2 (Rust Golem)"), an effect slot's effect written out."""
+        """The action with what the player knows of its cards named: a drafted sleeve's core, a target's threat
+        ("target: drafted card 2 (Rust Golem)"), an effect slot's effect written out, a market slot's upgrade
+        ("buy: market slot 2 (Nerve Toxin) onto drafted card 1 (Viren Strategy)"), a danger space's effect."""
         label = self.game.action_label(action)
         group, index = self.game.actions.codec.decode(action)
         frame = self.decision()
         if group == "effect" and frame is not None and frame.kind == Kind.EFFECT:
             sleeve, mode = frame.detail("sleeve"), frame.detail("mode")
             return f"{label} of {core_of(self, sleeve).name}: {effect_at(self, sleeve, mode, index).text()}"
+        if group == "buy":
+            slot, sleeve = divmod(index, MAX_SLEEVES)
+            return f"buy: market slot {slot + 1} ({self._market_name(slot)}) onto {self._sleeve_words(sleeve)}"
+        if group == "cycle":
+            return f"{label} ({self._market_name(index)})"
+        if group == "danger" and frame is not None and frame.kind == Kind.DANGER:
+            return f"{label} ({DANGER_EFFECT_WORDS.get(frame.detail('effect'), frame.detail('effect'))})"
         sleeve = {"exhaust": index // MAX_EXHAUST_ICONS, "buy": index % MAX_SLEEVES}.get(group, index)
         if group not in SLEEVE_GROUPS or sleeve >= len(self.sleeves):
             return label
@@ -199,6 +208,18 @@ class UnstoppableState(UnstoppableStateData, FrameEngine):  # type: ignore[misc]
         if sleeve >= self.game.character_deck_size:
             return f"{label} ({core_of(self, sleeve).name})"
         return label
+
+    def _market_name(self, slot: int) -> str:
+        """The upgrade in a market slot by name ("empty" for an empty slot)."""
+        upgrade = self.market[slot]
+        return "empty" if upgrade == NONE else self.game.cards.upgrades[upgrade].name
+
+    def _sleeve_words(self, sleeve: int) -> str:
+        """A sleeve as labels name it, its core named ("sleeve 3 (Strike)", "drafted card 2 (Viren Strategy)")."""
+        words = self.game.action_label(self.game.actions.play + sleeve).partition(": ")[2]
+        if self.game.character_deck_size <= sleeve < len(self.sleeves):
+            words += f" ({core_of(self, sleeve).name})"
+        return words
 
     def resample_hidden(self, player: int, rng: np.random.Generator) -> UnstoppableState:
         """A clone whose hidden threats are redealt: the threat deck's cards and the threats of the sleeves the
@@ -388,8 +409,10 @@ class UnstoppableState(UnstoppableStateData, FrameEngine):  # type: ignore[misc]
             core = cores[self.sleeves[sleeve].core]
             if core.type == "ally" and sleeve not in self.exhausted:
                 options.extend(actions.exhaust_id(sleeve, icon) for icon in range(len(core.exhaust)))
+        cheapest = self.game.cheapest_upgrade_price
         for slot, upgrade in enumerate(self.market):
-            if upgrade != NONE:
+            # An upgrade you cannot pay even with its discount fits no card (the test that saves the most time).
+            if upgrade != NONE and self.credits >= cheapest[upgrade]:
                 options.extend(
                     actions.buy_id(slot, sleeve)
                     for sleeve in (*self.hand, *self.in_play)

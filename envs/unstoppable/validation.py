@@ -3,7 +3,8 @@
 `UnstoppableStateData.from_dict` decodes every field by its declaration (names, sizes, bounds); `validate_state`
 checks what a field alone cannot say: the sleeve table against the character deck and the content, every sleeve in
 exactly one zone, every card of the content somewhere exactly once (cores, threats, upgrades), the piles' known
-cards, the player mat's ranges, this turn's repeat counts, and the frame stack. A position a game reaches always
+cards, the player mat's ranges, this turn's repeat counts, and the frame stack (each frame's details: its kind's,
+of the right type, naming slots and cards that exist). A position a game reaches always
 passes (tests/unstoppable/test_state_dicts.py rebuilds every state of random games from its dict).
 """
 
@@ -13,11 +14,22 @@ from collections import Counter
 from typing import TYPE_CHECKING
 
 from envs.core.game import StateFormatError
-from envs.unstoppable.cards import MAX_LEVEL, SKIPPED_BORDER
-from envs.unstoppable.effects import MODES, REPEAT_LIMIT, SLOTS, on_deck
-from envs.unstoppable.state import MAX_SLEEVES, NONE, Kind, Phase
+from envs.unstoppable.cards import MAX_EFFECTS, MAX_LEVEL, SKIPPED_BORDER
+from envs.unstoppable.effects import (
+    BONUS,
+    DRAFT_SIZE,
+    EXHAUST,
+    MODES,
+    PLAY,
+    REPEAT_LIMIT,
+    SLOTS,
+    card_effects,
+    on_deck,
+)
+from envs.unstoppable.state import MARKET_SIZE, MAX_SLEEVES, NONE, Kind, Phase
 
 if TYPE_CHECKING:
+    from envs.core.decisions import DecisionFrame
     from envs.unstoppable.state import UnstoppableStateData
 
 ZONES = ("hand", "in_play", "battlefield", "discard", "eliminated")
@@ -108,6 +120,10 @@ def _check_zones(state: UnstoppableStateData) -> None:
             raise StateFormatError(f"sleeves[{sleeve}].seen", "a threat on the battlefield or on deck is seen")
 
 
+REVEALS_CORE = (Kind.REVEAL_CORE, Kind.DRAFT_DRAW)
+"""The frames that reveal a core deck's next top card (a draft draws it, then reveals the next)."""
+
+
 def _check_cores(state: UnstoppableStateData) -> None:
     cards = state.game.cards
     held: Counter[int] = Counter(state.draft)
@@ -118,8 +134,11 @@ def _check_cores(state: UnstoppableStateData) -> None:
                     f"core_decks[{level - 1}]", f"{cards.cores[core].name} is a level-{cards.cores[core].level} core"
                 )
             held[core] += copies
-        if len(deck) and not deck.top and deck.unknown_size and not _pending(state, Kind.REVEAL_CORE, Kind.DRAFT_DRAW):
-            raise StateFormatError(f"core_decks[{level - 1}]", "a face-up core deck shows its top card")
+        revealing = any(frame.kind in REVEALS_CORE and frame.detail("level") == level for frame in state.stack)
+        if len(deck) and not deck.top and deck.unknown_size and not revealing:
+            raise StateFormatError(
+                f"core_decks[{level - 1}]", "a face-up core deck shows its top card (unless its reveal is pending)"
+            )
     for sleeve in state.sleeves[state.game.character_deck_size :]:
         held[sleeve.core] += 1
     held.update(frame.detail("core") for frame in state.stack if frame.kind == Kind.SLEEVE)  # kept, being sleeved
@@ -152,6 +171,14 @@ def _check_threats(state: UnstoppableStateData) -> None:
         )
     if state.threat_deck.top or state.threat_deck.bottom:
         raise StateFormatError("threat_deck", "the threat deck is face down: no card of it is known")
+    boss = game.boss
+    if not boss.boss_deck_shuffled:
+        # An unshuffled boss deck gives its cards from the top in the mat's order: what is left is the order's tail.
+        listed = game.cards.boss_deck(boss)
+        deck = state.boss_deck
+        if deck.unknown_size or deck.bottom or deck.top != listed[len(listed) - len(deck.top) :]:
+            order = [game.cards.threats[card].name for card in listed]
+            raise StateFormatError("boss_deck", f"the boss deck keeps the mat's order, top first: the end of {order}")
 
 
 def _check_upgrades(state: UnstoppableStateData) -> None:
@@ -192,6 +219,8 @@ def _check_player(state: UnstoppableStateData) -> None:
         raise StateFormatError("won", "won means the game ended with the boss defeated")
     if state.phase == Phase.SETUP and state.turn:
         raise StateFormatError("phase", "setup ends before the first turn")
+    if state.phase != Phase.SETUP and not state.turn:
+        raise StateFormatError("turn", f"the {state.phase.name.lower()} phase belongs to a turn: turns count from 1")
 
 
 def _skipped(state: UnstoppableStateData) -> str:
@@ -213,12 +242,64 @@ def _check_repeats(state: UnstoppableStateData) -> None:
         keys.add((sleeve, effect))
 
 
+FRAME_DETAILS: dict[str, tuple[str, ...]] = {
+    Kind.REVEAL_CORE: ("level",),
+    Kind.MARKET: ("slot",),
+    Kind.DEAL: ("to",),
+    Kind.DRAFT_DRAW: ("left", "level"),
+    Kind.DRAFT: ("level",),
+    Kind.SLEEVE: ("core", "level"),
+    Kind.EFFECT: ("left", "mode", "sleeve"),
+    Kind.TARGET: ("amount", "ignore_taunt", "mode", "slot", "sleeve"),
+    Kind.ELIMINATE: ("optional", "sleeve"),
+    Kind.REFRESH: ("sleeve",),
+    Kind.DANGER: ("effect",),
+    Kind.REFILL: ("leveled",),
+    Kind.DEFEAT: ("sleeve",),
+    Kind.CRAZED: ("sleeve",),
+    Kind.BONUS: ("index", "sleeve"),
+    Kind.REPEAT_LIMIT: ("sleeve",),
+}
+"""The details each frame kind carries (sorted, as frames keep them); every other kind carries none."""
+DEAL_DESTINATIONS = ("hand", "battlefield")
+DANGER_EFFECTS = ("eliminate", "market_cycle")
+MAX_DAMAGE_AMOUNT = 10**4
+"""Bound on a pending damage instance's amount (an X of Focus or Unite times the icon's amount)."""
+
+
+TURN_STEPS = (
+    Kind.START_TURN,
+    Kind.DRAFT_START,
+    Kind.MAIN_START,
+    Kind.THREAT_PHASE,
+    Kind.CLEANUP,
+    Kind.REFILL,
+    Kind.ADVANCE_DANGER,
+    Kind.END_TURN,
+)
+"""The steps of a turn in the order they run: pending ones sit on the stack in reverse (the next one on top)."""
+
+
 def _check_stack(state: UnstoppableStateData) -> None:
     state.check_frames(1)  # type: ignore[attr-defined]
+    last = len(TURN_STEPS)
+    below_the_rest = True
     for index, frame in enumerate(state.stack):
-        sleeve = frame.detail("sleeve")
-        if sleeve is not None and sleeve != NONE and not (isinstance(sleeve, int) and 0 <= sleeve < len(state.sleeves)):
-            raise StateFormatError(f"stack[{index}].details.sleeve", f"sleeve {sleeve!r} does not exist")
+        _check_frame_details(state, frame, f"stack[{index}]")
+        if frame.kind in TURN_STEPS:
+            # A step pushes the next ones on an emptied stack: the turn's pending steps are its bottom, in order.
+            step = TURN_STEPS.index(frame.kind)
+            if step >= last:
+                raise StateFormatError(
+                    f"stack[{index}].kind", f"{frame.kind!r} is pending above a step of the turn that comes before it"
+                )
+            if not below_the_rest:
+                raise StateFormatError(
+                    f"stack[{index}].kind", f"{frame.kind!r} is a step of the turn: only steps of the turn are below it"
+                )
+            last = step
+        else:
+            below_the_rest = False
     if (
         state.deck.unknown
         and not state.deck.top
@@ -231,3 +312,89 @@ def _check_stack(state: UnstoppableStateData) -> None:
 def _pending(state: UnstoppableStateData, *kinds: str) -> bool:
     """Whether a frame of one of `kinds` is on the stack."""
     return any(frame.kind in kinds for frame in state.stack)
+
+
+def _integer(value: object, low: int, high: int) -> bool:
+    """Whether `value` is an integer (not a bool) in low..high."""
+    return isinstance(value, int) and not isinstance(value, bool) and low <= value <= high
+
+
+def _check_frame_details(state: UnstoppableStateData, frame: DecisionFrame, where: str) -> None:
+    """A frame carries exactly its kind's details, each of the right type and in range, naming cards and slots that
+    exist: the sleeve it resolves, the effect slots left of its mode, the draft's level."""
+    required = FRAME_DETAILS.get(frame.kind, ())
+    keys = tuple(key for key, _ in frame.details)
+    for key in keys:
+        if key not in required:
+            expected = ", ".join(required) or "none"
+            raise StateFormatError(f"{where}.details.{key}", f"{frame.kind!r} has no such detail (it has: {expected})")
+    for key in required:
+        if key not in keys:
+            raise StateFormatError(f"{where}.details.{key}", f"missing ({frame.kind!r} needs {', '.join(required)})")
+    sleeves = len(state.sleeves)
+    for key, value in frame.details:
+        path = f"{where}.details.{key}"
+        if key in ("ignore_taunt", "optional", "leveled"):
+            ok, expected = isinstance(value, bool), "true or false"
+        elif key == "sleeve":
+            low = NONE if frame.kind == Kind.ELIMINATE else 0
+            ok, expected = _integer(value, low, sleeves - 1), f"a sleeve 0..{sleeves - 1}"
+        elif key == "level":
+            ok, expected = _integer(value, 1, MAX_LEVEL), f"a level 1..{MAX_LEVEL}"
+        elif key == "slot":
+            top = MARKET_SIZE - 1 if frame.kind == Kind.MARKET else SLOTS - 1
+            ok, expected = _integer(value, 0, top), f"a slot 0..{top}"
+        elif key == "mode":
+            ok, expected = _integer(value, 0, MODES - 1), f"a mode 0..{MODES - 1}"
+        elif key == "amount":
+            ok, expected = _integer(value, 1, MAX_DAMAGE_AMOUNT), f"damage 1..{MAX_DAMAGE_AMOUNT}"
+        elif key == "index":
+            ok, expected = _integer(value, 0, MAX_EFFECTS), f"an effect index 0..{MAX_EFFECTS}"
+        elif key == "to":
+            ok, expected = value in DEAL_DESTINATIONS, " or ".join(DEAL_DESTINATIONS)
+        elif key == "effect":
+            ok, expected = value in DANGER_EFFECTS, " or ".join(DANGER_EFFECTS)
+        elif key == "left" and frame.kind == Kind.DRAFT_DRAW:
+            ok, expected = _integer(value, 0, DRAFT_SIZE), f"cores left to draw 0..{DRAFT_SIZE}"
+        elif key == "left":
+            ok = isinstance(value, tuple) and all(_integer(slot, 0, SLOTS - 1) for slot in value)
+            ok = ok and len(set(value)) == len(value)
+            expected = f"distinct effect slots 0..{SLOTS - 1}"
+        else:  # core: decoded by name (a core of the content)
+            ok, expected = _integer(value, 0, len(state.game.cards.cores) - 1), "a core"
+        if not ok:
+            raise StateFormatError(path, f"expected {expected}, got {value!r}")
+    _check_frame_meaning(state, frame, where)
+
+
+def _check_frame_meaning(state: UnstoppableStateData, frame: DecisionFrame, where: str) -> None:
+    """What a frame's details name exists: the effect slots of its card's mode, its bonus, its draft's level."""
+    cores = state.game.cards.cores
+    if frame.kind == Kind.EFFECT:
+        sleeve, mode = frame.detail("sleeve"), frame.detail("mode")
+        icons = len(cores[state.sleeves[sleeve].core].exhaust)
+        if mode == BONUS or (mode != PLAY and mode - EXHAUST >= icons):
+            raise StateFormatError(
+                f"{where}.details.mode", f"sleeve {sleeve} has no mode {mode} to resolve (play and {icons} icon(s))"
+            )
+        slots = {slot for slot, _ in card_effects(state, sleeve, mode)}
+        unknown = sorted(set(frame.detail("left")) - slots)
+        if unknown:
+            raise StateFormatError(f"{where}.details.left", f"sleeve {sleeve} has no effect in slot(s) {unknown}")
+    elif frame.kind == Kind.BONUS:
+        sleeve = frame.detail("sleeve")
+        bonus = state.game.cards.threats[state.sleeves[sleeve].threat].bonus
+        if frame.detail("index") > len(bonus):
+            raise StateFormatError(
+                f"{where}.details.index", f"the threat of sleeve {sleeve} has {len(bonus)} bonus(es)"
+            )
+    elif frame.kind in (Kind.DRAFT_DRAW, Kind.DRAFT, Kind.SLEEVE) and frame.detail("level") != state.small_level:
+        raise StateFormatError(
+            f"{where}.details.level", f"the draft is from the small disc's deck (level {state.small_level})"
+        )
+    if frame.kind == Kind.DRAFT:
+        wrong = [cores[core].name for core in state.draft if cores[core].level != frame.detail("level")]
+        if wrong:
+            raise StateFormatError(
+                f"{where}.details.level", f"the draft's cores {wrong} are not of level {frame.detail('level')}"
+            )

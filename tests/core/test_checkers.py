@@ -544,7 +544,14 @@ def test_reward_modes_read_the_game() -> None:
         state.rewards("elo")
 
 
-@pytest.mark.parametrize(("game", "at_default"), registered_rules_games())
+def registered_games_with_a_heuristic() -> list[Any]:
+    """registered_rules_games() of the records that name a heuristic agent (a game whose heuristic is not written
+    yet declares `heuristic=None`: it has no agent to check)."""
+    records = registered_games()
+    return [case for case in registered_rules_games() if records[case.values[0].spec.name].heuristic is not None]
+
+
+@pytest.mark.parametrize(("game", "at_default"), registered_games_with_a_heuristic())
 def test_heuristics_never_peek_on_every_registered_game(game: Game, at_default: bool) -> None:
     """DESIGN.md: agents use the game's public rule queries, never hidden information: every registered game's
     heuristic decides the same when what its seat cannot see is redrawn."""
@@ -557,7 +564,10 @@ def test_heuristics_never_peek_on_every_registered_game(game: Game, at_default: 
         return agent.act(observation, state.legal_actions_mask(), state=state)
 
     games, least = games_and_least(at_default, 4, 40)
-    assert check_no_peek(game, policy, seed=7, games=games) >= least
+    checked = check_no_peek(game, policy, seed=7, games=games)
+    if checked < least:  # a game of short episodes (one combat): more of them, for as many decisions checked
+        checked += check_no_peek(game, policy, seed=8, games=2 * games)
+    assert checked >= least
 
 
 def test_peek_checker_catches_an_agent_that_reads_hidden_cards() -> None:

@@ -237,8 +237,14 @@ def test_penalize_and_opponent_illegal_action() -> None:
     def bad(observation: object, action_mask: np.ndarray, state: State, seat: int) -> int:
         return int(np.flatnonzero(action_mask == 0)[0])
 
-    with pytest.raises(IllegalActionError):
+    with pytest.raises(IllegalActionError, match=r"^the opponent at seat [12] \(bad\) played an illegal action \d+ \("):
         _play(OpponentEnv(CardDuelGame(3), [bad], learner_seats=0), 0)  # opponents act at some point
+
+    def not_an_id(observation: object, action_mask: np.ndarray, state: State, seat: int) -> object:
+        return "first"
+
+    with pytest.raises(TypeError, match=r"^the opponent at seat [12] \(not_an_id\): an action must be an integer"):
+        _play(OpponentEnv(CardDuelGame(3), [not_an_id], learner_seats=0), 0)
 
 
 def test_bad_arguments_are_refused() -> None:

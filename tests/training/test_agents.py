@@ -135,8 +135,12 @@ def test_make_agent_reads_specs() -> None:
         assert type(guided.prior_agent).__name__ == "UnbrokenHeuristicAgent"
         with pytest.raises(AgentSpecError, match="prior must be 'none' or 'heuristic'"):
             make_agent("mcts", env, {"mcts": {"prior": "oracle"}})
-        with pytest.raises(AgentSpecError, match="unknown agent 'alphazero'"):
+        with pytest.raises(AgentSpecError, match="unknown agent 'alphazero': use one of"):
             make_agent("alphazero", env)
+        with pytest.raises(AgentSpecError, match="unknown agent 'heurstic': did you mean 'heuristic'"):
+            make_agent("heurstic", env)
+        with pytest.raises(AgentSpecError, match="^cannot load runs/nonexistent_run: no such model file"):
+            make_agent("runs/nonexistent_run", env)
         for spec in ("mcts:many", "mcts:0", "mcts:-3", "mcts:2.5"):
             with pytest.raises(AgentSpecError, match=f"^agent '{spec}': mcts:N needs a whole number of simulations"):
                 make_agent(spec, env)

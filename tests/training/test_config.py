@@ -300,7 +300,10 @@ def test_union_errors_name_the_deepest_key(net_arch: object, key: str, message: 
 def test_unknown_key_lists_the_valid_keys_of_its_section() -> None:
     error = error_of(with_section("logging", {"tensorbord": True}))
     assert error.key == "logging.tensorbord"
-    assert error.reason == "unknown key (valid keys here: run_root, tensorboard)"
+    assert error.reason == "unknown key (did you mean 'tensorboard'? valid keys here: run_root, tensorboard)"
+    assert error_of(with_section("logging", {"colour": True})).reason == (
+        "unknown key (valid keys here: run_root, tensorboard)"
+    )
     assert (
         error_of(with_section("algo", {"name": None})).reason
         == "missing required key (known algorithms: maskable_ppo, rllib_ppo)"

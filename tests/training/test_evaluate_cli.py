@@ -15,7 +15,7 @@ import evaluate
 from agents.evaluation import evaluate_cli
 from agents.evaluation.episodes import EvaluationGroup, build_groups, run_evaluation
 from envs import replay
-from envs.core.registration import game_record
+from envs.core.registration import game_record, game_record_of_env_id
 from envs.core.replays import read_record
 from tests.training.training_support import (
     DAMAGED_MODEL_REASONS,
@@ -35,6 +35,7 @@ def eval_config_for(env_id: str, tmp_path: Path) -> Path:
     config = yaml.safe_load((REPO_ROOT / "configs" / "unbroken" / "eval.yaml").read_text())
     if env_id != UNBROKEN:
         config["env"] = {"id": env_id, "kwargs": {}}
+        config["mcts"]["value"] = "none"  # the learned value model is Unbroken's (agents/value_models/unbroken.npz)
     return write_yaml(tmp_path / "eval.yaml", config)
 
 
@@ -51,13 +52,14 @@ def test_evaluate_smoke_with_every_kind_of_agent(trained_run: TrainedRun, tmp_pa
     assert "win rate" in result.stdout and "95% CI" in result.stdout
     document = json.loads((out / "results.json").read_text())
     assert [group["agent"] for group in document["results"]] == agents
+    headline = game_record_of_env_id(trained_run.env_id).headline_fact
     for group in document["results"]:
         episodes, summary = group["episodes"], group["summary"]
         assert [e["seed"] for e in episodes] == [11, 12, 13]
         assert summary["episodes"] == 3
         assert summary["wins"] == sum(e["won"] for e in episodes)
         assert sum(summary["score_distribution"].values()) == 3
-        assert sum(summary["title_distribution"].values()) == 3
+        assert sum(summary[f"{headline}_distribution"].values()) == 3
         assert summary["mean_length"] == pytest.approx(sum(e["length"] for e in episodes) / 3)
         low, high = summary["win_rate_ci95"]
         assert 0.0 <= low <= summary["win_rate"] <= high <= 1.0
@@ -214,20 +216,21 @@ def test_a_run_is_evaluated_on_its_own_env_settings(
     so; an override on the command line still wins."""
     config_file = copied_run.run_dir / "config.yaml"
     config = yaml.safe_load(config_file.read_text())
-    config["env"]["kwargs"] = {"difficulty": "hard", "preset": "spanish"}
+    settings = game_record_of_env_id(copied_run.env_id).settings  # Unbroken: difficulty hard, preset spanish
+    trained_on = {key: values[-1] for key, values in settings.items()}
+    config["env"]["kwargs"] = trained_on
     config_file.write_text(yaml.safe_dump(config, sort_keys=False))
     arguments = ["--agent", str(copied_run.run_dir), "--episodes", "2", "--out", str(tmp_path / "a")]
     assert evaluate.main(arguments) == 0
     printed = capsys.readouterr().out
-    assert (
-        f"env of run {copied_run.run_dir}: {copied_run.env_id} {{'difficulty': 'hard', 'preset': 'spanish'}}" in printed
-    )
+    assert f"env of run {copied_run.run_dir}: {copied_run.env_id} {trained_on}" in printed
     document = json.loads((tmp_path / "a" / "results.json").read_text())
-    assert document["results"][0]["env_kwargs"] == {"difficulty": "hard", "preset": "spanish"}
-    arguments = [*arguments[:-1], str(tmp_path / "b"), "env.kwargs.difficulty=easy"]
+    assert document["results"][0]["env_kwargs"] == trained_on
+    key, values = next(iter(settings.items()))  # Unbroken: difficulty=easy
+    arguments = [*arguments[:-1], str(tmp_path / "b"), f"env.kwargs.{key}={values[0]}"]
     assert evaluate.main(arguments) == 0
     document = json.loads((tmp_path / "b" / "results.json").read_text())
-    assert document["results"][0]["env_kwargs"] == {"difficulty": "easy", "preset": "spanish"}
+    assert document["results"][0]["env_kwargs"] == {**trained_on, key: values[0]}
 
 
 @pytest.mark.parametrize("workers", [1, 2])
@@ -262,6 +265,26 @@ def test_ctrl_c_keeps_the_finished_episodes_summarised_and_exits_130(
         assert len(workers_seen) == workers
         assert all(process.exitcode == -signal.SIGTERM for process in workers_seen)  # stopped, not run to the end
         assert multiprocessing.active_children() == []
+
+
+def test_sigterm_keeps_the_finished_episodes_like_ctrl_c(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """SIGTERM while playing (a scheduler's stop, or `kill` of a background job) ends as Ctrl-C does: the finished
+    episodes are summarised and written, exit status 130, and the previous SIGTERM handler is restored."""
+
+    def not_handled_by_evaluate(signum: int, frame: object) -> None:
+        raise RuntimeError("evaluate.py left SIGTERM to the previous handler")
+
+    interrupt_after(monkeypatch, 3, sigterm=True)
+    before = signal.signal(signal.SIGTERM, not_handled_by_evaluate)  # never the default, which would end pytest
+    try:
+        out = tmp_path / "out"
+        arguments = ["--agent", "heuristic", "--episodes", "20", "--workers", "1", "--out", str(out)]
+        assert evaluate.main(arguments) == 130
+        meta = json.loads((out / "results.json").read_text())["meta"]
+        assert (meta["interrupted"], meta["episodes_finished"]) == (True, 3)
+        assert signal.getsignal(signal.SIGTERM) is not_handled_by_evaluate
+    finally:
+        signal.signal(signal.SIGTERM, before)
 
 
 def test_ctrl_c_before_any_episode_ends_with_one_line(
@@ -379,3 +402,13 @@ def test_workers_end_when_their_parent_is_killed() -> None:
     while any(alive(pid) for pid in workers) and time.monotonic() < deadline:
         time.sleep(0.2)
     assert not any(alive(pid) for pid in workers)
+
+
+def test_a_runs_unknown_env_is_blamed_on_its_own_config(copied_run: TrainedRun, capsys: pytest.CaptureFixture) -> None:
+    """Evaluating a run whose config.yaml names an env id no game declares: the error names that config.yaml (where
+    the env came from), not the eval config."""
+    config = copied_run.run_dir / "config.yaml"
+    config.write_text(config.read_text().replace(f"id: {copied_run.env_id}", "id: tabletop/Nope-v0"))
+    assert evaluate.main(["--agent", str(copied_run.run_dir), "--episodes", "2"]) == 2
+    error = capsys.readouterr().err
+    assert error.startswith(f"error: {config} (the env of that run): env.id: unknown env id 'tabletop/Nope-v0'")

@@ -126,7 +126,7 @@ def test_unbroken_choices_are_listed_by_name_and_moves_report_what_happened() ->
     written: list[str] = []
     assert main(["unbroken", "--seed", "3"], always("1"), written.append) == 0
     listed = [line for line in written if line.startswith("  [")]
-    assert any(re.match(r"  \[1\] choose card 1: [^:]+: spend .* -> gain .*, time \d+", line) for line in listed)
+    assert any(re.match(r"  \[1\] choose card 1: [^:]+: spend .* -> gain .*, costs \d+ time", line) for line in listed)
     assert any(re.match(r"  \[\d\] attack with Bare Hands: \d+ small effort -> \d+ wound", line) for line in listed)
     reports = [line.removeprefix(REPORT_INDENT) for line in written if line.startswith(REPORT_INDENT)]
     assert any(re.match(r"the monster's roll lands on row \d: ", line) for line in reports)

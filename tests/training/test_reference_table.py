@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from benchmarks import balance, mcts_curve, reference_table, throughput
-from envs.core.registration import game_record
+from envs.core.registration import discovered_games, game_record
 from tests.training.training_support import REPO_ROOT, TrainedRun, run_cli
 
 DIFFICULTY_SWEEP = ["--sweep", "difficulty=easy,normal,hard"]
@@ -82,6 +82,7 @@ def test_benchmarks_run_as_modules_and_name_unknown_games(tmp_path: Path) -> Non
     assert "tabletop/Unbroken-v0:" in result.stdout and "connect_four_v3:" in result.stdout
     result = run_cli("-m", "benchmarks.balance", "--game", "monopoly")
     assert result.returncode == 2
-    assert "unknown game 'monopoly'; known games: unbroken" in result.stderr
+    known = ", ".join(sorted(discovered_games()))
+    assert f"unknown game 'monopoly'; known games: {known}" in result.stderr
     assert throughput.main(["--game", "unbroken", "--seconds", "0.02", "--rounds", "1"]) == 0
     assert (REPO_ROOT / "benchmarks" / "__init__.py").is_file()

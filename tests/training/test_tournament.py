@@ -262,7 +262,30 @@ def test_ctrl_c_keeps_the_finished_games_with_their_tables(
     document = json.loads(results.read_text())
     assert (document["meta"]["interrupted"], document["meta"]["games_finished"]) == (True, 7)
     (tournament,) = document["tournaments"]
-    assert len(tournament["games"]) == 7
-    assert sum(row["games"] for row in tournament["tables"]["per_seat"]) == 7 * 2
+    assert len(tournament["games"]) == 7  # every finished game is kept
+    # The tables summarise the 3 deals played from both seats; the 7th game's deal lacks its other rotation.
+    assert sum(row["games"] for row in tournament["tables"]["per_seat"]) == 6 * 2
+    assert tournament["tables"]["note"] == (
+        "interrupted: the tables summarise the 6 games of deals played from every seat rotation; "
+        "1 game of deals with rotations unplayed left out"
+    )
     assert "Seat advantage" in captured.out
     assert tournament_tables([], cooperative=False, seed=0) == {"note": NO_GAMES_NOTE}  # interrupted before any game
+
+
+def test_an_interrupted_tournament_says_which_line_ups_it_never_reached(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Stopped during its first line-up, a tournament's tables summarise the complete rotations only and its note
+    names the line-ups never reached (their agents' ratings would otherwise rest on the first line-up alone)."""
+    interrupt_after(monkeypatch, 3)
+    config = toy_config(tmp_path, 2)
+    out = tmp_path / "out"
+    agents = ["--agent", "heuristic", "--agent", "random", "--agent", "mcts:2"]
+    assert evaluate.main(["--config", str(config), "--out", str(out), *agents, "--episodes", "5"]) == 130
+    (tournament,) = json.loads((out / "results.json").read_text())["tournaments"]
+    lineups = [", ".join(lineup) for lineup in tournament["lineups"]]
+    note = tournament["tables"]["note"]
+    assert note.startswith("interrupted: the tables summarise the 2 games of deals played from every seat rotation")
+    assert note.endswith(f"line-ups not reached: {'; '.join(lineups[1:])}")
+    capsys.readouterr()

@@ -121,6 +121,10 @@ def test_pretraining_clones_the_teacher_before_ppo(tmp_path: Path, capsys: pytes
     assert not (run_dir / "pretrain_scratch").exists()  # the DAgger students are temporary
     assert {"pretrain/policy_loss", "pretrain/value_loss", "pretrain/held_out_accuracy"} <= scalar_tags(run_dir)
     assert model_timesteps(run_dir / "final_model.zip") == 256
+    # The closing table shows the cloned policy before PPO beside the final model: what the PPO phase did.
+    final = json.loads((run_dir / "final_evaluation" / "results.json").read_text())
+    pretrained = str(run_dir / "pretrained_model.zip")
+    assert [group["agent"] for group in final["results"]] == [str(run_dir), pretrained, "random", "heuristic"]
     # Resumed before any checkpoint (checkpoint_interval 0): the pretrained policy is reused, not recomputed.
     assert train.main(["--resume", str(run_dir), "--no-progress"]) == 0
     out = capsys.readouterr().out
@@ -146,6 +150,7 @@ def bad_config_cases(tmp_path: Path) -> dict[str, tuple[list[str], str]]:
     share = variant("share", {"pretrain": {"steps": 100, "student_share": 2.0}})
     no_grid = variant("no_grid", {"algo": {"policy_kwargs": {"features_extractor": "seat_grids"}}})
     missing = str(tmp_path / "missing.yaml")
+    good_path = variant("good", {})
     return {
         "unknown teacher": (["--config", teacher], f"{teacher}: pretrain.teacher: unknown agent 'alphazero'"),
         "bad student share": (["--config", share], f"{share}: pretrain.student_share: must be within [0, 1]"),
@@ -156,6 +161,14 @@ def bad_config_cases(tmp_path: Path) -> dict[str, tuple[list[str], str]]:
         "bad env kwarg": (["--config", bad_kwarg], f"{bad_kwarg}: env.kwargs: "),
         "solo opponents": (["--config", opponents], f"{opponents}: opponents.pool: "),
         "bad override": (["--config", unknown_env, "train.seed=-1"], "train.seed: must be >= 0"),
+        "bad env kwarg by override": (
+            ["--config", good_path, "env.kwargs.difficulty=impossible"],
+            "error: command-line override 'env.kwargs.difficulty=impossible': env.kwargs: ",
+        ),
+        "misspelt key by override": (
+            ["--config", good_path, "algo.n_epoch=3"],
+            "command-line override 'algo.n_epoch=3': algo.n_epoch: unknown key (did you mean 'n_epochs'?",
+        ),
         "no grid view": (
             ["--config", no_grid],
             f"{no_grid}: algo.policy_kwargs.features_extractor: 'seat_grids' needs a per-seat grid view",
@@ -173,6 +186,8 @@ def bad_config_cases(tmp_path: Path) -> dict[str, tuple[list[str], str]]:
         "bad env kwarg",
         "solo opponents",
         "bad override",
+        "bad env kwarg by override",
+        "misspelt key by override",
         "unknown teacher",
         "bad student share",
         "no grid view",
@@ -244,3 +259,60 @@ def test_sigterm_is_handled_like_ctrl_c(
         assert signal.getsignal(signal.SIGTERM) is not_handled_by_train
     finally:
         signal.signal(signal.SIGTERM, before)
+
+
+def test_shipped_configs_are_listed_and_named_by_short_name_from_any_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture
+) -> None:
+    """`--list-configs` lists every shipped config by short name; `--config unearth/selfplay` and the checkout path
+    `configs/unearth/selfplay.yaml` both name it from a folder outside the checkout (as an installed package has no
+    configs/ beside it); a misspelt name is refused with the closest one."""
+    monkeypatch.chdir(tmp_path)
+    assert train.main(["--list-configs"]) == 0
+    listed = [line.split()[0] for line in capsys.readouterr().out.splitlines()]
+    shipped = sorted(f"{path.parent.name}/{path.stem}" for path in (REPO_ROOT / "configs").glob("*/*.yaml"))
+    assert listed == shipped
+    for spec in ("unearth/selfplay", "configs/unearth/selfplay.yaml"):
+        assert train.main(["--config", spec, "--show-config"]) == 0
+        assert "id: tabletop/unearth_v0" in capsys.readouterr().out
+    assert train.main(["--config", "unearth/selfpaly"]) == 2
+    assert "config file not found (did you mean 'unearth/selfplay'?" in capsys.readouterr().err
+
+
+def test_the_evaluation_command_suggested_matches_how_training_was_run(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Run as the installed `tabletop-train`, training suggests `tabletop-evaluate` (there is no evaluate.py outside
+    a checkout); run as `python train.py`, it suggests `python evaluate.py`."""
+    from agents.training import train_cli
+
+    monkeypatch.setattr("sys.argv", ["/usr/bin/tabletop-train"])
+    assert train_cli.evaluate_command_name() == "tabletop-evaluate"
+    monkeypatch.setattr("sys.argv", ["train.py"])
+    assert train_cli.evaluate_command_name() == "python evaluate.py"
+
+
+def test_progress_total_is_the_budget_in_whole_rollouts() -> None:
+    """PPO collects whole rollouts, so a budget of 50,000 steps in rollouts of 2,048 takes 51,200: the progress bar
+    counts to that total (never 51,200/50,000), and a budget of whole rollouts is kept as it is."""
+    from agents.training.callbacks import whole_rollouts
+
+    assert whole_rollouts(50_000, 2_048) == 51_200
+    assert whole_rollouts(4_096, 2_048) == 4_096
+    assert whole_rollouts(1, 2_048) == 2_048
+    assert whole_rollouts(0, 2_048) == 0
+
+
+def test_ctrl_c_during_start_up_ends_with_one_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture
+) -> None:
+    """Ctrl-C before training starts (building the env) ends with status 130 and one line, not a traceback, and
+    creates no run."""
+    from agents.training import train_cli
+
+    def interrupted(*args: object, **kwargs: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(train_cli, "probe_env", interrupted)
+    config = write_yaml(tmp_path / "tiny.yaml", tiny_training_config("tabletop/Unbroken-v0", tmp_path / "runs"))
+    assert train.main(["--config", str(config), "--no-progress"]) == 130
+    assert capsys.readouterr().err.strip() == "interrupted (outside training: nothing was being trained)"
+    assert not (tmp_path / "runs").exists()

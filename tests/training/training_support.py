@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import io
 import multiprocessing
+import os
+import signal
 import subprocess
 import sys
 import zipfile
@@ -65,9 +67,11 @@ class TrainedRun:
     stdout: str
 
 
-def interrupt_after(monkeypatch: pytest.MonkeyPatch, items: int, seen: list | None = None) -> None:
-    """Ctrl-C in evaluate.py's process right after it has received `items` results (as if pressed then); `seen`
-    gets the live worker processes at that moment."""
+def interrupt_after(
+    monkeypatch: pytest.MonkeyPatch, items: int, seen: list | None = None, sigterm: bool = False
+) -> None:
+    """Ctrl-C in evaluate.py's process right after it has received `items` results (as if pressed then), or with
+    `sigterm` a SIGTERM sent to it (as a scheduler or `kill` would); `seen` gets the live worker processes then."""
     advance = Progress.advance
 
     def advance_then_interrupt(self: Progress, count: int = 1) -> None:
@@ -75,6 +79,9 @@ def interrupt_after(monkeypatch: pytest.MonkeyPatch, items: int, seen: list | No
         if self.done == items:
             if seen is not None:
                 seen.extend(multiprocessing.active_children())
+            if sigterm:
+                os.kill(os.getpid(), signal.SIGTERM)  # its handler raises here
+                raise AssertionError("SIGTERM did not interrupt evaluate.py")
             raise KeyboardInterrupt
 
     monkeypatch.setattr(Progress, "advance", advance_then_interrupt)

@@ -1,4 +1,4 @@
-"""Helpers that worker processes import by name (tests of agents.evaluation.episodes.stream_in_workers)."""
+"""Helpers that worker processes import by name (tests of agents.evaluation.parallel.stream_in_workers)."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ def worker_pids_forever(chunk: int) -> Iterator[int]:
 
 def stream_until_killed() -> None:
     """Print every worker's process id once, then keep streaming until this process is killed."""
-    from agents.evaluation.episodes import stream_in_workers
+    from agents.evaluation.parallel import stream_in_workers
 
     seen: set[int] = set()
     for pid in stream_in_workers(worker_pids_forever, [0, 1], workers=2):

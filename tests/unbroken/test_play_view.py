@@ -92,7 +92,7 @@ def test_choices_name_the_revealed_cards_and_the_offered_skills(english) -> None
     assert texts[0].startswith("choose card 1: Forsaken shrine: spend ")
     assert texts[1].startswith("choose card 2: Rusted cage: spend ")
     time = english.cards.encounters[cage].time
-    assert f"time {time}" in texts[1] and f"(or rest: {time} small effort)" in texts[1]
+    assert f"costs {time} time" in texts[1] and f"(or rest: {time} small effort)" in texts[1]
     peek, flexible = skill_index(english, "Take a Peek"), skill_index(english, "Flexible")
     state = make_state(english, Phase.DECIDE_SKILL, skill_offer=[peek, flexible], skill_target=2)
     texts = legal_texts(english, state)

@@ -143,17 +143,17 @@ def test_buying_an_upgrade_spends_credits_less_the_discount_and_refills_the_mark
     market = [state.game.cards.upgrades[u].name if u != NONE else None for u in state.market]
     offered = labels(state)
     toxin = market.index("Nerve Toxin") + 1
-    assert f"buy: market slot {toxin} onto drafted card 1 (Viren Strategy)" in offered
+    assert f"buy: market slot {toxin} (Nerve Toxin) onto drafted card 1 (Viren Strategy)" in offered
     edge = market.index("Sharpened Edge") + 1
     assert not any(f"market slot {edge} " in label for label in offered), "no credits for Sharpened Edge"
-    act(state, f"buy: market slot {toxin} onto drafted card 1")
+    act(state, f"buy: market slot {toxin} (Nerve Toxin) onto drafted card 1")
     assert state.sleeves[sleeve_named(state, "Viren Strategy")].top == state.game.cards.upgrade_index("Nerve Toxin")
     assert state.current_player() == CHANCE and top_kind(state) == "reveal upgrade"
     outcomes = dict(state.chance_outcomes())
     assert {state.game.cards.upgrades[u].name for u in outcomes} == {"Field Medic Kit", "Overclock"}
     chance(state, state.game.cards.upgrade_index("Overclock"))
     assert state.market[toxin - 1] == state.game.cards.upgrade_index("Overclock")
-    assert not any(f"market slot {toxin} onto drafted card 1" in label for label in labels(state)), (
+    assert not any(f"market slot {toxin} (Overclock) onto drafted card 1" in label for label in labels(state)), (
         "Overclock needs an ally; and the top cutout of Viren Strategy is taken anyway"
     )
 

@@ -16,7 +16,9 @@ import pytest
 
 from envs.core.game import StateFormatError
 from envs.core.testing import check_json_round_trip
-from tests.unstoppable.scenarios import rules_game, scenario_dict
+from envs.unstoppable.game import UnstoppableGame
+from tests.unstoppable.golden_cases import seeded_policy
+from tests.unstoppable.scenarios import act, rules_game, scenario, scenario_dict
 
 
 def test_every_position_of_random_games_survives_its_dict() -> None:
@@ -102,3 +104,91 @@ def test_a_hidden_on_deck_threat_is_refused() -> None:
 
     error = refusal(edit, hand=["Strike"], deck=["Ash Wyrm", "Rust Golem"])
     assert error.field == "deck"
+
+
+def test_a_phase_of_turn_zero_is_refused() -> None:
+    """Turn 0 is the setup: the first Upkeep Phase starts turn 1, so a Main Phase of turn 0 cannot happen."""
+    error = refusal(lambda d: d.update(turn=0), hand=["Strike"], battlefield=["Rust Golem"], deck=["Ash Wyrm"])
+    assert error.field == "turn" and "turns count from 1" in str(error)
+
+
+def test_every_position_of_greedy_games_on_the_shipped_content_survives_its_dict() -> None:
+    """Greedy play (every card played, exhausted and bought that can be) reaches bonuses interrupted by targets,
+    level-ups, refills and the danger track's effects: each of its states rebuilds equal from its JSON dict."""
+    game = UnstoppableGame(difficulty="hard")
+    rng = np.random.default_rng(8)
+    kinds = set()
+    for seed in range(4):
+        policy = seeded_policy(game, "greedy", seed)
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            check_json_round_trip(game, state)
+            kinds.update(frame.kind for frame in state.stack)
+            state.apply_action(state.sample_chance(rng) if state.current_player() < 0 else policy(state))
+    assert {"bonus", "boss level up", "reshuffle", "refill", "choose target", "danger effect", "rage"} <= kinds
+
+
+def test_a_pending_frame_with_wrong_details_is_refused() -> None:
+    """A pending frame carries its kind's details and names what exists: an effect slot the card lacks, an unknown or
+    missing detail, a mode the card has no icon for, a draft from another deck are refused naming the detail."""
+    state = scenario(
+        hand=["Five Meters Under"], battlefield=["Rust Golem", "Ash Wyrm", "Neon Cutthroat"], deck=["Strike"]
+    )
+    act(state, "play: drafted card 1 (Five Meters Under)")
+    saved = state.to_dict()
+    index = next(i for i, frame in enumerate(saved["stack"]) if frame["kind"] == "choose effect")
+    cases = {
+        "left": lambda details: details.update(left=[0, 7]),
+        "mode": lambda details: details.update(mode=2),
+        "colour": lambda details: details.update(colour=1),
+        "sleeve": lambda details: details.pop("sleeve"),
+    }
+    for key, edit in cases.items():
+        data = json.loads(json.dumps(saved))
+        edit(data["stack"][index]["details"])
+        with pytest.raises(StateFormatError) as error:
+            rules_game().state_from_dict(data)
+        assert error.value.field == f"stack[{index}].details.{key}", (key, str(error.value))
+
+
+def test_a_reordered_boss_deck_or_turn_is_refused() -> None:
+    """The Harbinger's boss deck keeps the mat's order ("#00 on top"), and the steps of a turn run in the rulebook's
+    order (A. Upkeep ... E. Cleanup): a saved position with either reordered is refused naming the field."""
+    game = UnstoppableGame()
+    state = game.new_initial_state()
+    rng = np.random.default_rng(0)
+    while state.current_player() < 0:
+        state.apply_action(state.sample_chance(rng))
+    saved = state.to_dict()
+    swapped = json.loads(json.dumps(saved))
+    top = swapped["boss_deck"]["top"]
+    top[0], top[1] = top[1], top[0]
+    with pytest.raises(StateFormatError, match="keeps the mat's order") as error:
+        game.state_from_dict(swapped)
+    assert error.value.field == "boss_deck"
+    reordered = json.loads(json.dumps(saved))
+    kinds = [frame["kind"] for frame in reordered["stack"]]
+    cleanup, threat = kinds.index("cleanup"), kinds.index("threat phase")
+    stack = reordered["stack"]
+    stack[cleanup], stack[threat] = stack[threat], stack[cleanup]
+    with pytest.raises(StateFormatError, match="comes before it") as error:
+        game.state_from_dict(reordered)
+    assert error.value.field == f"stack[{max(cleanup, threat)}].kind"
+
+
+def test_a_setup_stack_out_of_order_or_missing_a_reveal_is_refused() -> None:
+    """Setup's steps are pending in the rulebook's order under the turn's first step: a deal moved below the first
+    turn, or a core deck whose top is unknown with no reveal of its own pending, is refused naming the field."""
+    game = UnstoppableGame()
+    saved = game.new_initial_state().to_dict()
+    assert [frame["kind"] for frame in saved["stack"][:3]] == ["start turn", "reveal on-deck threat", "deal"]
+    swapped = json.loads(json.dumps(saved))
+    swapped["stack"][0], swapped["stack"][2] = swapped["stack"][2], swapped["stack"][0]
+    with pytest.raises(StateFormatError, match="only steps of the turn are below it") as error:
+        game.state_from_dict(swapped)
+    assert error.value.field == "stack[2].kind"
+    shortened = json.loads(json.dumps(saved))
+    level = shortened["stack"].pop()["details"]["level"]
+    with pytest.raises(StateFormatError, match="shows its top card") as error:
+        game.state_from_dict(shortened)
+    assert error.value.field == f"core_decks[{level - 1}]"

@@ -1,0 +1,27 @@
+"""Runebound (3rd edition) with the Unbreakable Bonds expansion: one combat, the hero against an enemy run by its
+trait's combat board; this file is its registration record.
+
+The package holds the combat engine (rules.py on the core frame engine), its content (cards.py, data/*.yaml) and the
+solo Gymnasium env; the board game builds on it later. The record holds plain values only, so `import envs` does not
+load the rules: `max_episode_steps` restates `MAX_GAME_LENGTH` of the rules and the settings restate the traits and
+enemy-choice presets the game accepts (tests/core/test_registration.py checks both against the game).
+"""
+
+from envs.core.registration import GameRecord, GymEnvRecord
+
+GAME = GameRecord(
+    name="runebound",
+    description="Runebound with Unbreakable Bonds: one combat, a hero's tokens against an enemy run by its trait's "
+    "combat board.",
+    game="envs.runebound.game:RuneboundCombatGame",
+    gym_envs=(
+        GymEnvRecord(
+            id="tabletop/RuneboundCombat-v0", entry_point="envs.runebound.env:make_env", max_episode_steps=800
+        ),
+    ),
+    heuristic="agents.heuristics.runebound:RuneboundHeuristicAgent",
+    settings={"trait": ("Warrior", "Mystic", "Savage", "Trickster"), "enemy_choice": ("detrimental", "two_damage")},
+    outcome_facts=("outcome", "rounds"),
+    headline_fact="outcome",
+)
+"""Runebound's registration record (see envs/core/registration.py)."""

@@ -1,0 +1,296 @@
+"""Runebound combat as text (`state_text`: the ansi view and the observer's text) and as a picture (`render_rgb`: the
+rgb_array view): both sides' cast tokens, the enemy's combat board with its tokens on their spaces (the surge space
+in its three sections), health and damage, abilities, the round and what the hero is deciding.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import TYPE_CHECKING
+
+import numpy as np
+from PIL import Image, ImageDraw, ImageFont
+
+from envs.core.game import State
+from envs.runebound.rules import CombatState
+from envs.runebound.state import NOT_CAST, NOWHERE, ROUND_CAP, Kind
+from envs.runebound.symbols import ENEMY, HERO, SIDE_NAMES, Symbol
+
+if TYPE_CHECKING:
+    from envs.runebound.cards import Space
+
+DECISION_WORDS: dict[str, str] = {
+    Kind.HERO_ACTION: "the hero's combat action",
+    Kind.GROUP: "tokens to add to the action, or strike",
+    Kind.AGILITY: "the token the agility flips or recasts",
+    Kind.COPY: "the symbol the tactics copies",
+    Kind.COPIED_SURGE: "the ability the copied surges pay for",
+    Kind.BLOCK: "whether to spend a tactics as a shield against the damage",
+    Kind.PREVENT: "whether to prevent the enemy's flip",
+    Kind.STAY: "whether to stay in the combat or flee",
+}
+
+
+def token_text(state: CombatState, side: int, index: int) -> str:
+    """One token as text: its place, name and face, and whether it is spent or stacked."""
+    held = state.tokens[side][index]
+    name = state.game.cards.tokens[held.token].name
+    if held.face == NOT_CAST:
+        return f"{index + 1} {name}: not cast"
+    text = f"{index + 1} {name}: {state.face(side, index)}"
+    if held.spent:
+        return f"{text} [spent]"
+    if held.on != NOWHERE:
+        return f"{text} [on {held.on + 1}]"
+    return text
+
+
+def space_text(state: CombatState, number: int, space: Space) -> str:
+    """A board space: its symbol and instruction, then the tokens on it (the surge space by section)."""
+    tokens = [i for i in range(len(state.tokens[ENEMY])) if state.space_of(i) == number]
+    bonus = f" (+{space.bonus})" if space.bonus else ""
+    head = f"  {number + 1}. {space.symbol.name.lower()}{bonus}: {space.text}"
+    if not tokens:
+        return f"{head}\n       -"
+    if space.symbol == Symbol.SURGE:
+        sections = state.surge_sections()
+        parts = []
+        for section in (1, 2, 3):
+            inside = [i for i in tokens if sections.get(i) == section]
+            if inside:
+                parts.append(f"[{section}] " + ", ".join(_stack(state, i) for i in inside))
+        return f"{head}\n       " + "  ".join(parts)
+    return f"{head}\n       " + ", ".join(_stack(state, i) for i in tokens if state.tokens[ENEMY][i].on == NOWHERE)
+
+
+def _stack(state: CombatState, index: int) -> str:
+    double = state.double_on(ENEMY, index)
+    text = f"token {index + 1} {state.face(ENEMY, index)}"
+    return f"{text} + double (token {double + 1})" if double != NOWHERE else text
+
+
+def state_text(state: CombatState) -> str:
+    """The whole combat as text (nothing in it is hidden)."""
+    game, cards = state.game, state.game.cards
+    lines = []
+    if state.hero == NOWHERE or state.enemy == NOWHERE:
+        return "Runebound combat: the hero and the enemy are still to be drawn."
+    hero, enemy = state.hero_card(), state.enemy_card()
+    initiative = "-" if state.initiative == NOWHERE else SIDE_NAMES[state.initiative]
+    lines.append(
+        f"Round {state.round}/{ROUND_CAP}, Act {'I' * game.act}, initiative: {initiative}, outcome: "
+        f"{state.outcome.name.lower()}"
+    )
+    for side, name, health in ((HERO, hero.name, hero.health), (ENEMY, f"{enemy.name} ({enemy.trait})", enemy.health)):
+        flags = [
+            word
+            for word, on in (
+                ("passed", state.passed[side]),
+                ("charged: cannot block", state.charged[side]),
+                ("silenced", state.silenced[side]),
+                (f"barrier {state.barrier[side]}", state.barrier[side]),
+            )
+            if on
+        ]
+        extra = f" [{', '.join(flags)}]" if flags else ""
+        lines.append(f"{name}: {health - state.damage[side]}/{health} health ({state.damage[side]} damage){extra}")
+        for slot, ability in enumerate(state.abilities(side)):
+            mark = " [triggered]" if state.has_triggered(side, slot) else ""
+            lines.append(f"  ability {slot + 1}: {ability.name}{mark}: {ability.text}")
+        if side == HERO:
+            lines.append("  tokens: " + "; ".join(token_text(state, HERO, i) for i in range(len(state.tokens[HERO]))))
+    board = state.trait().board
+    lines.append(f"{enemy.trait} board, {board.ability.name}: {board.ability.text}")
+    lines.extend(space_text(state, number, space) for number, space in enumerate(board.spaces))
+    lines.append("  enemy tokens: " + "; ".join(token_text(state, ENEMY, i) for i in range(len(state.tokens[ENEMY]))))
+    frame = state.decision()
+    if frame is not None:
+        lines.append(f"Deciding: {DECISION_WORDS.get(frame.kind, frame.kind)}")
+    del cards
+    return "\n".join(lines)
+
+
+# ============================================================================================ the picture
+WIDTH, HEIGHT = 960, 600
+MARGIN = 12
+COLUMN = 470
+"""The board's column starts here; the two sides, their abilities and the tokens off the board are left of it."""
+LINE = 15
+FONT_SIZE = 12
+CHARACTERS = 66
+"""Characters of a wrapped line in the left column (about 7 pixels each)."""
+BACKGROUND = (30, 28, 36)
+INK = (235, 230, 215)
+DIM = (150, 145, 135)
+GOLD = (225, 185, 60)
+SPENT = (90, 86, 80)
+HEALTH = (80, 170, 90)
+WOUND = (200, 50, 50)
+FRAME = (110, 105, 120)
+SYMBOL_COLOURS = {
+    Symbol.PHYSICAL: (200, 200, 210),
+    Symbol.MAGIC: (150, 110, 230),
+    Symbol.SHIELD: (90, 140, 220),
+    Symbol.AGILITY: (90, 200, 160),
+    Symbol.DOUBLE: (230, 150, 60),
+    Symbol.SURGE: (240, 220, 90),
+    Symbol.CHARGE: (240, 110, 60),
+    Symbol.TACTICS: (220, 120, 200),
+    Symbol.SKULL: (220, 70, 70),
+    Symbol.BLANK: (120, 115, 110),
+}
+SHORT = {
+    Symbol.PHYSICAL: "phys",
+    Symbol.MAGIC: "magic",
+    Symbol.SHIELD: "shield",
+    Symbol.AGILITY: "agility",
+    Symbol.DOUBLE: "double",
+    Symbol.SURGE: "surge",
+    Symbol.CHARGE: "charge",
+    Symbol.TACTICS: "tactic",
+    Symbol.SKULL: "skull",
+    Symbol.BLANK: "blank",
+}
+"""A symbol's word on a disc (short enough to fit it)."""
+TOKEN = 46
+"""A token's disc, in pixels."""
+TOKEN_STEP = TOKEN + 12
+
+
+@cache
+def _font() -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
+    try:
+        return ImageFont.truetype("DejaVuSans.ttf", FONT_SIZE)
+    except OSError:
+        return ImageFont.load_default()
+
+
+def _wrap(words: str, width: int) -> list[str]:
+    """`words` in lines of at most `width` characters."""
+    lines: list[str] = []
+    line = ""
+    for word in words.split():
+        if line and len(line) + 1 + len(word) > width:
+            lines.append(line)
+            line = word
+        else:
+            line = f"{line} {word}" if line else word
+    return [*lines, line] if line else lines
+
+
+def _text(draw: ImageDraw.ImageDraw, x: int, y: int, words: str, colour: tuple[int, int, int], width: int) -> int:
+    """Draw `words` wrapped to `width` characters; the y below them."""
+    for line in _wrap(words, width):
+        draw.text((x, y), line, fill=colour, font=_font())
+        y += LINE
+    return y
+
+
+def _disc(draw: ImageDraw.ImageDraw, x: int, y: int, state: CombatState, side: int, index: int) -> None:
+    """A token as a disc: its symbol's colour and number, a gold ring for a gold rim, grey once spent; its place in
+    its side's casting order under it."""
+    held = state.tokens[side][index]
+    box = (x, y, x + TOKEN, y + TOKEN)
+    font = _font()
+    draw.text((x + TOKEN // 2 - 3, y + TOKEN + 1), str(index + 1), fill=DIM, font=font)
+    if held.face == NOT_CAST:
+        draw.ellipse(box, outline=DIM, width=2)
+        return
+    face = state.face(side, index)
+    fill = SPENT if held.spent else SYMBOL_COLOURS[face.symbol]
+    draw.ellipse(box, fill=fill, outline=GOLD if face.gold else FRAME, width=4 if face.gold else 2)
+    word = SHORT[face.symbol]
+    draw.text((x + TOKEN // 2 - 3 * len(word), y + 11), word, fill=(20, 20, 20), font=font)
+    if face.symbol not in (Symbol.AGILITY, Symbol.DOUBLE, Symbol.TACTICS, Symbol.BLANK):
+        draw.text((x + TOKEN // 2 - 3, y + 25), str(face.value), fill=(20, 20, 20), font=font)
+
+
+def _bar(draw: ImageDraw.ImageDraw, x: int, y: int, health: int, damage: int) -> None:
+    """Health as pips, the damaged ones red."""
+    step = 12
+    for k in range(health):
+        draw.rectangle((x + k * step, y, x + k * step + step - 3, y + 9), fill=WOUND if k < damage else HEALTH)
+
+
+def render_rgb(state: State) -> np.ndarray:
+    """The combat as an RGB picture (HEIGHT x WIDTH x 3, uint8): the hero, the enemy and the tokens off the board on
+    the left, the enemy's combat board with its tokens on their spaces (surges by section) on the right."""
+    assert isinstance(state, CombatState)
+    image = Image.new("RGB", (WIDTH, HEIGHT), BACKGROUND)
+    draw = ImageDraw.Draw(image)
+    font = _font()
+    if state.hero == NOWHERE or state.enemy == NOWHERE:
+        draw.text((MARGIN, MARGIN), "the hero and the enemy are still to be drawn", fill=INK, font=font)
+        return np.asarray(image)
+    hero, enemy = state.hero_card(), state.enemy_card()
+    initiative = "-" if state.initiative == NOWHERE else SIDE_NAMES[state.initiative]
+    header = f"Round {state.round}/{ROUND_CAP}   Act {'I' * state.game.act}   initiative: {initiative}"
+    draw.text((MARGIN, MARGIN), header, fill=INK, font=font)
+    frame = state.decision()
+    status = (
+        "deciding: " + DECISION_WORDS.get(frame.kind, frame.kind) if frame is not None else state.outcome.name.lower()
+    )
+    y = _text(draw, MARGIN, MARGIN + LINE, status, GOLD, CHARACTERS) + 6
+    for side, name, health in ((HERO, hero.name, hero.health), (ENEMY, f"{enemy.name} ({enemy.trait})", enemy.health)):
+        flags = [word for word, on in (("passed", state.passed[side]), ("charged", state.charged[side]),
+                                       ("silenced", state.silenced[side])) if on]  # fmt: skip
+        if state.barrier[side]:
+            flags.append(f"barrier {state.barrier[side]}")
+        title = f"{name}  {health - state.damage[side]}/{health}" + (f"  [{', '.join(flags)}]" if flags else "")
+        draw.text((MARGIN, y), title, fill=INK, font=font)
+        _bar(draw, MARGIN + 330, y + 3, health, state.damage[side])
+        y += LINE + 2
+        for slot, ability in enumerate(state.abilities(side)):
+            mark = " (triggered)" if state.has_triggered(side, slot) else ""
+            y = _text(draw, MARGIN + 8, y, f"{ability.name}{mark}: {ability.text}", DIM, CHARACTERS - 2)
+        if side == HERO:
+            y += 4
+            for index in range(len(state.tokens[HERO])):
+                _disc(draw, MARGIN + index * TOKEN_STEP, y, state, HERO, index)
+            y += TOKEN + LINE + 6
+        y += 6
+    board = state.trait().board
+    y = _text(draw, MARGIN, y, f"{enemy.trait} board, {board.ability.name}: {board.ability.text}", INK, CHARACTERS)
+    off = [
+        i
+        for i in range(len(state.tokens[ENEMY]))
+        if state.space_of(i) == NOWHERE and state.tokens[ENEMY][i].on == NOWHERE
+    ]
+    if off:
+        y += 4
+        draw.text((MARGIN, y), "enemy tokens off the board (spent, blank):", fill=DIM, font=font)
+        y += LINE
+        for k, index in enumerate(off):
+            _disc(draw, MARGIN + k * TOKEN_STEP, y, state, ENEMY, index)
+    _board(draw, state)
+    return np.asarray(image)
+
+
+def _board(draw: ImageDraw.ImageDraw, state: CombatState) -> None:
+    """The enemy's combat board in the right column: one row per space, top to bottom, its tokens on it."""
+    board = state.trait().board
+    font = _font()
+    row = (HEIGHT - 2 * MARGIN) // max(len(board.spaces), 1)
+    sections = state.surge_sections()
+    for number, space in enumerate(board.spaces):
+        top = MARGIN + number * row
+        draw.rectangle((COLUMN, top, WIDTH - MARGIN, top + row - 4), outline=FRAME)
+        bonus = f" +{space.bonus}" if space.bonus else ""
+        draw.text(
+            (COLUMN + 6, top + 4), f"{space.symbol.name.lower()}{bonus}", fill=SYMBOL_COLOURS[space.symbol], font=font
+        )
+        _text(draw, COLUMN + 6, top + 4 + LINE, space.text, DIM, 26)
+        x = COLUMN + 200
+        for index in range(len(state.tokens[ENEMY])):
+            if state.tokens[ENEMY][index].on != NOWHERE or state.space_of(index) != number:
+                continue
+            if space.symbol == Symbol.SURGE:
+                draw.text((x, top + 2), f"section {sections.get(index, 1)}", fill=DIM, font=font)
+            _disc(draw, x, top + (LINE if space.symbol == Symbol.SURGE else 4), state, ENEMY, index)
+            double = state.double_on(ENEMY, index)
+            if double != NOWHERE:  # the stacked double, overlapping the token it doubles
+                _disc(
+                    draw, x + TOKEN // 2, top + (LINE if space.symbol == Symbol.SURGE else 4) + 6, state, ENEMY, double
+                )
+                x += TOKEN // 2
+            x += TOKEN_STEP

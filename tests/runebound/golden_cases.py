@@ -1,0 +1,49 @@
+"""Runebound's golden transcripts, declared in one place (tests/test_golden.py replays every game's GOLDEN_CASES).
+
+- one seeded random combat (a random hero against a random enemy of any trait, Act I): the odd decisions random play
+  makes (flights, wasted tokens), with every cast and label;
+- seeded heuristic combats: a Mystic enemy in Act I and a Savage enemy in Act II with the `two_damage` preset,
+  pinning the rules, the content, the labels and the heuristic's choices.
+
+Regenerate on purpose with `python -m pytest tests/test_golden.py --update-golden`, then review the diff.
+"""
+
+from __future__ import annotations
+
+from functools import partial
+
+from agents.heuristics.runebound import RuneboundHeuristicAgent
+from envs.core.game import State
+from envs.core.testing import GoldenCase, transcript
+from envs.runebound.game import RuneboundCombatGame
+
+
+def heuristic_transcript(seed: int, **kwargs: str) -> str:
+    """The transcript of one seeded combat played by the heuristic hero."""
+    game = RuneboundCombatGame(**kwargs)
+    agent = RuneboundHeuristicAgent(game)
+
+    def policy(state: State) -> int:
+        return agent.act(None, state.legal_actions_mask(), state=state)
+
+    return transcript(game, seed, policy=policy)
+
+
+GOLDEN_CASES: list[GoldenCase] = [
+    GoldenCase(
+        file_name="runebound_random_1.txt",
+        make=partial(transcript, RuneboundCombatGame(), 1),
+        protects="one combat under seeded random play: setup draws, casts, the enemy's board, labels and chance order",
+    ),
+    GoldenCase(
+        file_name="runebound_heuristic_mystic_2.txt",
+        make=partial(heuristic_transcript, 2, trait="Mystic"),
+        protects="a Mystic combat (Act I) played by the heuristic: the rules, the content and the heuristic's choices",
+    ),
+    GoldenCase(
+        file_name="runebound_heuristic_savage_two_damage_3.txt",
+        make=partial(heuristic_transcript, 3, trait="Savage", act="II", enemy_choice="two_damage"),
+        protects="a Savage combat (Act II, the two_damage preset) played by the heuristic",
+    ),
+]
+"""Every golden transcript of Runebound."""

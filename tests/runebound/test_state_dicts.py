@@ -1,0 +1,119 @@
+"""State dicts of a combat: every position random play reaches survives JSON and rebuilds equal; impossible positions
+are refused by `state_from_dict`, naming the field (envs/runebound/validation.py); the random-simulation invariants
+hold on the hand-made content."""
+
+from __future__ import annotations
+
+import copy
+import json
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from envs.core.game import StateFormatError
+from envs.core.testing import check_json_round_trip, random_simulation
+from envs.runebound.symbols import ENEMY, HERO
+
+from .scenarios import make_game, position
+
+HERO_TOKENS = [("Tester 1", "physical 1"), ("Buckler", "shield 1")]
+ENEMY_FACES = ["skull 1", "surge 1", "double", "-", "-", "-"]
+
+
+def saved() -> dict[str, Any]:
+    """A valid position's dict (the hero to act)."""
+    return position(make_game(), HERO_TOKENS, ENEMY_FACES).to_dict()
+
+
+def test_random_combats_keep_every_invariant_and_survive_json() -> None:
+    """The generic random-simulation checker: chance outcomes, legal actions, the mask, observations, the length bound,
+    and every seventh state rebuilt from its JSON dict."""
+    for act in ("I", "II"):
+        report = random_simulation(make_game("Dummy", act=act), num_games=60, seed=3, check_roundtrip_every=7)
+        assert report.games == 60
+    for enemy in ("Horde", "Brigand", "Shade", "Tricky Dummy", "Twins"):
+        random_simulation(make_game(enemy, enemy_choice="two_damage"), num_games=40, seed=5, check_roundtrip_every=5)
+
+
+def test_every_state_of_a_combat_rebuilds_equal_from_its_dict() -> None:
+    """`to_dict` -> JSON -> `state_from_dict` gives the same state, the same legal actions and chance outcomes."""
+    game = make_game("Horde", hero="Mender")
+    state = game.new_initial_state()
+    steps = 0
+    while not state.is_terminal() and steps < 200:
+        check_json_round_trip(game, state)
+        options = state.legal_actions() or [outcome for outcome, _ in state.chance_outcomes()]
+        state.apply_action(options[steps % len(options)])
+        steps += 1
+    check_json_round_trip(game, state)
+
+
+def test_a_saved_position_names_its_content() -> None:
+    """Tokens, faces, sides and abilities are written by name."""
+    data = saved()
+    assert data["hero"] == "Tester" and data["enemy"] == "Dummy"
+    assert data["tokens"]["hero"][0] == {"token": "Tester 1", "face": "physical 1", "spent": False, "on": None}
+    assert data["initiative"] == "hero"
+    json.dumps(data)
+
+
+def change(path: str, value: Any) -> Callable[[dict[str, Any]], None]:
+    """An edit setting a dotted path (`tokens.enemy[0].face`) of a state dict."""
+
+    def edit(data: dict[str, Any]) -> None:
+        node: Any = data
+        steps = path.replace("[", ".").replace("]", "").split(".")
+        for step in steps[:-1]:
+            node = node[int(step)] if step.isdigit() else node[step]
+        last = steps[-1]
+        node[int(last) if last.isdigit() else last] = value
+
+    return edit
+
+
+REFUSED = [
+    ("tokens.enemy[0].face", change("tokens.enemy.0.face", "skull 2"), "unknown token_face"),
+    ("tokens.enemy", change("tokens.enemy.0", {"token": "P2", "face": "skull 2", "spent": False}), "first 4 + Act"),
+    (
+        "tokens.hero",
+        change("tokens.hero.0", {"token": "Blade", "face": "physical 1", "spent": False}),
+        "start with its",
+    ),
+    ("tokens.hero[1].token", change("tokens.hero.1", {"token": "P1", "face": "shield 1", "spent": False}), "weapons'"),
+    ("tokens.enemy[0].on", change("tokens.enemy.0.on", 1), "only a token showing a double"),
+    ("tokens.enemy[2].on", change("tokens.enemy.2.on", 3), "cast, unspent token"),
+    ("tokens.hero[0].on", change("tokens.hero.0.on", 1), "only the enemy's board"),
+    ("tokens.hero[0].face", change("tokens.hero.0.face", None), "no cast of it is pending"),
+    ("damage.hero", change("damage.hero", 11), "more than"),
+    ("damage.enemy", change("damage.enemy", 10), "defeated exactly when"),
+    ("round", change("round", 0), "a round has started"),
+    ("initiative", change("initiative", None), "initiative was taken"),
+    ("triggered.enemy", change("triggered.enemy", ["Horde: Relentless"]), "another card"),
+    ("outcome", change("outcome", "FLED"), "frames are pending"),
+    ("hero", change("hero", "Mender"), "this game's hero"),
+    ("stack[0].details.side", change("stack.0.details", {}), "missing"),
+    ("stack[0].details.why", change("stack.0.details", {"side": "hero", "why": 1}), "no such detail"),
+    ("tokens.sword", change("tokens", {"hero": [], "enemy": [], "sword": 1}), "unknown side"),
+]
+
+
+@pytest.mark.parametrize(
+    ("field", "edit", "words"), REFUSED, ids=[f"{field}-{i}" for i, (field, _, _) in enumerate(REFUSED)]
+)
+def test_an_impossible_position_is_refused_naming_the_field(
+    field: str, edit: Callable[[dict[str, Any]], None], words: str
+) -> None:
+    """`state_from_dict` refuses a position no combat reaches, with a StateFormatError naming the field."""
+    data = copy.deepcopy(saved())
+    edit(data)
+    with pytest.raises(StateFormatError) as error:
+        make_game().state_from_dict(data)
+    assert error.value.field == field, error.value
+    assert words in str(error.value)
+
+
+def test_the_saved_position_itself_is_accepted() -> None:
+    """The unedited dict loads (the refusals above are the edits')."""
+    state = make_game().state_from_dict(saved())
+    assert state.tokens[HERO][0].face == 0 and state.tokens[ENEMY][1].face == 1
