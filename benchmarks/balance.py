@@ -3,6 +3,10 @@
 Usage: python -m benchmarks.balance --game GAME [--games 1000] [--seed 0] [--jobs 1] [--sweep KEY=V1,V2]
        [--out benchmarks/results/<game>_balance.json]
 
+(`--episodes` is another name for `--games`.) The report is the JSON file and, beside it, a Markdown file with the
+table, the command that made it, and for each agent whether the win-rate intervals of consecutive settings (in the
+record's order, e.g. the difficulties) are apart.
+
 Every combination of the game's settings (its registration record; --sweep narrows them) is one row per agent.
 Games are played directly on the rules core behind the game's Gymnasium env (`env.unwrapped.game`), without
 building observations: chance nodes draw with `state.sample_chance(rng)`, decisions call
@@ -14,7 +18,6 @@ outcome facts the record lists.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import time
 from collections import Counter
@@ -38,6 +41,7 @@ from benchmarks.common import (
     record_from_args,
     record_settings,
     sweep_from_args,
+    write_report,
 )
 from envs.core.registration import game_record
 
@@ -148,7 +152,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     add_game_argument(parser)
     add_sweep_argument(parser, "every setting of the game's record")
-    parser.add_argument("--games", type=int, default=1000, help="games per agent x setting")
+    parser.add_argument("--games", "--episodes", type=int, default=1000, help="games per agent x setting")
     parser.add_argument("--seed", type=int, default=0, help="base seed of the chance streams")
     parser.add_argument("--jobs", type=int, default=1, help="worker processes (settings run in parallel)")
     parser.add_argument("--agents", nargs="+", default=list(AGENTS), choices=AGENTS, help="agents to play")
@@ -167,20 +171,60 @@ def main(argv: list[str] | None = None) -> int:
             results = list(pool.map(run_setting, *zip(*plans, strict=True)))
     else:
         results = [run_setting(*plan) for plan in plans]
-    print(format_table(results))
-    print(f"\n{args.games} games per row, seed {args.seed}, {time.perf_counter() - start:.0f}s")
+    table = format_table(results)
+    seconds = time.perf_counter() - start
+    print(table)
+    print(f"\n{args.games} games per row, seed {args.seed}, {seconds:.0f}s")
     out = args.out or RESULTS_DIR / f"{record.name}_balance.json"
-    out.parent.mkdir(parents=True, exist_ok=True)
+    command = "python -m benchmarks.balance " + " ".join(sys.argv[1:] if argv is None else argv)
     report = {
-        "command": "python -m benchmarks.balance " + " ".join(sys.argv[1:] if argv is None else argv),
+        "command": command,
         "game": record.name,
         "games_per_setting": args.games,
         "seed": args.seed,
         "results": [r.to_json() for r in results],
+        "consecutive_settings": separations(results),
     }
-    out.write_text(json.dumps(report, indent=2) + "\n")
-    print(f"wrote {out}")
+    write_report(out.with_suffix(""), format_markdown(record.name, command, table, results, seconds), report)
+    print(f"wrote {out} and {out.with_suffix('.md')}")
     return 0
+
+
+def separations(results: list[SettingResult]) -> list[dict[str, Any]]:
+    """For each agent, each pair of consecutive settings (in sweep order): whether the first's 95% win-rate interval
+    lies above the second's, below it, or overlaps it."""
+    pairs = []
+    for agent in dict.fromkeys(r.agent for r in results):
+        rows = [r for r in results if r.agent == agent]
+        for first, second in zip(rows, rows[1:], strict=False):
+            (low_a, high_a), (low_b, high_b) = (wilson_interval(r.wins, r.games) for r in (first, second))
+            apart = "above" if low_a > high_b else "below" if high_a < low_b else "overlap"
+            pairs.append({"agent": agent, "first": first.setting, "second": second.setting, "first_is": apart})
+    return pairs
+
+
+def format_markdown(game: str, command: str, table: str, results: list[SettingResult], seconds: float) -> str:
+    """The Markdown report: the command, the table, and the intervals of consecutive settings compared."""
+    lines = [
+        f"# {game}: balance",
+        "",
+        f"Command: `{command}` ({seconds:.0f} s). Game i of a setting draws chance from `default_rng([seed, i])`",
+        "for every agent; the random agent's moves from `[seed, i, 1]`. Win rates with Wilson 95% intervals.",
+        "",
+        "```",
+        table,
+        "```",
+        "",
+        "Consecutive settings (sweep order): is the first's interval above the second's, below it, or overlapping?",
+        "",
+        "| agent | first | second | first is |",
+        "|---|---|---|---|",
+    ]
+    for pair in separations(results):
+        lines.append(
+            f"| {pair['agent']} | {sweep_label(pair['first'])} | {sweep_label(pair['second'])} | {pair['first_is']} |"
+        )
+    return "\n".join(lines) + "\n"
 
 
 if __name__ == "__main__":

@@ -2,8 +2,9 @@
 
 The record holds plain values only, so `import envs` does not load the rules: `max_episode_steps` restates
 `MAX_GAME_LENGTH` of game.py and the settings restate the difficulties the rules accept
-(tests/core/test_registration.py checks both against the rules). The heuristic agent is not written yet
-(`heuristic=None`): evaluation offers random play and trained models until it is.
+(tests/core/test_registration.py checks both against the rules). The heuristic agent is
+agents/heuristics/unstoppable.py; there is no `evaluation` (the one-decision lookahead agent does not fit a game
+whose turn is many decisions of one player: it plays far below the heuristic).
 """
 
 from envs.core.registration import GameRecord, GymEnvRecord
@@ -15,7 +16,7 @@ GAME = GameRecord(
     gym_envs=(
         GymEnvRecord(id="tabletop/Unstoppable-v0", entry_point="envs.unstoppable.env:make_env", max_episode_steps=5000),
     ),
-    heuristic=None,
+    heuristic="agents.heuristics.unstoppable:UnstoppableHeuristicAgent",
     settings={"difficulty": ("normal", "hard", "expert")},
     outcome_facts=("ending", "boss_damage", "turns", "level"),
     headline_fact="ending",

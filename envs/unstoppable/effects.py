@@ -210,6 +210,19 @@ def threat_health(state: UnstoppableStateData, sleeve: int) -> int:
     return threat.attack + defense + extra
 
 
+def boss_mat_damage(state: UnstoppableStateData, sleeve: int) -> int:
+    """Boss damage the boss mat deals when the threat enters your hand upon defeat ("The Harbinger can be dealt 1
+    boss damage when an Order Acolyte or Order Archivist enters your hand upon defeat")."""
+    name = threat_of(state, sleeve).name
+    return sum(entry.amount for entry in state.game.boss.defeat_boss_damage if entry.threat == name)
+
+
+def defeat_boss_damage(state: UnstoppableStateData, sleeve: int) -> int:
+    """All the boss damage defeating the threat deals: the boss mat's and its bonus's (a boss card's)."""
+    bonus = sum(effect.amount for effect in threat_of(state, sleeve).bonus if effect.kind == "boss_damage")
+    return boss_mat_damage(state, sleeve) + bonus
+
+
 def is_fast(state: UnstoppableStateData, sleeve: int) -> bool:
     """Whether the threat is Fast (it does not count toward the 3 active threats)."""
     return threat_keywords(state, sleeve).fast > 0

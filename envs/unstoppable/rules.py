@@ -35,6 +35,7 @@ from envs.unstoppable.effects import (
     PLAY,
     REPEAT_LIMIT,
     bargain_cost,
+    boss_mat_damage,
     can_resolve,
     capped,
     card_effects,
@@ -609,10 +610,7 @@ class UnstoppableState(UnstoppableStateData, FrameEngine):  # type: ignore[misc]
         frames = self._take_from_zone(sleeve)
         self._set_sleeve(sleeve, damage=0, seen=True)
         self.hand = (*self.hand, sleeve)
-        name = threat_of(self, sleeve).name
-        for entry in self.game.boss.defeat_boss_damage:
-            if entry.threat == name:
-                self.boss_damage += entry.amount
+        self.boss_damage += boss_mat_damage(self, sleeve)
         frames += [new_frame(PLAYER, Kind.BONUS, sleeve=sleeve, index=0), new_frame(PLAYER, Kind.LEVEL_CHECK)]
         self._push(*frames)
 
