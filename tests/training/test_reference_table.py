@@ -14,9 +14,8 @@ from tests.training.training_support import REPO_ROOT, TrainedRun, run_cli
 DIFFICULTY_SWEEP = ["--sweep", "difficulty=easy,normal,hard"]
 
 
+@pytest.mark.parametrize("trained_run", ["tabletop/Unbroken-v0"], indirect=True)  # the reference table is Unbroken's
 def test_reference_table_writes_every_agent_at_every_difficulty(trained_run: TrainedRun, tmp_path: Path) -> None:
-    if trained_run.env_id != "tabletop/Unbroken-v0":
-        pytest.skip("the reference table is Unbroken's")
     arguments = ["--episodes", "2", "--mcts-episodes", "1", "--mcts-simulations", "3", "--out-dir", str(tmp_path)]
     arguments += ["--game", "unbroken", *DIFFICULTY_SWEEP]
     assert reference_table.main([*arguments, "--model", str(trained_run.run_dir)]) == 0
