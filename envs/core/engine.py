@@ -85,7 +85,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 import numpy as np
 
@@ -365,6 +365,15 @@ class FrameEngine(State):
         """Forget the cached options and outcomes: call it after changing the state other than by `_apply`
         (`resample_hidden` redrawing hidden cards, a test editing a field)."""
         self._legal = self._outcomes = None
+
+    def settle_saved(self) -> None:
+        """Settle a position read from a saved dict (`state_from_dict`): a hand-written one may start on an automatic
+        step or a decision the rules would take; `_run` takes them, and the position they lead to is validated again
+        (the steps must lead to a position that can happen, too). A saved state's stack is settled already."""
+        stack = self.stack
+        self._run()
+        if self.stack is not stack:
+            cast(Any, self).validate()  # the game's declared state (envs.core.record.StateRecord) validates
 
     def is_settled(self) -> bool:
         """Whether `_run` would leave the state as it is: the game is not over with frames pending, and the top

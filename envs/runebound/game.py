@@ -197,10 +197,7 @@ class RuneboundCombatGame(Game):
         position may start on an automatic step (the start of a round, the enemy's action): the rules settle it and
         the settled position is checked again."""
         state = CombatState.from_dict(self, data)
-        stack = state.stack
-        state._run()
-        if state.stack is not stack:
-            state.validate()
+        state.settle_saved()
         return state
 
     def action_label(self, action: int) -> str:
