@@ -216,12 +216,18 @@ def random_policy(seed: int) -> Policy:
     return choose
 
 
-def transcript(game: Game, seed: int, policy_seed: int | None = None, policy: Policy | None = None) -> str:
+def transcript(
+    game: Game,
+    seed: int,
+    policy_seed: int | None = None,
+    policy: Policy | None = None,
+    label: Callable[[State, int], str] | None = None,
+) -> str:
     """A readable log of one seeded game: every chance outcome and decision by label, then returns and state.
 
     Chance nodes are sampled from a generator seeded with `seed`. Decisions come from `policy` (for example an
     agent wrapped as `state -> action`); without one, from `random_policy(policy_seed)` (`policy_seed` defaults
-    to `seed`).
+    to `seed`). Each decision is written as `label(state, action)` (default: the game's id label).
     """
     if policy is not None and policy_seed is not None:
         raise ValueError("transcript: give either a policy or a policy_seed for the random policy, not both")
@@ -236,7 +242,7 @@ def transcript(game: Game, seed: int, policy_seed: int | None = None, policy: Po
             state.apply_action(outcome)
         else:
             action = decide(state)
-            lines.append(f"decide: {game.action_label(action)}")
+            lines.append(f"decide: {game.action_label(action) if label is None else label(state, action)}")
             state.apply_action(action)
     lines.append("returns: " + ", ".join(f"{r:+.0f}" for r in state.returns()))
     lines.append(str(state))

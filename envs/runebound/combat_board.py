@@ -39,24 +39,24 @@ SURGE_SECTIONS = 3
 
 def hero_worth(face: Face, has_surge_abilities: bool) -> int:
     """What a face is worth to the hero (half-points): the yardstick of the enemy's choices."""
-    symbol = face.symbol
-    if symbol in (Symbol.PHYSICAL, Symbol.MAGIC, Symbol.SHIELD):
-        return PER_NUMBER * face.value
-    if symbol == Symbol.CHARGE:
-        return PER_NUMBER * face.value + CHARGE_EXTRA
-    if symbol == Symbol.SURGE:
-        return PER_NUMBER * face.value if has_surge_abilities else 0
-    if symbol == Symbol.TACTICS:
-        return TACTICS_WORTH
-    if symbol in (Symbol.AGILITY, Symbol.DOUBLE):
-        return ONE_USE_WORTH
-    return 0  # blank (and a skull, which a hero cannot spend)
+    return _worth(face, has_surge_abilities, HERO_NUMBERED)
 
 
 def enemy_worth(face: Face, has_surge_abilities: bool) -> int:
     """What a face is worth to the enemy (half-points)."""
+    return _worth(face, has_surge_abilities, ENEMY_NUMBERED)
+
+
+HERO_NUMBERED = frozenset({Symbol.PHYSICAL, Symbol.MAGIC, Symbol.SHIELD})
+"""The symbols whose worth to the hero is their number (a skull, which a hero cannot spend, is worth nothing)."""
+ENEMY_NUMBERED = frozenset({Symbol.SKULL, Symbol.SHIELD})
+"""The symbols whose worth to the enemy is their number."""
+
+
+def _worth(face: Face, has_surge_abilities: bool, numbered: frozenset[Symbol]) -> int:
+    """A face's worth to the side whose number-valued symbols are `numbered` (half-points)."""
     symbol = face.symbol
-    if symbol in (Symbol.SKULL, Symbol.SHIELD):
+    if symbol in numbered:
         return PER_NUMBER * face.value
     if symbol == Symbol.CHARGE:
         return PER_NUMBER * face.value + CHARGE_EXTRA
@@ -66,7 +66,7 @@ def enemy_worth(face: Face, has_surge_abilities: bool) -> int:
         return TACTICS_WORTH
     if symbol in (Symbol.AGILITY, Symbol.DOUBLE):
         return ONE_USE_WORTH
-    return 0
+    return 0  # blank
 
 
 Candidate = tuple[int, Face, Face]

@@ -22,8 +22,7 @@ from functools import partial
 import numpy as np
 
 from benchmarks.unstoppable_game_length import chooser
-from envs.core.game import CHANCE
-from envs.core.testing import GoldenCase
+from envs.core.testing import GoldenCase, transcript
 from envs.unstoppable.game import UnstoppableGame
 from envs.unstoppable.rules import UnstoppableState
 
@@ -33,21 +32,12 @@ Policy = Callable[[UnstoppableState], int]
 def readable_transcript(game: UnstoppableGame, seed: int, policy: Policy) -> str:
     """A log of one seeded game: every chance outcome and decision by the label the player reads, then the returns
     and the final position."""
-    rng = np.random.default_rng(seed)
-    state = game.new_initial_state()
-    lines = []
-    while not state.is_terminal():
-        if state.current_player() == CHANCE:
-            outcome = state.sample_chance(rng)
-            lines.append(f"  chance: {state.chance_label(outcome)}")
-            state.apply_action(outcome)
-        else:
-            action = policy(state)
-            lines.append(f"decide: {state.action_label_for(action, 0)}")
-            state.apply_action(action)
-    lines.append("returns: " + ", ".join(f"{r:+.0f}" for r in state.returns()))
-    lines.append(str(state))
-    return "\n".join(lines) + "\n"
+    return transcript(
+        game,
+        seed,
+        policy=policy,
+        label=lambda state, action: state.action_label_for(action, 0),  # type: ignore[attr-defined]
+    )
 
 
 def seeded_policy(game: UnstoppableGame, kind: str, seed: int) -> Policy:
