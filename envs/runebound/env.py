@@ -21,6 +21,7 @@ def make_env(
     trait: str = "all",
     act: str | int = "I",
     enemy_choice: str = "detrimental",
+    flight: str = "draw",
     reward: str = "win",
     illegal_action: str = "raise",
     flat: bool = False,
@@ -35,7 +36,13 @@ def make_env(
     from envs.runebound.render import render_rgb
 
     game = RuneboundCombatGame(
-        hero=hero, enemy=enemy, trait=trait, act=act, enemy_choice=enemy_choice, card_directory=card_directory
+        hero=hero,
+        enemy=enemy,
+        trait=trait,
+        act=act,
+        enemy_choice=enemy_choice,
+        flight=flight,
+        card_directory=card_directory,
     )
     return TabletopEnv(
         game,

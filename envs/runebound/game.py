@@ -27,6 +27,8 @@ RANDOM = "random"
 """The `hero` / `enemy` value that draws one at setup (a chance event)."""
 ALL_TRAITS = "all"
 """The `trait` value that draws the enemy from every trait."""
+FLIGHT_RETURNS = {"draw": 0.0, "defeat": -1.0}
+"""What a flight returns under reward="win", by the `flight` setting: the one-combat env has no board to flee to."""
 
 
 def _uniform(items: range | tuple[int, ...]) -> tuple[tuple[int, float], ...]:
@@ -42,6 +44,8 @@ class RuneboundCombatGame(Game):
         "trait": "Warrior, Mystic, Savage, Trickster, or all: the traits a random enemy is drawn from",
         "act": "I or II: the enemy casts 4 + Act tokens, and the hero carries its Act's weapons",
         "enemy_choice": "detrimental (the enemy picks what hurts the hero most) or two_damage (2 damage instead)",
+        "flight": "draw (a flight returns 0, as a draw at the round cap) or defeat (a flight returns -1, as a defeat): "
+        "what a flight is worth under reward='win'",
         "cards": "a RuneboundCards already loaded (from Python only): content to play with instead of the shipped one",
         "card_directory": "a folder of content YAML in the shipped schema, used instead of the shipped content",
     }
@@ -54,6 +58,7 @@ class RuneboundCombatGame(Game):
         trait: str = ALL_TRAITS,
         act: str | int = "I",
         enemy_choice: str | RulePreset = "detrimental",
+        flight: str = "draw",
         cards: RuneboundCards | None = None,
         card_directory: str | Path | None = None,
     ) -> None:
@@ -65,6 +70,11 @@ class RuneboundCombatGame(Game):
         self.card_directory = card_directory
         self.act = self._act(act)
         self.preset = get_preset(enemy_choice)
+        if flight not in FLIGHT_RETURNS:
+            raise ValueError(f"unknown flight {flight!r}; choose one of {list(FLIGHT_RETURNS)}")
+        self.flight = flight
+        self.flight_return = FLIGHT_RETURNS[flight]
+        """What `returns()` gives the hero for a flight (RULES.md, "Reward modes")."""
         self.hero_choice = self._named("hero", hero, [h.name for h in self.cards.heroes])
         self.trait_name, self.enemy_pool = self._enemy_pool(trait, enemy)
         self.enemy_choice = NOWHERE if enemy == RANDOM else self.enemy_pool[0]
@@ -103,7 +113,12 @@ class RuneboundCombatGame(Game):
             utility="solo",
             information="perfect",
             reward_modes=("win", "score"),
-            extra={"act": ACTS[self.act - 1], "trait": self.trait_name, "enemy_choice": self.preset.name},
+            extra={
+                "act": ACTS[self.act - 1],
+                "trait": self.trait_name,
+                "enemy_choice": self.preset.name,
+                "flight": flight,
+            },
         )
         self._observer: Observer | None = None
 

@@ -138,11 +138,13 @@ class CombatState(CombatStateData, FrameEngine):  # type: ignore[misc]
 
     # ------------------------------------------------------------------------------------------ the contract
     def returns(self) -> list[float]:
-        """+1 when the enemy is defeated, -1 when the hero is; 0 for a flight, a draw, or before the end."""
+        """+1 when the enemy is defeated, -1 when the hero is, the game's `flight_return` for a flight, else 0."""
         if self.outcome == Outcome.WON:
             return [1.0]
         if self.outcome == Outcome.LOST:
             return [-1.0]
+        if self.outcome == Outcome.FLED:
+            return [self.game.flight_return]
         return [0.0]
 
     def score(self) -> list[float]:

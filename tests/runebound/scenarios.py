@@ -29,10 +29,16 @@ SPENT = "-"
 
 
 def make_game(
-    enemy: str = "Dummy", hero: str = "Tester", act: str = "II", enemy_choice: str = "detrimental"
+    enemy: str = "Dummy",
+    hero: str = "Tester",
+    act: str = "II",
+    enemy_choice: str = "detrimental",
+    flight: str = "draw",
 ) -> RuneboundCombatGame:
     """A combat on the test content."""
-    return RuneboundCombatGame(hero=hero, enemy=enemy, act=act, enemy_choice=enemy_choice, card_directory=CONTENT)
+    return RuneboundCombatGame(
+        hero=hero, enemy=enemy, act=act, enemy_choice=enemy_choice, flight=flight, card_directory=CONTENT
+    )
 
 
 def token_rows(entries: list[Any], names: tuple[str, ...] | None = None) -> list[dict[str, Any]]:

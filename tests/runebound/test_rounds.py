@@ -152,6 +152,22 @@ def test_the_hero_may_flee_at_the_end_of_a_round() -> None:
     assert state.is_terminal() and state.outcome == Outcome.FLED and state.returns() == [0.0]
 
 
+def test_a_flight_counts_as_a_defeat_when_the_setting_says_so() -> None:
+    """RULES.md, "Reward modes": with flight="defeat" a flight returns -1, as a defeat does, so a learner that
+    maximises its return maximises its wins; the combat's outcome is still a flight."""
+    state = position(make_game(flight="defeat"), [("Tester 1", "physical 1")], ["-", "-", "-", "-", "-", "-"])
+    act(state, "pass")
+    act(state, "round end: flee", Kind.STAY)
+    assert state.is_terminal() and state.outcome == Outcome.FLED and state.returns() == [-1.0]
+    assert state.episode_info()["outcome"] == "fled"
+
+
+def test_an_unknown_flight_setting_is_refused_naming_it() -> None:
+    """The flight setting takes draw or defeat; anything else is refused naming the value and the choices."""
+    with pytest.raises(ValueError, match=r"unknown flight 'loss'.*'draw', 'defeat'"):
+        make_game(flight="loss")
+
+
 def test_the_round_cap_ends_the_combat_as_a_draw() -> None:
     """RULES.md, "Rounds": after round 10 with neither side defeated the combat ends as a draw, so every combat
     ends."""
