@@ -3,8 +3,11 @@ is where the server listens (127.0.0.1 by default)."""
 
 from __future__ import annotations
 
+import fnmatch
+import re
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -55,3 +58,18 @@ def test_python_dash_m_agents_view_has_both_commands() -> None:
         [sys.executable, "-m", "agents.view", "play", "--help"], capture_output=True, text=True, check=True
     )
     assert "folder" in watch.stdout and "--env" in play.stdout and "--agent" in play.stdout
+
+
+def test_the_page_is_package_data_and_tabletop_view_a_console_script() -> None:
+    tomllib = pytest.importorskip("tomllib")  # Python 3.11+
+    root = Path(__file__).resolve().parents[2]
+    settings = tomllib.loads((root / "pyproject.toml").read_text(encoding="utf-8"))
+    assert settings["project"]["scripts"]["tabletop-view"] == "agents.view.cli:main"
+    extra = settings["project"]["optional-dependencies"]["view"]
+    assert {"starlette", "uvicorn"} <= {re.split(r"[<>=\[]", spec)[0] for spec in extra}
+    patterns = settings["tool"]["setuptools"]["package-data"]["agents"]
+    static = root / "agents" / "view" / "static"
+    files = [path.relative_to(root / "agents").as_posix() for path in static.iterdir()]
+    assert {"view/static/index.html", "view/static/viewer.js", "view/static/viewer.css"} <= set(files)
+    for relative in files:
+        assert any(fnmatch.fnmatch(relative, pattern) for pattern in patterns), relative
