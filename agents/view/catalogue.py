@@ -18,6 +18,7 @@ from agents.view.board import actor_of, rewards_after
 from envs.core.game import CHANCE, State
 from envs.core.replays import (
     ReplayError,
+    ReplayFormatError,
     ReplayRecord,
     View,
     apply_event,
@@ -29,6 +30,8 @@ from envs.core.replays import (
 
 RECORD_SUFFIX: Final = ".json"
 """The suffix of the replay records a folder is searched for (in every subfolder)."""
+OLD_FORMAT: Final = "old format"
+"""How `parse_record` refuses a recording of an earlier version (listed, with that error)."""
 OPENED_REPLAYS: Final = 8
 """How many opened replays (with every state kept) stay in memory; the least recently shown is dropped first."""
 
@@ -120,6 +123,13 @@ def open_record(name: str, record: ReplayRecord) -> OpenedReplay:
     return OpenedReplay(name, record, tuple(states))
 
 
+def is_other_json(error: ReplayFormatError) -> bool:
+    """Whether a file refused as a record is some other JSON file (a run's results.json beside its recordings): it
+    names no record format. A recording of an earlier version, or a file that names the format but is broken, is a
+    record that cannot be shown, and is listed with its error."""
+    return error.field == "format" and OLD_FORMAT not in str(error)
+
+
 class ReplayFolder:
     """The replay records under a folder: listed on every request (new files appear), opened replays cached."""
 
@@ -148,7 +158,8 @@ class ReplayFolder:
         return path, path.stat().st_mtime_ns
 
     def summaries(self) -> list[dict[str, Any]]:
-        """Every record of the folder as listed (`summary_of`); a file that is no record is listed with its error."""
+        """Every record of the folder as listed (`summary_of`); a record that cannot be read is listed with its error,
+        other JSON files (`is_other_json`) are left out."""
         listed = []
         for name in self.names():
             path = self.folder / name
@@ -157,10 +168,11 @@ class ReplayFolder:
             if summary is None:
                 try:
                     summary = summary_of(name, read_record(path))
-                except ReplayError as error:  # ReplayFormatError names the file and the field
-                    summary = {"name": name, "error": str(error)}
+                except ReplayFormatError as error:  # it names the file and the field
+                    summary = {"name": name, "error": str(error), "record": not is_other_json(error)}
                 self._summaries[key] = summary
-            listed.append(summary)
+            if summary.get("record", True):
+                listed.append(summary)
         return listed
 
     def open(self, name: str) -> OpenedReplay:

@@ -27,6 +27,7 @@ from tests.view.records import every_env_id, file_name, record_random_game
 
 ENV_IDS = every_env_id()
 BAD_RECORD = "broken.json"
+OLD_RECORD = "old/recording.json"
 
 
 @pytest.fixture(scope="module")
@@ -35,6 +36,9 @@ def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
     for seed, env_id in enumerate(ENV_IDS):
         record_random_game(env_id, seed, folder)
     (folder / BAD_RECORD).write_text('{"format": "tabletop-gym replay", "version": 1, "game": 3}', encoding="utf-8")
+    (folder / OLD_RECORD).parent.mkdir()
+    (folder / OLD_RECORD).write_text('{"env_id": "x", "seed": 1, "actions": [1]}', encoding="utf-8")
+    (folder / "results.json").write_text('{"meta": {}, "groups": []}', encoding="utf-8")  # a run's results, no record
     return folder
 
 
@@ -73,7 +77,7 @@ def test_info_lists_every_registered_env_and_the_agent_specs(client: TestClient,
 
 def test_every_record_is_listed_with_env_seed_players_and_outcome(client: TestClient, folder: Path) -> None:
     listed = {entry["name"]: entry for entry in client.get("/api/replays").json()["replays"]}
-    assert set(listed) == {file_name(env_id) for env_id in ENV_IDS} | {BAD_RECORD}
+    assert set(listed) == {file_name(env_id) for env_id in ENV_IDS} | {BAD_RECORD, OLD_RECORD}
     for seed, env_id in enumerate(ENV_IDS):
         entry = listed[file_name(env_id)]
         record = read_record(folder / file_name(env_id))
@@ -92,6 +96,7 @@ def test_every_record_is_listed_with_env_seed_players_and_outcome(client: TestCl
             "scores": record.result.scores,
         }
     assert "game" in listed[BAD_RECORD]["error"] and BAD_RECORD in listed[BAD_RECORD]["error"]
+    assert "old format" in listed[OLD_RECORD]["error"]
 
 
 @pytest.mark.parametrize("env_id", ENV_IDS)
@@ -178,6 +183,7 @@ def test_bad_replay_requests_are_refused_naming_what_is_wrong(client: TestClient
     refused(client.get(f"/api/replays/{name}/states/{steps + 1}/picture"), 400, f"step {steps + 1}")
     refused(client.get(f"/api/replays/{name}/steps", params={"view": "everything"}), 400, "view", "'everything'")
     refused(client.get(f"/api/replays/{BAD_RECORD}/steps"), 422, BAD_RECORD, "game")
+    refused(client.get("/api/replays/results.json/states/0"), 422, "results.json", "format")
     refused(client.get("/api/nothing"), 404, "/api/nothing")
     refused(client.post("/api/replays"), 404, "POST /api/replays")
 
