@@ -50,9 +50,12 @@ def seat_agents(game: Game, agent: str) -> list[Any]:
         return [None] * game.spec.num_players
 
 
-def record_game(env_id: str, seed: int, path: Path, agent: str = "random") -> Path:
+def record_game(
+    env_id: str, seed: int, path: Path, agent: str = "random", game_kwargs: dict[str, Any] | None = None
+) -> Path:
     """Play one seeded game of `env_id` (every seat `agent`: "random" or "heuristic") and write its replay record."""
-    game = make_env_game(env_id, {})
+    game_kwargs = dict(game_kwargs or {})
+    game = make_env_game(env_id, game_kwargs)
     state = game.new_initial_state()
     rng = np.random.default_rng(seed)
     agents = seat_agents(game, agent)
@@ -71,7 +74,7 @@ def record_game(env_id: str, seed: int, path: Path, agent: str = "random") -> Pa
         history.append((player, action))
         state.apply_action(action)
     labels = [agent if seated is not None else "random" for seated in agents]
-    record = build_record(game, history, state, env_id=env_id, game_kwargs={}, seed=seed, players=labels)
+    record = build_record(game, history, state, env_id=env_id, game_kwargs=game_kwargs, seed=seed, players=labels)
     return write_record(record, path)
 
 
