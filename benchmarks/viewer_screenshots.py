@@ -2,10 +2,10 @@
 
     python -m benchmarks.viewer_screenshots [--out docs/_static] [--step-fraction 0.5]
 
-Every env id of every discovered game gets one seeded game (each seat playing the game's heuristic, random where the
-game has none) recorded into a temporary folder; the viewer (agents/view) serves that folder on 127.0.0.1 and
+Every discovered game gets one seeded game on its first env id (each seat playing the game's heuristic, random where
+the game has none) recorded into a temporary folder; the viewer (agents/view) serves that folder on 127.0.0.1 and
 Debian's Chromium (`/usr/bin/chromium`, driven by Selenium through `/usr/bin/chromedriver`) opens each replay at a
-step part-way through, in a seat's view, and saves `viewer-<env name>.png`. A live game (the person at the last
+step part-way through, in a seat's view, and saves `viewer-<game>.png`. A live game (the person at the last
 seat) of the first multi-seat game is shot too, as `viewer-play.png`. The browser tests (tests/view) use the same
 server and browser helpers.
 """
@@ -154,10 +154,10 @@ def take_screenshots(out: Path, step_fraction: float, seed: int) -> list[Path]:
     taken = []
     with tempfile.TemporaryDirectory() as temporary:
         folder = Path(temporary)
-        records = discovered_games().values()
-        env_ids = [env for record in records for env in (*record.gym_env_ids, *record.pettingzoo_ids)]
+        # One picture per game: its first env id (a game's ids share its rules and its picture).
+        games = {name: (*record.gym_env_ids, *record.pettingzoo_ids)[0] for name, record in discovered_games().items()}
         steps = {}
-        for env_id in env_ids:
+        for env_id in games.values():
             path = record_game(env_id, seed, folder / f"{env_id.replace('/', '_')}.json", agent="heuristic")
             steps[env_id] = (path.name, len(_events(path)), make_env_game(env_id, {}).spec.num_players)
         driver = headless_chromium()
@@ -168,7 +168,7 @@ def take_screenshots(out: Path, step_fraction: float, seed: int) -> list[Path]:
                     view = "0" if seats > 1 else "public"
                     open_page(driver, f"{address}/#/replay/{name}?view={view}&step={step}")
                     wait_until(driver, lambda d: picture_loaded(d, "picture"), f"the picture of {name}")
-                    shot = out / f"viewer-{env_id.rpartition('/')[2]}.png"
+                    shot = out / f"viewer-{next(game for game, env in games.items() if env == env_id)}.png"
                     driver.save_screenshot(str(shot))
                     taken.append(shot)
                 multi = next((env for env, (_, _, seats) in steps.items() if seats > 1), None)
