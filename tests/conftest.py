@@ -49,6 +49,7 @@ SLOW_TESTS = (
     "tests/training/test_solo_coop_routing.py::test_train_evaluate_and_play_on_the_",
     "tests/training/test_tournament.py::test_a_tournament_through_evaluate_rates_the_heuristic_above_random",
     "tests/training/test_train_cli.py::",
+    "tests/view/test_browser.py::",
 )
 """Node-id prefixes of the tests that take more than about 1.5 s each (`pytest --durations=0 --durations-min=1.5`):
 random simulations, fuzzing, packaging builds, tiny training runs, Ray. Tests that use the `trained_run` fixture (a

@@ -1,0 +1,256 @@
+"""The viewer's web app (Starlette): JSON over HTTP for replays and live games, and the static page that reads it.
+
+Endpoints (every answer is JSON but the pictures; a refused request gets a 4xx with `{"error": message}`, the
+message naming the replay, game, step, view, action or body field that is wrong, and changes nothing):
+
+- `GET /api/info`: the folder, every registered env id, the agent specs (`human` for the person).
+- `GET /api/replays`: every record of the folder: name, env id, game, seed, players, steps, outcome.
+- `GET /api/replays/{name}/steps?view=V`: the replay's header and every step as view V sees it (acting seat or
+  "chance", action, label, rewards after it). V is `public` (the default), a seat number or `omniscient`.
+- `GET /api/replays/{name}/states/{step}?view=V`: the state after `step` events: V's text, who acts, rewards.
+- `GET /api/replays/{name}/states/{step}/picture`: the game's picture of it (PNG), 404 for a game without one.
+- `GET /api/games`, `POST /api/games` with `{"env": ID, "agents": [SPEC, ...], "seed": S, "env_kwargs": {...}}`:
+  the live games, and a new one (201; one spec per seat, exactly one `human`).
+- `GET /api/games/{name}?view=V`: the live game: who acts, the person's legal actions by group, events, V's text.
+- `POST /api/games/{name}/actions` with `{"action": ID}`: the person's move; the agents answer (the game's status).
+- `GET /api/games/{name}/picture`: the live game's picture (PNG).
+"""
+
+from __future__ import annotations
+
+import inspect
+import json
+from collections.abc import Awaitable, Callable
+from importlib import resources
+from pathlib import Path
+from typing import Any, Final
+
+from pydantic import BaseModel, ConfigDict, StrictInt, ValidationError
+from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from agents.evaluation.play import HUMAN
+from agents.players.registry import registered_agent_names
+from agents.view.board import ViewError, actor_of, has_picture, parse_view, picture_png, rewards_after, view_names
+from agents.view.catalogue import ReplayFolder, StepError, UnknownReplayError
+from agents.view.live import GameOverError, GameSetupError, HiddenViewError, LiveGames, MoveError
+from envs.core.game import State
+from envs.core.registration import registered_games
+from envs.core.replays import ReplayError, view_text
+
+STATIC_PACKAGE: Final = "agents.view"
+"""The package whose `static/` folder holds the page, its script and its style (package data)."""
+ERRORS: Final[tuple[tuple[type[Exception], int], ...]] = (
+    (UnknownReplayError, 404),
+    (HiddenViewError, 403),
+    (GameOverError, 409),
+    (GameSetupError, 400),
+    (MoveError, 400),
+    (ViewError, 400),
+    (StepError, 400),
+    (ReplayError, 422),  # a file of the folder that is no record, or a record that does not replay
+    (LookupError, 404),  # an unknown live game
+)
+"""The status of each refusal, first match wins (a subclass before its base)."""
+
+
+class RequestError(Exception):
+    """A refused request: the status and the message naming what is wrong."""
+
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+class NewGame(BaseModel):
+    """The body of `POST /api/games`."""
+
+    model_config = ConfigDict(extra="forbid")
+    env: str
+    agents: list[str]
+    seed: StrictInt | None = None
+    env_kwargs: dict[str, Any] = {}
+
+
+class Move(BaseModel):
+    """The body of `POST /api/games/{name}/actions`."""
+
+    model_config = ConfigDict(extra="forbid")
+    action: StrictInt
+
+
+def status_of(error: Exception) -> int | None:
+    """The HTTP status of a refusal, or None for an error that is a fault of the server."""
+    if isinstance(error, RequestError):
+        return error.status
+    return next((status for kind, status in ERRORS if isinstance(error, kind)), None)
+
+
+async def read_body(request: Request, model: type[BaseModel]) -> Any:
+    """The request's JSON body as `model`; RequestError 400 naming the field that is missing, extra or wrong."""
+    raw = await request.body()
+    try:
+        document = json.loads(raw or b"null")
+    except (json.JSONDecodeError, UnicodeDecodeError) as error:
+        raise RequestError(400, f"body: not valid JSON: {error}") from None
+    if not isinstance(document, dict):
+        raise RequestError(400, f"body: expected a JSON object, got {type(document).__name__}")
+    try:
+        return model.model_validate(document)
+    except ValidationError as failure:
+        first = failure.errors()[0]
+        field = ".".join(str(part) for part in first["loc"]) or "body"
+        raise RequestError(400, f"body: field {field!r}: {first['msg']}") from None
+
+
+def png(state: State, cache: bool = True) -> Response:
+    """The game's picture of `state`; 404 naming the game when it draws none. A live game's is never cached (its
+    address stays while the state changes); a replay's step is the same picture while the file is unchanged."""
+    picture = picture_png(state)
+    if picture is None:
+        raise RequestError(404, f"the game {state.game.spec.name!r} draws no picture (its render module has none)")
+    return Response(picture, media_type="image/png", headers={} if cache else {"Cache-Control": "no-store"})
+
+
+def parse_step(text: str) -> int:
+    """A step number from the path; RequestError 400 naming it otherwise."""
+    if not text.isdigit():
+        raise RequestError(400, f"step: expected a whole number of events, got {text!r}")
+    return int(text)
+
+
+def create_app(folder: Path | str, live_folder: Path | str | None = None) -> Starlette:
+    """The viewer over the replays under `folder`; live games are recorded into `live_folder` (default `folder`)."""
+    replays = ReplayFolder(folder)
+    games = LiveGames(folder if live_folder is None else live_folder)
+    static = resources.files(STATIC_PACKAGE) / "static"
+
+    def guarded(handler: Callable[[Request], Any]) -> Callable[[Request], Awaitable[Response]]:
+        """An endpoint of `handler` (a plain function runs off the event loop), each refusal its 4xx JSON answer."""
+
+        async def endpoint(request: Request) -> Response:
+            try:
+                if inspect.iscoroutinefunction(handler):
+                    answer = await handler(request)
+                else:
+                    answer = await run_in_threadpool(handler, request)
+            except Exception as error:  # every refusal is mapped; anything else is the server's fault
+                status = status_of(error)
+                if status is None:
+                    raise
+                return JSONResponse({"error": str(error)}, status_code=status)
+            return answer if isinstance(answer, Response) else JSONResponse(answer)
+
+        return endpoint
+
+    # -------------------------------------------------------------------------------------------- replays
+    def info(request: Request) -> dict[str, Any]:
+        records = registered_games().values()
+        env_ids = [env for record in records for env in (*record.gym_env_ids, *record.pettingzoo_ids)]
+        return {"folder": str(replays.folder), "envs": env_ids, "agents": [HUMAN, *registered_agent_names()]}
+
+    def replay_list(request: Request) -> dict[str, Any]:
+        return {"folder": str(replays.folder), "replays": replays.summaries()}
+
+    def replay_steps(request: Request) -> dict[str, Any]:
+        opened = replays.open(request.path_params["name"])
+        view = parse_view(request.query_params.get("view"), opened.num_players)
+        return {
+            **opened.describe(),
+            "views": view_names(opened.num_players),
+            "view": view,
+            "picture": has_picture(opened.states[0].game),
+            "events": opened.steps(view),
+        }
+
+    def replay_state(request: Request) -> dict[str, Any]:
+        opened = replays.open(request.path_params["name"])
+        step = parse_step(request.path_params["step"])
+        view = parse_view(request.query_params.get("view"), opened.num_players)
+        state = opened.state(step)
+        return {
+            "name": opened.name,
+            "step": step,
+            "steps": len(opened.record.events),
+            "view": view,
+            "to_act": actor_of(state),
+            "terminal": state.is_terminal(),
+            "rewards": rewards_after(state),
+            "text": view_text(state, view),
+        }
+
+    def replay_picture(request: Request) -> Response:
+        opened = replays.open(request.path_params["name"])
+        return png(opened.state(parse_step(request.path_params["step"])))
+
+    # -------------------------------------------------------------------------------------------- live games
+    def game_list(request: Request) -> dict[str, Any]:
+        listed = [
+            {"name": game.name, "env_id": game.table.env_id, "players": list(game.table.labels), "over": game.over}
+            for game in games.games.values()
+        ]
+        return {"games": listed}
+
+    async def new_game(request: Request) -> Response:
+        body = await read_body(request, NewGame)
+
+        def create() -> dict[str, Any]:
+            game = games.create(body.env, body.agents, body.seed, body.env_kwargs)
+            return game.status(game.view_of(None))
+
+        return JSONResponse(await run_in_threadpool(create), status_code=201)
+
+    def game_status(request: Request) -> dict[str, Any]:
+        game = games.get(request.path_params["name"])
+        return game.status(game.view_of(request.query_params.get("view")))
+
+    async def game_move(request: Request) -> dict[str, Any]:
+        game = games.get(request.path_params["name"])
+        view = game.view_of(request.query_params.get("view"))  # the person's seat or the public view: valid after
+        body = await read_body(request, Move)
+
+        def move() -> dict[str, Any]:
+            game.move(body.action)
+            return game.status(view)
+
+        answer: dict[str, Any] = await run_in_threadpool(move)
+        return answer
+
+    def game_picture(request: Request) -> Response:
+        return png(games.get(request.path_params["name"]).state, cache=False)
+
+    async def page(request: Request) -> Response:
+        return FileResponse(str(static / "index.html"))
+
+    def unknown_api(request: Request) -> Response:
+        raise RequestError(404, f"no endpoint {request.method} {request.url.path}: see GET /api/info")
+
+    routes = [
+        Route("/", page),
+        Route("/api/info", guarded(info)),
+        Route("/api/replays", guarded(replay_list)),
+        Route("/api/replays/{name:path}/steps", guarded(replay_steps)),
+        Route("/api/replays/{name:path}/states/{step}/picture", guarded(replay_picture)),
+        Route("/api/replays/{name:path}/states/{step}", guarded(replay_state)),
+        Route("/api/games", guarded(game_list), methods=["GET"]),
+        Route("/api/games", guarded(new_game), methods=["POST"]),
+        Route("/api/games/{name}", guarded(game_status)),
+        Route("/api/games/{name}/actions", guarded(game_move), methods=["POST"]),
+        Route("/api/games/{name}/picture", guarded(game_picture)),
+        Route("/api/{rest:path}", guarded(unknown_api), methods=["GET", "POST", "PUT", "DELETE", "PATCH"]),
+        Mount("/static", app=StaticFiles(directory=str(static)), name="static"),
+    ]
+
+    async def not_found(request: Request, error: Exception) -> Response:
+        assert isinstance(error, HTTPException)
+        return JSONResponse({"error": f"{request.method} {request.url.path}: {error.detail}"}, error.status_code)
+
+    app = Starlette(routes=routes, exception_handlers={HTTPException: not_found})
+    app.state.replays = replays  # the command line sets up a live game before serving
+    app.state.games = games
+    return app

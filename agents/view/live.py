@@ -1,0 +1,232 @@
+"""Live games in the viewer: a person plays one seat, agents (any spec evaluate.py accepts) play the others.
+
+A game is set up as terminal play sets up a table (`agents.evaluation.play.seat_table`: the opponent env with one
+agent per other seat), so the agents answer inside each step; a solo game is a table of one seat. After every move
+the game's replay record (envs/core/replays.py, the format `evaluate.py --record` writes) is written into the
+viewer's folder, so a game, finished or not, is listed and can be watched again.
+
+While a game runs, the person sees what their seat may see: their own view or the public one; every view (other
+seats', the full table) opens once the game is over. A request that is refused changes nothing.
+"""
+
+from __future__ import annotations
+
+import itertools
+import threading
+import time
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any, Final
+
+from agents.evaluation.play import HUMAN, Table, seat_table
+from agents.players.registry import AgentSpecError
+from agents.view.board import actor_of, grouped_actions, has_picture, parse_view, rewards_after, view_names
+from agents.view.catalogue import RECORD_SUFFIX
+from envs.adapters.driver import split_env_kwargs
+from envs.core.game import CHANCE, State
+from envs.core.registration import make_env_game
+from envs.core.replays import View, apply_event, build_record, event_label, view_text, write_record
+
+LIVE_PREFIX: Final = "live-"
+"""How the record files of live games start (then the start time and a number)."""
+
+
+class GameSetupError(ValueError):
+    """A live game that cannot be set up: unknown env id, bad kwarg, bad agent spec, no human seat or too many."""
+
+
+class MoveError(ValueError):
+    """A move that is refused (not legal, not a whole number); the game is unchanged."""
+
+
+class GameOverError(MoveError):
+    """A move asked for after the game's end."""
+
+
+class HiddenViewError(ValueError):
+    """A view the person may not see while the game runs (another seat's, or the full table)."""
+
+
+def human_seat(agents: Sequence[str], num_players: int) -> int:
+    """The one seat labelled `human`; GameSetupError unless there is one spec per seat and exactly one human."""
+    if len(agents) != num_players:
+        raise GameSetupError(
+            f"agents: the game has {num_players} seat(s): give one agent spec per seat in seat order "
+            f"({HUMAN!r} for yours), not {len(agents)}"
+        )
+    humans = [seat for seat, spec in enumerate(agents) if spec == HUMAN]
+    if len(humans) != 1:
+        raise GameSetupError(f"agents: exactly one seat must be {HUMAN!r} (the person), got {len(humans)}")
+    return humans[0]
+
+
+class LiveGame:
+    """One game in play: its table, the state after each event, and the record file written after every move."""
+
+    def __init__(self, name: str, table: Table, seed: int | None, record_path: Path) -> None:
+        self.name = name
+        self.table = table
+        self.seed = seed
+        self.record_path = record_path
+        self._lock = threading.Lock()
+        env = table.env
+        env.reset(seed=seed)
+        start = env.start_state
+        first = table.game.new_initial_state() if start is None else table.game.state_from_dict(start)
+        self.states: list[State] = [first]
+        self._follow()
+
+    @property
+    def seat(self) -> int:
+        """The person's seat."""
+        return self.table.seat
+
+    @property
+    def state(self) -> State:
+        """The live state (read it, never change it)."""
+        state = self.table.env.state
+        assert state is not None  # reset in __init__
+        return state
+
+    @property
+    def over(self) -> bool:
+        """Whether the game has ended."""
+        return self.state.is_terminal()
+
+    def _follow(self) -> None:
+        """Extend the kept states by the events played since the last call, then write the record."""
+        history = self.table.env.history
+        state = self.states[-1].clone()
+        for step in range(len(self.states) - 1, len(history)):
+            player, action = history[step]
+            apply_event(state, step + 1, player, action, view=None)
+            self.states.append(state.clone())
+        self.write_record()
+
+    def write_record(self) -> Path:
+        """Write the game's replay record (finished or not) into the viewer's folder; returns its path."""
+        env = self.table.env
+        record = build_record(
+            self.table.game,
+            env.history,
+            self.state,
+            env_id=self.table.env_id,
+            game_kwargs=self.table.game_kwargs,
+            seed=self.seed,
+            start_state=env.start_state,
+            players=self.table.labels,
+        )
+        return write_record(record, self.record_path)
+
+    def view_of(self, text: str | None) -> View:
+        """The view a request names (default: the person's seat); HiddenViewError for another seat's or the full
+        table while the game runs, ViewError for no view of the game."""
+        view = parse_view(text, self.table.game.spec.num_players, default=self.seat)
+        if not self.over and view not in ("public", self.seat):
+            raise HiddenViewError(
+                f"view: {view!r} is hidden while the game runs: you may see your seat ({self.seat}) or 'public'"
+            )
+        return view
+
+    def move(self, action: Any) -> None:
+        """Play the person's `action` (an action id); the agents answer. MoveError, changing nothing, for an
+        action that is not a whole number or not legal, GameOverError after the end."""
+        with self._lock:
+            if self.over:
+                raise GameOverError("action: the game is over")
+            if isinstance(action, bool) or not isinstance(action, int):
+                raise MoveError(f"action: expected an action id (a whole number), got {action!r}")
+            state = self.state
+            game = state.game
+            legal = state.legal_actions()
+            if action not in legal:
+                shown = game.action_label(action) if 0 <= action < game.spec.num_actions else "out of range"
+                choices = ", ".join(f"{a} ({game.action_label(a)})" for a in legal)
+                raise MoveError(f"action: {action} ({shown}) is not legal here; the legal actions: {choices}")
+            self.table.env.step(action)
+            self._follow()
+
+    def status(self, view: View) -> dict[str, Any]:
+        """The game as `view` sees it: players, who acts, the person's legal actions by group, events and text."""
+        state = self.state
+        game = state.game
+        events = []
+        history = self.table.env.history
+        for index, (player, action) in enumerate(history):
+            events.append(
+                {
+                    "step": index + 1,
+                    "player": "chance" if player == CHANCE else player,
+                    "action": action,
+                    "label": event_label(self.states[index], player, action, view),
+                    "rewards": rewards_after(self.states[index + 1]),
+                }
+            )
+        your_turn = not self.over and state.current_player() == self.seat
+        result = None
+        if self.over:
+            result = {"returns": [float(v) for v in state.returns()], "scores": [float(v) for v in state.score()]}
+        return {
+            "name": self.name,
+            "env_id": self.table.env_id,
+            "game": game.spec.name,
+            "seed": self.seed,
+            "players": list(self.table.labels),
+            "seat": self.seat,
+            "num_players": game.spec.num_players,
+            "views": view_names(game.spec.num_players) if self.over else ["public", self.seat],
+            "view": view,
+            "to_act": actor_of(state),
+            "over": self.over,
+            "result": result,
+            "steps": len(history),
+            "events": events,
+            "legal": grouped_actions(state, self.seat) if your_turn else [],
+            "text": view_text(state, view),
+            "picture": has_picture(game),
+            "replay": self.record_path.name,
+        }
+
+
+class LiveGames:
+    """The live games of one viewer, by name; their records go into `folder`."""
+
+    def __init__(self, folder: Path | str) -> None:
+        self.folder = Path(folder)
+        self.games: dict[str, LiveGame] = {}
+        self._numbers = itertools.count(1)
+        self._lock = threading.Lock()
+
+    def create(
+        self, env_id: str, agents: Sequence[str], seed: int | None = None, env_kwargs: Mapping[str, Any] | None = None
+    ) -> LiveGame:
+        """Set up a game of `env_id` with one agent spec per seat (`human` for the person) and play the agents'
+        turns up to the person's first decision; GameSetupError names what is wrong."""
+        kwargs = dict(env_kwargs or {})
+        try:
+            _, game_kwargs = split_env_kwargs(kwargs)
+            num_players = make_env_game(env_id, game_kwargs).spec.num_players
+            seat = human_seat(agents, num_players)
+            others = [spec for other, spec in enumerate(agents) if other != seat]
+            table = seat_table(env_id, kwargs, seat, others)
+        except GameSetupError:
+            raise
+        except (AgentSpecError, TypeError, LookupError, ValueError) as error:  # UnknownGameError is a ValueError
+            raise GameSetupError(str(error)) from None
+        with self._lock:
+            name = f"{LIVE_PREFIX}{time.strftime('%Y%m%d-%H%M%S')}-{next(self._numbers)}"
+        try:
+            game = LiveGame(name, table, seed, self.folder / f"{name}{RECORD_SUFFIX}")
+        except RuntimeError as error:  # the game ended before the person's seat had a decision
+            raise GameSetupError(str(error)) from None
+        with self._lock:
+            self.games[name] = game
+        return game
+
+    def get(self, name: str) -> LiveGame:
+        """The live game called `name`; LookupError names it and the games there are."""
+        game = self.games.get(name)
+        if game is None:
+            known = ", ".join(self.games) or "none"
+            raise LookupError(f"unknown game {name!r}; live games: {known}")
+        return game
