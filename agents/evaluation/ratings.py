@@ -139,3 +139,22 @@ def wilson_interval(successes: float, trials: int, z: float = WILSON_Z_95) -> tu
     low = 0.0 if successes == 0 else max(0.0, center - half_width)
     high = 1.0 if successes == trials else min(1.0, center + half_width)
     return low, high
+
+
+def paired_difference(
+    first: Sequence[float], second: Sequence[float], z: float = WILSON_Z_95
+) -> tuple[float, float, float]:
+    """Mean of `first - second` over paired outcomes (the same deals) with its normal 95% interval.
+
+    Pairing removes the deals' own spread (both agents lose the hopeless deals), so the interval of a difference is
+    narrower than the two win rates' Wilson intervals side by side; it is the interval of McNemar's test.
+    """
+    if len(first) != len(second):
+        raise ValueError(f"paired outcomes differ in number: {len(first)} and {len(second)}")
+    if not first:
+        return 0.0, -1.0, 1.0
+    differences = np.asarray(first, dtype=float) - np.asarray(second, dtype=float)
+    mean = float(differences.mean())
+    spread = float(differences.std(ddof=1)) if len(differences) > 1 else 0.0
+    half_width = z * spread / math.sqrt(len(differences))
+    return mean, mean - half_width, mean + half_width

@@ -289,3 +289,30 @@ def final_evaluation(
     print(f"final evaluation: {config.train.final_eval_episodes} deals, the model beside {', '.join(agents[1:])}")
     if evaluate.main(arguments) != 0:
         print("the final evaluation failed; the model is saved all the same", file=sys.stderr)
+        return
+    if len(agents) > 1 and agents[1] == str(pretrained):
+        line = ppo_phase_line(run_dir / FINAL_EVAL_DIR_NAME / "results.json")
+        if line:
+            print(line)
+
+
+def ppo_phase_line(results_path: Path) -> str | None:
+    """What the PPO phase did: the final model's win rate against its pretrained start on the same deals, with the
+    paired 95% interval of the difference (None when the results lack the two groups' episodes)."""
+    import json
+
+    from agents.evaluation.ratings import paired_difference
+
+    try:
+        groups = json.loads(results_path.read_text(encoding="utf-8"))["results"]
+        final, pretrained = ([float(e["won"]) for e in group["episodes"]] for group in groups[:2])
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    if len(final) != len(pretrained) or not final:
+        return None
+    mean, low, high = paired_difference(final, pretrained)
+    return (
+        f"the PPO phase: {sum(final) / len(final):.1%} won against {sum(pretrained) / len(pretrained):.1%} before it, "
+        f"on the same {len(final)} deals: {100 * mean:+.1f} points [{100 * low:+.1f}, {100 * high:+.1f}] "
+        "(paired 95% interval)"
+    )

@@ -89,3 +89,21 @@ def test_an_agent_in_several_seats_is_rated_by_the_likelihood_of_the_seats_order
     assert [(r.agent, r.rating, r.low, r.high) for r in rate(self_play, samples=5)] == [
         ("strong", ELO_CENTRE, ELO_CENTRE, ELO_CENTRE)
     ]
+
+
+def test_a_paired_difference_is_narrower_than_the_two_win_rates_apart() -> None:
+    """Two agents on the same deals: the paired interval of the difference centres on the difference of the win rates
+    and is narrower than the unpaired one when the deals themselves decide most outcomes."""
+    from agents.evaluation.ratings import paired_difference
+
+    rng = np.random.default_rng(3)
+    easy = rng.random(400) < 0.3  # deals either agent wins
+    first = (easy | (rng.random(400) < 0.08)).astype(float)
+    second = easy.astype(float)
+    mean, low, high = paired_difference(list(first), list(second))
+    assert mean == pytest.approx(first.mean() - second.mean())
+    unpaired = 1.96 * math.sqrt(first.var(ddof=1) / 400 + second.var(ddof=1) / 400)
+    assert low < mean < high and (high - low) / 2 < unpaired
+    assert paired_difference([1.0, 0.0], [1.0, 0.0]) == (0.0, 0.0, 0.0)
+    with pytest.raises(ValueError, match="differ in number: 2 and 1"):
+        paired_difference([1.0, 0.0], [1.0])

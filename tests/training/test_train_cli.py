@@ -316,3 +316,20 @@ def test_ctrl_c_during_start_up_ends_with_one_line(
     assert train.main(["--config", str(config), "--no-progress"]) == 130
     assert capsys.readouterr().err.strip() == "interrupted (outside training: nothing was being trained)"
     assert not (tmp_path / "runs").exists()
+
+
+def test_the_ppo_phase_line_compares_the_final_model_with_its_pretrained_start(tmp_path: Path) -> None:
+    """The closing evaluation lists the final model first and its pretrained start second, on the same deals: the
+    line states both win rates and the paired difference; results without episodes give no line."""
+    from agents.training.train_cli import ppo_phase_line
+
+    def group(wins: list[int]) -> dict[str, object]:
+        return {"episodes": [{"won": bool(w)} for w in wins]}
+
+    path = tmp_path / "results.json"
+    path.write_text(json.dumps({"results": [group([1, 1, 0, 1]), group([1, 0, 0, 0]), group([0, 0, 0, 0])]}))
+    line = ppo_phase_line(path)
+    assert line is not None
+    assert "75.0% won against 25.0% before it, on the same 4 deals: +50.0 points" in line
+    path.write_text(json.dumps({"results": [{"summary": {}}]}))
+    assert ppo_phase_line(path) is None
