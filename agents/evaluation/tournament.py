@@ -33,7 +33,8 @@ won, and the game's outcome facts (its registration record's `outcome_facts`); a
 The tables of a table of every seat are pure functions of the list of games:
 
 - ratings: Plackett-Luce (Bradley-Terry for two seats) on the Elo scale from each game's finishing order, with
-  seeded 95% bootstrap intervals (`agents.evaluation.ratings.rate`; an agent in several seats is one entry per seat);
+  95% Laplace intervals under a stated prior (`agents.evaluation.ratings.rate`; an agent in several seats is one
+  entry per seat);
 - pairwise: for each ordered pair of different agents, the share of the games where both played in which the first
   placed above the second (a tie counts half; an agent in several seats: the share over the pairs of their seats),
   with a Wilson interval;
@@ -682,8 +683,8 @@ def _interval(successes: float, trials: int) -> list[float]:
 
 
 def rating_table(games: Sequence[GameResult], seed: int, samples: int = BOOTSTRAP_SAMPLES) -> list[dict[str, Any]]:
-    """Plackett-Luce ratings (Elo scale) of the agents from the games' finishing orders, best first, with seeded
-    bootstrap 95% intervals; empty with fewer than two agents."""
+    """Plackett-Luce ratings (Elo scale) of the agents from the games' finishing orders, best first, with 95% Laplace
+    intervals (deterministic: `seed` and `samples` change nothing); empty with fewer than two agents."""
     if len(distinct_agents(games)) < 2:
         return []
     results = [places_from_scores(game.seats, [-rank for rank in game.ranks]) for game in sorted(games)]

@@ -1,14 +1,27 @@
-"""Ratings from game results (agents/evaluation/ratings.py): Plackett-Luce on the Elo scale, reproducible,
-order-independent."""
+"""Ratings from game results (agents/evaluation/ratings.py): a maximum-a-posteriori Plackett-Luce fit on the Elo
+scale with Laplace intervals, deterministic, order-independent, with intervals of honest width at unbeaten records."""
 
 from __future__ import annotations
 
 import math
+from itertools import pairwise
 
 import numpy as np
 import pytest
 
-from agents.evaluation.ratings import ELO_CENTRE, places_from_scores, rate
+import agents.evaluation.ratings as ratings_module
+from agents.evaluation.ratings import (
+    CONFIDENCE,
+    ELO_CENTRE,
+    ELO_PER_NAT,
+    PRIOR_SD,
+    choices,
+    log_posterior,
+    places_from_scores,
+    posterior_gradient_and_precision,
+    rate,
+)
+from tests.training.training_support import REPO_ROOT
 
 
 def plackett_luce_games(strengths: dict[str, float], seats: int, games: int, seed: int) -> list[list[list[str]]]:
@@ -49,21 +62,84 @@ def test_four_seat_ratings_order_the_agents_by_strength() -> None:
     assert abs(measured - true_gap) < 0.25 * true_gap
 
 
-def test_ratings_do_not_depend_on_game_order_and_repeat_for_a_seed() -> None:
-    """The same games in another order give the same table; the same seed gives the same intervals."""
+def test_ratings_do_not_depend_on_game_order_and_are_deterministic() -> None:
+    """The same games in another order give exactly the same table; the Laplace intervals draw nothing at random, so
+    the seed (kept for callers written for bootstrap intervals) changes nothing."""
     results = plackett_luce_games({"x": 3.0, "y": 2.0, "z": 1.0}, seats=3, games=90, seed=4)
     shuffled = [results[i] for i in np.random.default_rng(5).permutation(len(results))]
-    assert rate(results, seed=6, samples=30) == rate(shuffled, seed=6, samples=30)
-    assert rate(results, seed=6, samples=30) != rate(results, seed=7, samples=30)  # the seed drives the intervals
+    table = rate(results)
+    assert rate(shuffled) == table
+    assert rate(results, seed=7, samples=3) == table
+    assert all(rating.low < rating.rating < rating.high for rating in table)
 
 
-def test_ties_count_as_draws_and_all_tied_games_change_nothing() -> None:
-    """A shared place is a draw between the tied agents; a game where everyone tied carries no information."""
+def test_ties_count_as_draws_between_every_tied_pair() -> None:
+    """A shared place is a draw between the tied agents, a game where everyone tied included: draws keep equal agents
+    equal and are evidence that they are alike (narrower intervals); a draw against a strong agent lifts the other."""
     results = [[["p"], ["q"]]] * 20 + [[["q"], ["p"]]] * 20
-    base = {r.agent: r.rating for r in rate(results, seed=0, samples=10)}
-    with_draws = {r.agent: r.rating for r in rate(results + [[["p", "q"]]] * 30, seed=0, samples=10)}
-    assert base["p"] == pytest.approx(base["q"]) and with_draws["p"] == pytest.approx(with_draws["q"])
+    base = {r.agent: r for r in rate(results)}
+    with_draws = {r.agent: r for r in rate(results + [[["p", "q"]]] * 30)}
+    assert base["p"].rating == pytest.approx(base["q"].rating) == pytest.approx(ELO_CENTRE)
+    assert with_draws["p"].rating == pytest.approx(with_draws["q"].rating)
+    assert with_draws["p"].high - with_draws["p"].low < base["p"].high - base["p"].low
+    # r loses every game to p; q draws with p as often as it loses to p: q ends between the two.
+    mixed = {r.agent: r.rating for r in rate([[["p"], ["r"]]] * 10 + [[["p"], ["q"]]] * 5 + [[["p", "q"]]] * 5)}
+    assert mixed["p"] > mixed["q"] > mixed["r"]
     assert places_from_scores(["p", "q", "r"], [2.0, 5.0, 2.0]) == [["q"], ["p", "r"]]
+
+
+def test_an_unbeaten_record_has_an_interval_that_narrows_with_the_games() -> None:
+    """One agent wins every game: never a zero-width interval; the interval holds the rating, narrows as the games
+    grow, and its lower end rises; the rating rises with the evidence, but like the log of the games: each tenfold
+    record raises the gap by less than the 400 points (10:1 odds) that would make it ten times less surprising."""
+    tables = {games: {r.agent: r for r in rate([[["ace"], ["duffer"]]] * games)} for games in (10, 100, 1000)}
+    widths = [table["ace"].high - table["ace"].low for table in tables.values()]
+    lows = [table["ace"].low for table in tables.values()]
+    points = [table["ace"].rating for table in tables.values()]
+    for table in tables.values():
+        ace, duffer = table["ace"], table["duffer"]
+        assert ace.low < ace.rating < ace.high and duffer.low < duffer.rating < duffer.high
+        assert ace.rating - ELO_CENTRE == pytest.approx(ELO_CENTRE - duffer.rating)  # centred on the table's mean
+        assert ace.low > ELO_CENTRE  # 10 straight wins already place it above the mean
+    assert widths[0] > widths[1] > widths[2] > 0
+    assert lows[0] < lows[1] < lows[2]
+    assert points[0] < points[1] < points[2]
+    # The gap between the two is twice the winner's distance from the centre.
+    assert all(0 < 2 * (later - earlier) < 400 for earlier, later in pairwise(points))
+
+
+def test_laplace_intervals_match_the_exact_posterior_at_mixed_outcomes() -> None:
+    """Two agents, 30 wins to 10: the posterior of the gap is one-dimensional, so its exact quantiles (numerical
+    integration over a fine grid) can be set beside the Laplace interval; they agree within a few Elo points."""
+    wins, losses = 30, 10
+    ace = next(r for r in rate([[["a"], ["b"]]] * wins + [[["b"], ["a"]]] * losses) if r.agent == "a")
+    gap = np.linspace(-12.0, 12.0, 240001)
+    # Each agent's prior has variance PRIOR_SD**2, so the gap's has twice that; a's rating is half the gap.
+    log_density = -wins * np.logaddexp(0, -gap) - losses * np.logaddexp(0, gap) - gap**2 / (4 * PRIOR_SD**2)
+    cumulative = np.cumsum(np.exp(log_density - log_density.max()))
+    tail = (1 - CONFIDENCE) / 2
+    quantiles = gap[np.searchsorted(cumulative / cumulative[-1], [tail, 1 - tail])]
+    exact_low, exact_high = ELO_CENTRE + ELO_PER_NAT * quantiles / 2
+    assert ace.low == pytest.approx(exact_low, abs=10) and ace.high == pytest.approx(exact_high, abs=10)
+    assert ace.rating == pytest.approx(ELO_CENTRE + ELO_PER_NAT * gap[log_density.argmax()] / 2, abs=0.1)
+
+
+def test_the_gradient_and_precision_are_those_of_the_log_posterior() -> None:
+    """Newton's method and the intervals rest on the exact derivatives: they match central finite differences of the
+    log-posterior, on games with ties and repeated seats."""
+    results = plackett_luce_games({"a": 3.0, "b": 2.0, "c": 1.0, "d": 1.5}, seats=3, games=40, seed=11)
+    results += [[["a", "b"], ["c"]], [["d"], ["a"], ["a"]], [["b", "b", "c"]]]
+    data = choices(results, ["a", "b", "c", "d"])
+    strengths = np.array([0.4, -0.2, 0.7, -0.1])
+    gradient, precision = posterior_gradient_and_precision(strengths, data)
+    step = 1e-5
+    for k in range(4):
+        offset = np.eye(4)[k] * step
+        slope = (log_posterior(strengths + offset, data) - log_posterior(strengths - offset, data)) / (2 * step)
+        assert gradient[k] == pytest.approx(slope, rel=1e-6, abs=1e-6)
+        ahead = posterior_gradient_and_precision(strengths + offset, data)[0]
+        behind = posterior_gradient_and_precision(strengths - offset, data)[0]
+        np.testing.assert_allclose(-(ahead - behind) / (2 * step), precision[:, k], rtol=1e-6, atol=1e-6)
 
 
 def test_an_agent_in_several_seats_is_rated_by_the_likelihood_of_the_seats_order() -> None:
@@ -107,3 +183,14 @@ def test_a_paired_difference_is_narrower_than_the_two_win_rates_apart() -> None:
     assert paired_difference([1.0, 0.0], [1.0, 0.0]) == (0.0, 0.0, 0.0)
     with pytest.raises(ValueError, match="differ in number: 2 and 1"):
         paired_difference([1.0, 0.0], [1.0])
+
+
+def test_the_published_unbeaten_record_figures_are_what_rate_gives() -> None:
+    """The module docstring and docs/multiplayer.md quote the winner's rating and interval after 10, 100 and 1000
+    straight wins: regenerated here, they must read the same."""
+    multiplayer = (REPO_ROOT / "docs" / "multiplayer.md").read_text()
+    for games in (10, 100, 1000):
+        ace = next(r for r in rate([[["ace"], ["duffer"]]] * games) if r.agent == "ace")
+        figure = f"{ace.rating:.0f} [{ace.low:.0f}, {ace.high:.0f}]"
+        assert figure in " ".join((ratings_module.__doc__ or "").split()), figure
+        assert figure in " ".join(multiplayer.split()), figure

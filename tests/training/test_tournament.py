@@ -147,10 +147,11 @@ def test_an_agent_that_always_wins_tops_the_ratings_and_the_pairwise_table() -> 
     assert pairwise["bob", "ace"]["share"] == 0.0 and pairwise["bob", "ace"]["games"] == 60
     # bob and cat split the rest, ties counted half: the two directions of a pair add up to one.
     assert pairwise["bob", "cat"]["share"] + pairwise["cat", "bob"]["share"] == pytest.approx(1.0)
-    # The tables are a function of the set of games, not of their order; the seed drives the intervals only.
+    # The tables are a function of the set of games, not of their order; the rating intervals (Laplace) draw nothing
+    # at random, so the seed does not change them.
     shuffled = [games[i] for i in rng.permutation(len(games))]
     assert tournament_tables(shuffled, False, seed=1, samples=FEW_BOOTSTRAP_SAMPLES) == tables
-    assert tournament_tables(games, False, seed=2, samples=FEW_BOOTSTRAP_SAMPLES)["ratings"] != tables["ratings"]
+    assert tournament_tables(games, False, seed=2, samples=FEW_BOOTSTRAP_SAMPLES)["ratings"] == tables["ratings"]
 
 
 def test_seat_advantage_recovers_a_planted_seat_bias() -> None:
