@@ -426,7 +426,7 @@ def tournament_main(args: argparse.Namespace, config: EvalConfig, tournaments: l
         tournaments, settings.episodes, settings.seed, settings.workers, agent_options, record=args.record
     )
     interrupted = collect(stream, collected, Progress(planned, "games", enabled=not args.no_progress))
-    results = tournament_results(tournaments, collected, settings.seed)
+    results = tournament_results(tournaments, collected)
     finished = sum(len(games) for games in collected)
     console = ResultsConsole()
     for result in results:

@@ -67,8 +67,6 @@ PRIOR_SD = PRIOR_SD_ELO / ELO_PER_NAT
 """The prior's standard deviation in log-strength units (ln 10)."""
 CONFIDENCE = 0.95
 """Coverage of the reported intervals."""
-BOOTSTRAP_SAMPLES = 200
-"""Accepted by `rate` for callers written for bootstrap intervals; the Laplace intervals draw no samples."""
 NEWTON_TOLERANCE = 1e-10
 """The fit stops when no log-strength moves by more than this in a Newton step."""
 NEWTON_MAX_STEPS = 200
@@ -193,12 +191,8 @@ def centred_variances(precision: np.ndarray) -> np.ndarray:
     return np.clip(np.diag(covariance), 0.0, None)  # one agent: exactly 0, up to rounding
 
 
-def rate(results: Sequence[Result], seed: int = 0, samples: int = BOOTSTRAP_SAMPLES) -> list[Rating]:
-    """Elo-scale ratings of every agent in `results`, best first, with Laplace confidence intervals.
-
-    The fit and its intervals are deterministic: `seed` and `samples` are accepted for callers written for bootstrap
-    intervals and change nothing.
-    """
+def rate(results: Sequence[Result]) -> list[Rating]:
+    """Elo-scale ratings of every agent in `results`, best first, with Laplace confidence intervals (deterministic)."""
     agents = sorted({agent for result in results for place in result for agent in place})
     if not agents:
         return []

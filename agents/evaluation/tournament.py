@@ -64,7 +64,7 @@ from agents.common.config import ConfigError, EvalConfig, OpponentsConfig
 from agents.common.run_dir import run_dir_of_model
 from agents.evaluation.environment import make_env, make_opponent_env
 from agents.evaluation.parallel import chunk_size, stream_in_workers, use_one_torch_thread
-from agents.evaluation.ratings import BOOTSTRAP_SAMPLES, places_from_scores, rate, wilson_interval
+from agents.evaluation.ratings import places_from_scores, rate, wilson_interval
 from agents.evaluation.tables import ResultsConsole, TextTable
 from agents.players.base import Agent, action_mask_of
 from agents.players.registry import is_model_path, make_agent, make_opponent_policies
@@ -78,7 +78,6 @@ LINEUPS_KEY = "evaluation.lineups"
 COOPERATIVE_NOTE = "cooperative game: every seat shares the result, so no ratings or pairwise table; team win rates"
 SELF_PLAY_NOTE = "one agent plays itself: no ratings or pairwise table"
 NO_GAMES_NOTE = "no game finished (interrupted): no tables"
-NO_RATINGS_NOTE = "no ratings: they need choix (pip install 'tabletop-gym[train]' installs it)"
 ONE_SEAT_NOTE = "one seat: each line-up is summarised on its own (agents.evaluation.episodes.summarize)"
 RECORDING_FIELDS = ("players", "events", "replay_result")
 """GameResult fields kept for replay records only (results.json leaves them out)."""
@@ -538,8 +537,6 @@ def stream_tournaments(
 def tournament_results(
     tournaments: Sequence[Tournament],
     games: Sequence[Sequence[GameResult]],
-    seed: int,
-    bootstrap_samples: int = BOOTSTRAP_SAMPLES,
 ) -> list[TournamentResult]:
     """Each tournament's games (`games[i]` for `tournaments[i]`, in any order, any number) sorted, with its tables."""
     results = []
@@ -549,7 +546,7 @@ def tournament_results(
             tables: dict[str, Any] = {"note": ONE_SEAT_NOTE}
         else:
             complete, note = complete_rotations(tournament, ordered)
-            tables = tournament_tables(complete, tournament.cooperative, seed, bootstrap_samples)
+            tables = tournament_tables(complete, tournament.cooperative)
             if note:
                 tables["note"] = f"{note}. {tables['note']}" if "note" in tables else note
         results.append(TournamentResult(tournament, ordered, tables))
@@ -584,14 +581,13 @@ def run_tournaments(
     seed: int,
     workers: int = 1,
     agent_options: Mapping[str, Any] | None = None,
-    bootstrap_samples: int = BOOTSTRAP_SAMPLES,
     record: bool = False,
 ) -> list[TournamentResult]:
     """Play `deals` deals of every line-up of every tournament (deal i seeded seed + i) on `workers` processes."""
     collected: list[list[GameResult]] = [[] for _ in tournaments]
     for index, game in stream_tournaments(tournaments, deals, seed, workers, agent_options, record):
         collected[index].append(game)
-    return tournament_results(tournaments, collected, seed, bootstrap_samples)
+    return tournament_results(tournaments, collected)
 
 
 # ------------------------------------------------------------------------------------------------------------------
@@ -682,15 +678,15 @@ def _interval(successes: float, trials: int) -> list[float]:
     return [low, high]
 
 
-def rating_table(games: Sequence[GameResult], seed: int, samples: int = BOOTSTRAP_SAMPLES) -> list[dict[str, Any]]:
+def rating_table(games: Sequence[GameResult]) -> list[dict[str, Any]]:
     """Plackett-Luce ratings (Elo scale) of the agents from the games' finishing orders, best first, with 95% Laplace
-    intervals (deterministic: `seed` and `samples` change nothing); empty with fewer than two agents."""
+    intervals; empty with fewer than two agents."""
     if len(distinct_agents(games)) < 2:
         return []
     results = [places_from_scores(game.seats, [-rank for rank in game.ranks]) for game in sorted(games)]
     return [
         {"agent": rating.agent, "rating": rating.rating, "ci95": [rating.low, rating.high], "games": rating.games}
-        for rating in rate(results, seed=seed, samples=samples)
+        for rating in rate(results)
     ]
 
 
@@ -787,24 +783,16 @@ def team_table(games: Sequence[GameResult]) -> list[dict[str, Any]]:
     return table
 
 
-def tournament_tables(
-    games: Sequence[GameResult], cooperative: bool, seed: int, samples: int = BOOTSTRAP_SAMPLES
-) -> dict[str, Any]:
+def tournament_tables(games: Sequence[GameResult], cooperative: bool) -> dict[str, Any]:
     """Every table of a tournament (see the module docstring); a `note` says why a table is absent."""
     if not games:
         return {"note": NO_GAMES_NOTE}
     seats = {"seats": seat_table(games, cooperative), "per_seat": per_seat_renderable(games, cooperative)}
     if cooperative:
         return {"note": COOPERATIVE_NOTE, "team": team_table(games), **seats}
-    try:
-        ratings = rating_table(games, seed, samples)
-    except ImportError:
-        ratings = []
-    tables: dict[str, Any] = {"ratings": ratings, "pairwise": pairwise_table(games), **seats}
+    tables: dict[str, Any] = {"ratings": rating_table(games), "pairwise": pairwise_table(games), **seats}
     if len(distinct_agents(games)) < 2:
         tables["note"] = SELF_PLAY_NOTE
-    elif not ratings:
-        tables["note"] = NO_RATINGS_NOTE
     return tables
 
 

@@ -159,8 +159,8 @@ def card_duel(env_kwargs: dict[str, Any]) -> Tournament:
 def test_a_tournament_plays_in_the_envs_reward_mode_and_keeps_win_mode_results() -> None:
     """The env kwargs reach the table: under `reward: score` each seat's return is its score, while the win-mode
     rewards, and so every table, are those of the default mode."""
-    (scored,) = run_tournaments([card_duel({"reward": "score"})], deals=4, seed=2, bootstrap_samples=5)
-    (plain,) = run_tournaments([card_duel({})], deals=4, seed=2, bootstrap_samples=5)
+    (scored,) = run_tournaments([card_duel({"reward": "score"})], deals=4, seed=2)
+    (plain,) = run_tournaments([card_duel({})], deals=4, seed=2)
     assert scored.games == plain.games and scored.tables == plain.tables
     for game, default in zip(scored.games, plain.games, strict=True):
         assert game.returns == game.scores and default.returns == default.rewards
@@ -171,7 +171,7 @@ def test_a_tournament_plays_in_the_envs_reward_mode_and_keeps_win_mode_results()
 def test_a_tournament_keeps_each_seats_outcome_facts() -> None:
     """Unearth's `place` for every seat of every game: the seat's rank by score."""
     tournament = Tournament(UNEARTH_PETTINGZOO, {"num_players": 2}, {}, "unearth", 2, False, (("heuristic", "random"),))
-    (result,) = run_tournaments([tournament], deals=1, seed=5, bootstrap_samples=5)
+    (result,) = run_tournaments([tournament], deals=1, seed=5)
     assert len(result.games) == 2
     for game in result.games:
         assert [facts["place"] for facts in game.facts] == list(game.ranks)
@@ -206,7 +206,7 @@ def test_a_one_seat_tournament_is_summarised_per_line_up_not_rated() -> None:
     """run_tournaments on a one-seat tournament: one game per deal and agent, no rotation, no ratings."""
     tournament = one_seat_tournament(["heuristic", "random"], UNBROKEN, UNBROKEN_KWARGS)
     assert (tournament.one_seat, tournament.num_players, tournament.rotations) == (True, 1, 1)
-    (result,) = run_tournaments([tournament], deals=2, seed=0, bootstrap_samples=5)
+    (result,) = run_tournaments([tournament], deals=2, seed=0)
     assert [(game.lineup, game.deal, game.rotation) for game in result.games] == [
         (("heuristic",), 0, 0),
         (("heuristic",), 1, 0),
