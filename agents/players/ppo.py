@@ -132,17 +132,36 @@ def cached_policy(path: str | Path) -> Any:
     """The policy of the MaskablePPO model saved at `path`, in evaluation mode, loaded once per process.
 
     Keyed by the file's path and modification time, so a file written anew is loaded anew. The cache holds policies
-    weakly: a policy no player keeps is freed. Callers share the policy and must not train it.
+    weakly: a policy no player keeps is freed. Callers share the policy and must not train it. Loading leaves the
+    global generators (torch's, numpy's, Python's) as they were, so when a load happens never changes a training run.
     """
     resolved = Path(path).resolve()
     key = (str(resolved), os.stat(resolved).st_mtime_ns)
     policy = _POLICIES.get(key)
     if policy is None:
-        from sb3_contrib import MaskablePPO
+        policy = _POLICIES[key] = load_policy_quietly(resolved)
+    return policy
 
-        policy = MaskablePPO.load(resolved, device="cpu").policy
-        policy.set_training_mode(False)
-        _POLICIES[key] = policy
+
+def load_policy_quietly(path: Path) -> Any:
+    """The policy of the model at `path` in evaluation mode, the global generators restored after loading.
+
+    sb3's `load` builds a fresh network (drawing initial weights from torch's generator) and reseeds torch, numpy and
+    Python with the saved model's seed; a learner sampling from those generators must not see it.
+    """
+    import random
+
+    import torch
+    from sb3_contrib import MaskablePPO
+
+    python_state, numpy_state = random.getstate(), np.random.get_state()
+    try:
+        with torch.random.fork_rng(devices=[]):
+            policy = MaskablePPO.load(path, device="cpu").policy
+    finally:
+        random.setstate(python_state)
+        np.random.set_state(numpy_state)
+    policy.set_training_mode(False)
     return policy
 
 

@@ -150,6 +150,27 @@ def test_a_process_loads_each_snapshot_once_and_a_rewritten_file_anew(tmp_path: 
     assert cached_policy(path) is not first._policies[path]
 
 
+def test_loading_a_snapshot_leaves_the_global_generators_as_they_were(tmp_path: Path) -> None:
+    """sb3's load reseeds torch, numpy and Python and draws fresh weights: a learner must not see when a pool loads."""
+    import random
+
+    import torch
+
+    model, _ = fresh_model("unbroken")
+    path = tmp_path / snapshot_file_name(0)
+    model.save(path)
+
+    def draws() -> tuple[list[float], float, float]:
+        return torch.rand(3).tolist(), float(np.random.random()), random.random()
+
+    torch.manual_seed(11), np.random.seed(11), random.seed(11)
+    expected = draws()
+    torch.manual_seed(11), np.random.seed(11), random.seed(11)
+    policy = cached_policy(path)
+    assert draws() == expected
+    assert not policy.training
+
+
 def test_a_pickled_pool_drops_its_policies_and_plays_the_same(tmp_path: Path) -> None:
     """A checkpoint pickles the envs at every rollout: the pool's policies reload from their files instead."""
     model, env = fresh_model("unbroken")
