@@ -20,7 +20,7 @@ Each part's time is its own, without the parts timed inside it (an opponent's ob
 Times are CPU time of this process (`time.process_time_ns`), so other processes on the machine slow the run without
 changing the figures much; the timers cost under a microsecond each (about 1% of a learner step). The table of each
 run is kept in benchmarks/results/<game>_training_breakdown.{md,json} under a label (default: the git commit, with
-"+changes" when the tree differs from it); a run under an existing label replaces that table.
+"+changes" when the tree differs from it); a run of the same label and command replaces that table.
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import ExitStack, contextmanager
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -210,14 +210,18 @@ class Breakdown:
     rows: list[PartRow]
 
 
-def measure(config_path: Path, steps: int, seed: int, label: str, command: str) -> tuple[Breakdown, str]:
-    """Train the config for `steps` learner steps (whole rollouts) under the timers; the run and the game's name."""
+def measure(
+    config_path: Path, steps: int, seed: int, label: str, command: str, overrides: Sequence[str] = ()
+) -> tuple[Breakdown, str]:
+    """Train the config (with `overrides`, `key=value` as train.py takes them) for `steps` learner steps (whole
+    rollouts) under the timers; the run and the game's name."""
     from agents.common.config import load_experiment_config
     from agents.evaluation.environment import probe_env
     from agents.training.maskable_ppo import maskable_ppo_hyperparameters, train
 
     with tempfile.TemporaryDirectory(prefix="training_breakdown_") as scratch:
-        overrides = [
+        settings = [
+            *overrides,
             "pretrain.steps=0",
             "train.eval_interval=0",
             "train.checkpoint_interval=0",
@@ -227,7 +231,7 @@ def measure(config_path: Path, steps: int, seed: int, label: str, command: str) 
             "logging.tensorboard=false",
             f"logging.run_root={scratch}",
         ]
-        config = load_experiment_config(config_path, overrides)
+        config = load_experiment_config(config_path, settings)
         game = probe_env(config.env, str(config_path), config.opponents).game_name
         run_dir = Path(scratch) / "run"
         run_dir.mkdir()
@@ -309,24 +313,36 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--config", type=Path, required=True, help="a training config (configs/<game>/<name>.yaml)")
     parser.add_argument("--steps", type=int, default=8192, help="learner steps to train (whole rollouts)")
     parser.add_argument("--seed", type=int, default=0, help="the run's seed (train.seed)")
+    parser.add_argument(
+        "--set",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="a config override as train.py takes it (repeatable), e.g. --set algo.batch_size=256",
+    )
     parser.add_argument("--label", default=None, help="the table's heading (default: the git commit)")
     parser.add_argument("--out", type=Path, default=None, help="path prefix of the .md and .json files")
     arguments = sys.argv[1:] if argv is None else argv
     args = parser.parse_args(arguments)
     command = "python -m benchmarks.training_breakdown " + " ".join(arguments)
-    run, game = measure(args.config, args.steps, args.seed, args.label or git_label(), command)
-    stem = args.out or RESULTS_DIR / f"{game}_training_breakdown"
+    run, game = measure(args.config, args.steps, args.seed, args.label or git_label(), command, args.set)
+    print(table(run))
+    keep_run(args.out or RESULTS_DIR / f"{game}_training_breakdown", run, game)
+    return 0
+
+
+def keep_run(stem: Path, run: Breakdown, game: str) -> list[Breakdown]:
+    """Add `run` to the results `stem`.{json,md} (replacing a run of the same label and command); the runs kept."""
     json_path = stem.with_suffix(".json")
     kept = json.loads(json_path.read_text(encoding="utf-8"))["runs"] if json_path.is_file() else []
     runs = [Breakdown(**{**old, "rows": [PartRow(**row) for row in old["rows"]]}) for old in kept]
-    same = [index for index, old in enumerate(runs) if (old.label, old.config) == (run.label, run.config)]
+    same = [index for index, old in enumerate(runs) if (old.label, old.command) == (run.label, run.command)]
     if same:
         runs[same[0]] = run
     else:
         runs.append(run)
-    print(table(run))
     write_report(stem, report(runs, game), {"game": game, "runs": [asdict(each) for each in runs]})
-    return 0
+    return runs
 
 
 if __name__ == "__main__":

@@ -63,8 +63,9 @@ def fresh_model(game: str) -> tuple[Any, Any]:
     if hyperparameters.policy_kwargs.features_extractor == "flatten":
         kwargs = hyperparameters.sb3_kwargs()
     model = MaskablePPO("MultiInputPolicy", env, seed=0, **kwargs)
+    action_net: Any = model.policy.action_net
     with torch.no_grad():
-        model.policy.action_net.weight.mul_(LOGIT_SCALE)
+        action_net.weight.mul_(LOGIT_SCALE)
     return model, env
 
 
