@@ -210,11 +210,38 @@ class Breakdown:
     rows: list[PartRow]
 
 
+@contextmanager
+def update_autocast(dtype_name: str | None) -> Iterator[None]:
+    """With a dtype name (bfloat16), MaskablePPO's update runs under `torch.autocast("cpu", dtype)` in the block."""
+    if dtype_name is None:
+        yield
+        return
+    import torch
+    from sb3_contrib import MaskablePPO
+
+    update = MaskablePPO.__dict__["train"]
+    dtype = getattr(torch, dtype_name)
+
+    @functools.wraps(update)
+    def autocast_update(self: Any) -> None:
+        with torch.autocast("cpu", dtype=dtype):
+            update(self)
+
+    with patched(MaskablePPO, "train", autocast_update):
+        yield
+
+
 def measure(
-    config_path: Path, steps: int, seed: int, label: str, command: str, overrides: Sequence[str] = ()
+    config_path: Path,
+    steps: int,
+    seed: int,
+    label: str,
+    command: str,
+    overrides: Sequence[str] = (),
+    autocast: str | None = None,
 ) -> tuple[Breakdown, str]:
     """Train the config (with `overrides`, `key=value` as train.py takes them) for `steps` learner steps (whole
-    rollouts) under the timers; the run and the game's name."""
+    rollouts) under the timers, the update under `autocast` when given; the run and the game's name."""
     from agents.common.config import load_experiment_config
     from agents.evaluation.environment import probe_env
     from agents.training.maskable_ppo import maskable_ppo_hyperparameters, train
@@ -237,7 +264,7 @@ def measure(
         run_dir.mkdir()
         clock = SectionClock()
         wall = time.perf_counter()
-        with instrumented(clock):
+        with update_autocast(autocast), instrumented(clock):
             clock.enter(SETUP)
             try:
                 train(config, run_dir, progress_bar=False)
@@ -320,12 +347,19 @@ def main(argv: list[str] | None = None) -> int:
         metavar="KEY=VALUE",
         help="a config override as train.py takes it (repeatable), e.g. --set algo.batch_size=256",
     )
+    parser.add_argument(
+        "--update-autocast",
+        choices=["bfloat16"],
+        default=None,
+        help="run the PPO update under torch.autocast on the CPU with this dtype (an experiment)",
+    )
     parser.add_argument("--label", default=None, help="the table's heading (default: the git commit)")
     parser.add_argument("--out", type=Path, default=None, help="path prefix of the .md and .json files")
     arguments = sys.argv[1:] if argv is None else argv
     args = parser.parse_args(arguments)
     command = "python -m benchmarks.training_breakdown " + " ".join(arguments)
-    run, game = measure(args.config, args.steps, args.seed, args.label or git_label(), command, args.set)
+    label = args.label or git_label()
+    run, game = measure(args.config, args.steps, args.seed, label, command, args.set, args.update_autocast)
     print(table(run))
     keep_run(args.out or RESULTS_DIR / f"{game}_training_breakdown", run, game)
     return 0
