@@ -4,7 +4,7 @@ Trains any config for a short run (pretraining, evaluations and checkpoints off,
 runs in this process) with timers wrapped around the parts of a step, and writes the CPU time of each part per
 learner step:
 
-    python -m benchmarks.training_breakdown --config configs/unearth/selfplay.yaml [--steps 8192]
+    python -m benchmarks.training_breakdown --config configs/<game>/<recipe>.yaml [--steps 8192] [--set KEY=VALUE]
 
 - **rules**: the game driver's `reset` and `step` (the rules core: transitions, chance, the legal mask);
 - **observation**: the observers' tensors (the learner's, and an opponent's that reads observations);

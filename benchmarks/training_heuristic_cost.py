@@ -3,9 +3,9 @@
 Records the decisions of seeded games (the heuristic at every seat, a share of the moves random, as
 tests/training/heuristic_choices.py plays them), then asks one agent per game setting about each recorded position in
 order, game after game (its memos warm as an opponent's in training), and reports CPU µs per decision, the best of
-`--rounds` (each with fresh agents):
+`--rounds` (each with fresh agents). The games cycle through every combination of the record's settings:
 
-    python -m benchmarks.training_heuristic_cost --game unearth [--games 20] [--rounds 3] [--profile 25]
+    python -m benchmarks.training_heuristic_cost --game GAME [--games 20] [--rounds 3] [--profile 25]
 
 `--profile N` also prints cProfile's N costliest functions (cumulative) over one round. The figure is for
 comparing two versions of a heuristic on one machine: run both the same way, alternating, and compare.
@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import cProfile
+import itertools
 import json
 import pstats
 import sys
@@ -24,18 +25,16 @@ from typing import Any
 import numpy as np
 
 from envs.core.game import Game, State
-from envs.core.registration import game_record, load_attribute, make_game
+from envs.core.registration import GameRecord, game_record, load_attribute, make_game
 
 DEVIATION_SHARE = 0.3
 """Share of the recorded games' moves played uniformly at random (positions off the heuristic's own line)."""
-GAME_SETTINGS: dict[str, list[dict[str, Any]]] = {
-    "unearth": [{"num_players": 2}, {"num_players": 3}, {"num_players": 4}],
-    "unbroken": [
-        {"difficulty": "normal", "preset": "english", "character": "random"},
-        {"difficulty": "hard", "preset": "spanish", "character": "random"},
-    ],
-}
-"""The games' settings cycled through by the recorded games (other games: the record's defaults)."""
+
+
+def setting_combinations(record: GameRecord) -> list[dict[str, Any]]:
+    """Every combination of the values of the record's settings (player counts, difficulties, ...), as game kwargs."""
+    names = list(record.settings)
+    return [dict(zip(names, values, strict=True)) for values in itertools.product(*record.settings.values())]
 
 
 def record_positions(game: Game, make_agent: Any, seed: int) -> list[State]:
@@ -87,8 +86,7 @@ def main(argv: list[str] | None = None) -> int:
     if record.heuristic is None:
         parser.error(f"{record.name} has no heuristic")
     make_agent = load_attribute(record.heuristic)
-    settings = GAME_SETTINGS.get(record.name, [{}])
-    games_by_setting = [make_game(record, kwargs) for kwargs in settings]
+    games_by_setting = [make_game(record, kwargs) for kwargs in setting_combinations(record)]
     games = []
     for seed in range(args.games):
         game = games_by_setting[seed % len(games_by_setting)]

@@ -6,7 +6,7 @@ latest snapshot with probability `latest_share`, else one of the `max_kept` late
 env seeds it with, and samples that snapshot's masked action distribution from the same generator: a snapshot plays
 stochastically (varied opponents), and the episode stays a function of the env's seed.
 
-A decision is one forward pass of the snapshot's network (agents/players/ppo.py `masked_action_probabilities`), and
+A decision is one forward pass of the snapshot's network (agents/players/forward_pass.py), and
 each process loads each snapshot once (`cached_policy`), however many of its envs play it. The opponents of the envs of
 a DummyVecEnv are not batched into one forward pass: each env plays its opponents' turns inside its own `step`
 (envs/adapters/opponents.py), so a batch would need every env's step split at each opponent decision.
@@ -24,7 +24,7 @@ import numpy as np
 
 from agents.common.run_dir import snapshot_paths
 from agents.players.base import BaseAgent
-from agents.players.ppo import cached_policy, masked_action_probabilities, sample_index
+from agents.players.forward_pass import cached_policy, masked_action_probabilities, sample_index
 
 
 class SnapshotPool(BaseAgent):

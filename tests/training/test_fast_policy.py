@@ -1,10 +1,11 @@
 """Saved policies played at the speed of a forward pass choose exactly what sb3's distribution objects chose.
 
-`masked_action_probabilities` (agents/players/ppo.py) skips sb3's `predict` and MaskableCategorical; the agents that
-use it (MaskablePPOAgent, the self-play SnapshotPool) must keep every choice. Here both routes read thousands of
-decisions of Unearth (2 players, the self-play recipe's seat-grid policy) and Unbroken (its default policy), with the
-action nets scaled up so that the distributions are far from uniform: the probabilities are equal bit for bit, the
-greedy choice is `predict`'s, and a snapshot samples what the former code sampled from the same generator.
+`masked_action_probabilities` (agents/players/forward_pass.py) skips sb3's `predict` and MaskableCategorical; the
+agents that use it (MaskablePPOAgent, the self-play SnapshotPool) must keep every choice. Here both routes read
+thousands of decisions of Unearth (2 players, the self-play recipe's seat-grid policy) and Unbroken (its default
+policy), with the action nets scaled up so that the distributions are far from uniform: the probabilities are equal
+bit for bit, the greedy choice is `predict`'s, and a snapshot samples what the former code sampled from the same
+generator.
 """
 
 from __future__ import annotations
@@ -22,7 +23,8 @@ import pytest
 from agents.common.config import load_experiment_config
 from agents.common.run_dir import snapshot_file_name
 from agents.evaluation.environment import make_env
-from agents.players.ppo import MaskablePPOAgent, cached_policy, masked_action_probabilities, sample_index
+from agents.players.forward_pass import cached_policy, masked_action_probabilities, sample_index
+from agents.players.ppo import MaskablePPOAgent
 from agents.players.snapshots import SnapshotPool
 from agents.training.maskable_ppo import maskable_ppo_hyperparameters
 from tests.training.training_support import REPO_ROOT
