@@ -41,6 +41,7 @@ SLOW_TESTS = (
     "tests/core/test_bad_input.py::test_stable_baselines3_actions_reach_the_env",
     "tests/test_readme.py::test_a_readme_example_runs",
     "tests/training/test_evaluate_cli.py::test_workers_end_when_their_parent_is_killed",
+    "tests/training/test_fast_policy.py::test_forward_pass_choices_equal_the_distribution_objects_choices",
     "tests/training/test_lookahead.py::test_beats_random_on_unearth_two_players",
     "tests/training/test_packaging",
     "tests/training/test_resume.py::test_subproc_envs_resume_exactly_too",

@@ -367,6 +367,11 @@ class UnbrokenHeuristicAgent:
         self._ambush_memo: dict[tuple[Any, ...], float] = {}
         self._tables_key: tuple[Any, ...] = ()
         """The inputs of the current utility tables (`_utility_setup`), part of the benefits' memo key."""
+        self._turn_harms: dict[tuple[int, bool], float] | None = None
+        """`_damage_per_turn` by (id of the monster, in fight) during the current `act` call only (None outside it:
+        what it reads, the modifiers and resources, changes between decisions)."""
+        self._lethal: dict[int, list[tuple[float, Bag]]] | None = None
+        """`_lethal_rows` by id of the monster during the current `act` call only (None outside it)."""
 
     def _time_step(self, t: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """Constants of `_time_values` at t time left: per card, the index of the time it leaves (clipped), whether
@@ -408,7 +413,11 @@ class UnbrokenHeuristicAgent:
             )
         legal = [int(a) for a in np.flatnonzero(action_mask)]
         self._benefits = None  # a decision depends on its state only, never on the agent's earlier decisions
-        choice = self._choose(state, legal)
+        self._turn_harms, self._lethal = {}, {}
+        try:
+            choice = self._choose(state, legal)
+        finally:
+            self._turn_harms = self._lethal = None
         return choice if choice in legal else legal[0]
 
     # ================================================================ monsters (visible only)
@@ -496,6 +505,16 @@ class UnbrokenHeuristicAgent:
 
     def _lethal_rows(self, s: UnbrokenState, monster: Monster) -> list[tuple[float, Bag]]:
         """(probability, effort loss) of each row demanding medium or large effort (small effort cannot pay it)."""
+        memo = self._lethal
+        if memo is None:
+            return self._lethal_rows_of(s, monster)
+        rows = memo.get(id(monster))
+        if rows is None:
+            rows = memo[id(monster)] = self._lethal_rows_of(s, monster)
+        return rows
+
+    def _lethal_rows_of(self, s: UnbrokenState, monster: Monster) -> list[tuple[float, Bag]]:
+        """`_lethal_rows` computed afresh."""
         ignore = s.modifier_totals().get("skill:ignore", ())
         out: dict[Bag, float] = {}
         for face in range(1, 7):
@@ -520,6 +539,17 @@ class UnbrokenHeuristicAgent:
 
     def _damage_per_turn(self, s: UnbrokenState, monster: Monster, in_fight: bool = False) -> float:
         """Expected harm of one monster turn (with the roll modifiers in force)."""
+        memo = self._turn_harms
+        if memo is None:
+            return self._damage_per_turn_of(s, monster, in_fight)
+        key = (id(monster), in_fight)
+        harm = memo.get(key)
+        if harm is None:
+            harm = memo[key] = self._damage_per_turn_of(s, monster, in_fight)
+        return harm
+
+    def _damage_per_turn_of(self, s: UnbrokenState, monster: Monster, in_fight: bool) -> float:
+        """`_damage_per_turn` computed afresh."""
         total = 0.0
         for face in range(1, 7):
             total += self._row_harm(s, monster, s.roll_on_table(face, monster), WEIGHTS.damage_per_turn_guess, in_fight)

@@ -60,6 +60,8 @@ GENERIC_WONDER_POINTS = 4.0
 """Expected points of a generic Wonder token (Lesser 2-4, Greater 6-8)."""
 ABILITY_POINTS = 2.0
 """Worth of a Named Wonder's ability during play, beside its printed points."""
+CLAIM_MEMO_ENTRIES = 8192
+"""Claim results the agent keeps across decisions before emptying the memo (a pure rule: any size is correct)."""
 
 
 class UnearthHeuristicAgent:
@@ -75,6 +77,16 @@ class UnearthHeuristicAgent:
         self.cards = game.cards
         self._roll_values: dict[tuple[int, int, int, int], float] | None = None
         """Roll values computed during the current `act` call only (None outside it: states change in place)."""
+        self._ruin_values: dict[tuple[int, int], float] | None = None
+        """`ruin_value` by (seat, Ruin) during the current `act` call only (a seat's Ruins change between calls)."""
+        self._placed_dice: list[tuple[int, int]] | None = None
+        """`state.placed_dice()` during the current `act` call only (None outside it, or not yet asked)."""
+        self._claim_results: dict[tuple[int, tuple[PlacedDie, ...]], tuple[bool, int | None]] = {}
+        """`_claim_result` by its arguments, kept across decisions: a pure function of the claim and the dice."""
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickled without the claim memo (checkpoints pickle the opponents at every rollout)."""
+        return {**self.__dict__, "_claim_results": {}}
 
     def reset(self, seed: int | None = None) -> None:
         """Deterministic: nothing to reseed."""
@@ -82,6 +94,17 @@ class UnearthHeuristicAgent:
     # ------------------------------------------------------------------------------------------ values
     def ruin_value(self, state: UnearthState, seat: int, ruin_id: int) -> float:
         """Points the Ruin would add to `seat`'s Ruins (its hidden Ruins included: it knows them)."""
+        memo = self._ruin_values
+        if memo is None:
+            return self._ruin_value(state, seat, ruin_id)
+        key = (seat, ruin_id)
+        value = memo.get(key)
+        if value is None:
+            value = memo[key] = self._ruin_value(state, seat, ruin_id)
+        return value
+
+    def _ruin_value(self, state: UnearthState, seat: int, ruin_id: int) -> float:
+        """`ruin_value` computed."""
         ruin = self.game.ruins[ruin_id]
         if ruin.colour is None:
             return float(ruin.points)
@@ -100,8 +123,15 @@ class UnearthHeuristicAgent:
         """Whether `dice` claim a Ruin of `claim`, and the seat leading them (None: no dice or a tie)."""
         if not dice:
             return False, None
-        leaders = leading_seats(dice_by_owner(dice))
-        return sum(die.value for die in dice) >= claim, leaders[0] if len(leaders) == 1 else None
+        key = (claim, tuple(dice))
+        result = self._claim_results.get(key)
+        if result is None:
+            leaders = leading_seats(dice_by_owner(dice))
+            result = (sum(die.value for die in dice) >= claim, leaders[0] if len(leaders) == 1 else None)
+            if len(self._claim_results) >= CLAIM_MEMO_ENTRIES:
+                self._claim_results.clear()
+            self._claim_results[key] = result
+        return result
 
     def outcome_value(self, state: UnearthState, seat: int, place: int, dice: list[PlacedDie], stone: bool) -> float:
         """Worth to `seat` of the Ruin at `place` holding `dice` (after a roll), plus a Stone if one is gained."""
@@ -128,9 +158,14 @@ class UnearthHeuristicAgent:
     def _dice_with(self, state: UnearthState, place: int, seat: int, die: int, value: int) -> list[PlacedDie]:
         """The dice on `place` with `seat`'s die `die` showing `value` (added, or changed if already there)."""
         faces = self.cards.die_sides[die]
+        placed = self._placed_dice
+        if placed is None:
+            placed = state.placed_dice()
+            if self._roll_values is not None:  # inside `act`: the state stays as it is until the call returns
+                self._placed_dice = placed
         dice = [
             PlacedDie(s, self.cards.die_sides[d], state.die_value[s][d])
-            for s, d in state.placed_dice()
+            for s, d in placed
             if state.die_place[s][d] == place and (s, d) != (seat, die)
         ]
         return [*dice, PlacedDie(seat, faces, value)]
@@ -163,14 +198,15 @@ class UnearthHeuristicAgent:
     # ------------------------------------------------------------------------------------------ the policy
     def act(self, observation: Any, action_mask: np.ndarray, state: Any | None = None) -> int:
         """The heuristic's choice for the seat to decide in `state`."""
-        self._roll_values = {}
+        self._roll_values, self._ruin_values = {}, {}
         try:
             return self._choose(action_mask, state)
         finally:
-            self._roll_values = None
+            self._roll_values = self._ruin_values = None
+            self._placed_dice = None
 
     def _choose(self, action_mask: np.ndarray, state: Any) -> int:
-        """The decision itself (`act` wraps it with the per-call memo of roll values)."""
+        """The decision itself (`act` wraps it with the per-call memos: roll values, Ruin values, placed dice)."""
         assert isinstance(state, UnearthState), "the Unearth heuristic reads the rules-core state"
         frame = state.decision()
         assert frame is not None, "act() is called only when a seat decides"

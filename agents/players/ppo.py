@@ -1,4 +1,8 @@
-"""MaskablePPOAgent: a saved MaskablePPO model played greedily with the action mask applied."""
+"""MaskablePPOAgent: a saved MaskablePPO model played greedily with the action mask applied.
+
+Its greedy moves come straight from the policy network (agents/players/forward_pass.py), as `predict` would choose
+them but at the cost of a forward pass.
+"""
 
 from __future__ import annotations
 
@@ -12,6 +16,7 @@ import numpy as np
 
 from agents.common.run_dir import FINAL_MODEL_NAME, run_model
 from agents.players.base import BaseAgent
+from agents.players.forward_pass import masked_action_probabilities
 
 
 class ModelLoadError(ValueError):
@@ -88,11 +93,17 @@ class MaskablePPOAgent(BaseAgent):
         return cls(model, name=str(spec))
 
     def act(self, observation: Any, action_mask: np.ndarray, state: Any | None = None) -> int:
-        """The model's most likely action among the legal ones."""
-        action, _ = self.model.predict(
-            observation, action_masks=np.asarray(action_mask, dtype=bool), deterministic=self.deterministic
-        )
-        return int(action)
+        """The model's most likely action among the legal ones (`deterministic=False`: sampled by sb3 from torch's
+        global generator)."""
+        if not self.deterministic:
+            action, _ = self.model.predict(
+                observation, action_masks=np.asarray(action_mask, dtype=bool), deterministic=False
+            )
+            return int(action)
+        policy = self.model.policy
+        if policy.training:  # what predict() ensures at every call
+            policy.set_training_mode(False)
+        return int(np.argmax(masked_action_probabilities(policy, observation, action_mask)[0]))
 
 
 def _check_spaces(model: Any, env: gym.Env, model_path: Path) -> None:

@@ -6,6 +6,11 @@ latest snapshot with probability `latest_share`, else one of the `max_kept` late
 env seeds it with, and samples that snapshot's masked action distribution from the same generator: a snapshot plays
 stochastically (varied opponents), and the episode stays a function of the env's seed.
 
+A decision is one forward pass of the snapshot's network (agents/players/forward_pass.py), and
+each process loads each snapshot once (`cached_policy`), however many of its envs play it. The opponents of the envs of
+a DummyVecEnv are not batched into one forward pass: each env plays its opponents' turns inside its own `step`
+(envs/adapters/opponents.py), so a batch would need every env's step split at each opponent decision.
+
 `game_result` is how a finished game counts for the learner (won, tied, lost): both self-play routes (the SB3
 callback and the RLlib league) freeze the learner on it.
 """
@@ -19,6 +24,7 @@ import numpy as np
 
 from agents.common.run_dir import snapshot_paths
 from agents.players.base import BaseAgent
+from agents.players.forward_pass import cached_policy, masked_action_probabilities, sample_index
 
 
 class SnapshotPool(BaseAgent):
@@ -35,6 +41,7 @@ class SnapshotPool(BaseAgent):
         self.paths: list[Path] = snapshot_paths(self.directory)[-max_kept:]
         """The snapshots this pool draws from, oldest first."""
         self._policies: dict[Path, Any] = {}
+        """The kept snapshots' policies this pool has played (shared with the process's other pools)."""
         self._rng = np.random.default_rng()
         self.current: Path | None = None
         """The snapshot playing this episode."""
@@ -59,33 +66,28 @@ class SnapshotPool(BaseAgent):
         else:
             self.current = self.paths[int(self._rng.integers(len(self.paths)))]
 
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickled without the loaded policies (a checkpoint keeps the paths; the policies load again from them)."""
+        return {**self.__dict__, "_policies": {}}
+
     def _policy(self, path: Path) -> Any:
         policy = self._policies.get(path)
         if policy is None:
-            from sb3_contrib import MaskablePPO
-
-            policy = self._policies[path] = MaskablePPO.load(path, device="cpu").policy
-            policy.set_training_mode(False)
+            policy = self._policies[path] = cached_policy(path)
         return policy
 
     def act(self, observation: Any, action_mask: np.ndarray, state: Any | None = None) -> int:
         """An action sampled from the current snapshot's masked policy with this pool's generator."""
-        import torch
-
         if self.current is None:
             self.reset()
         assert self.current is not None
-        policy = self._policy(self.current)
         mask = np.asarray(action_mask, dtype=bool)
-        observation_tensor, _ = policy.obs_to_tensor(observation)
-        with torch.no_grad():
-            distribution = policy.get_distribution(observation_tensor, action_masks=mask[None])
-            probabilities = distribution.distribution.probs[0].cpu().numpy().astype(np.float64)
-        probabilities = np.where(mask, probabilities, 0.0)
+        probabilities = masked_action_probabilities(self._policy(self.current), observation, mask)[0]
+        probabilities = np.where(mask, probabilities.astype(np.float64), 0.0)
         total = probabilities.sum()
         if not total > 0:  # a degenerate policy: fall back to a uniform legal choice
             probabilities, total = mask.astype(np.float64), float(mask.sum())
-        return int(self._rng.choice(len(probabilities), p=probabilities / total))
+        return sample_index(probabilities / total, self._rng)
 
 
 def game_result(seat_rewards: list[float], seat: int) -> float:

@@ -11,7 +11,8 @@ import functools
 import logging
 import shutil
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -204,6 +205,24 @@ def _metrics_logger(config: ExperimentConfig, run_dir: Path) -> Any:
     return Logger(folder=str(folder), output_formats=[make_output_format("tensorboard", str(folder))])
 
 
+@contextmanager
+def unvalidated_distributions() -> Iterator[None]:
+    """torch.distributions without argument checks while the block runs (the previous default after it).
+
+    The learner builds a masked distribution at every rollout forward pass and every minibatch, and their checks
+    (real logits, probabilities on the simplex) cost a sizeable share of a small network's time; they change no
+    number.
+    """
+    from torch.distributions import Distribution
+
+    previous = Distribution._validate_args
+    Distribution.set_default_validate_args(False)
+    try:
+        yield
+    finally:
+        Distribution.set_default_validate_args(previous)
+
+
 def train(config: ExperimentConfig, run_dir: Path, progress_bar: bool = True, resume_from: Path | None = None) -> Path:
     """Train MaskablePPO for the config's budget in `run_dir`, from scratch or continuing the checkpoint `resume_from`.
 
@@ -268,7 +287,8 @@ def train(config: ExperimentConfig, run_dir: Path, progress_bar: bool = True, re
                     from agents.training.callbacks import RolloutProgressBar
 
                     callbacks.append(RolloutProgressBar())
-                model.learn(total_timesteps=remaining, callback=callbacks, reset_num_timesteps=resume_from is None)
+                with unvalidated_distributions():
+                    model.learn(total_timesteps=remaining, callback=callbacks, reset_num_timesteps=resume_from is None)
             if budget is not None and budget.stopped_at is not None:
                 logger.info(
                     "time budget of %g minutes reached at %d steps: the model of the last update is final",

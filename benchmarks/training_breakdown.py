@@ -1,0 +1,383 @@
+"""Where a training run's CPU time goes, per learner step: rules, observation, env glue, each opponent, the learner.
+
+Trains any config for a short run (pretraining, evaluations and checkpoints off, a DummyVecEnv so that everything
+runs in this process) with timers wrapped around the parts of a step, and writes the CPU time of each part per
+learner step:
+
+    python -m benchmarks.training_breakdown --config configs/<game>/<recipe>.yaml [--steps 8192] [--set KEY=VALUE]
+
+- **rules**: the game driver's `reset` and `step` (the rules core: transitions, chance, the legal mask);
+- **observation**: the observers' tensors (the learner's, and an opponent's that reads observations);
+- **opponent: NAME**: each opponent policy's `act` (a heuristic's own rule queries included);
+- **env glue**: the rest of the vec env's step, reset and `env_method` (wrappers, the opponent loop, masks);
+- **rollout forward**: the learner's policy forward passes while collecting rollouts (and the last values);
+- **rollout buffer and callbacks**: the rest of `collect_rollouts` (tensors, the buffer, callbacks);
+- **PPO update**: `MaskablePPO.train`, the epochs of minibatch gradient steps;
+- **learn loop, other**: the rest of `learn` (logging, progress);
+- **setup** (once, not counted per step): building the model and envs, the first snapshot, saving the model.
+
+Each part's time is its own, without the parts timed inside it (an opponent's observation counts as observation).
+Times are CPU time of this process (`time.process_time_ns`), so other processes on the machine slow the run without
+changing the figures much; the timers cost under a microsecond each (about 1% of a learner step). The table of each
+run is kept in benchmarks/results/<game>_training_breakdown.{md,json} under a label (default: the git commit, with
+"+changes" when the tree differs from it); a run of the same label and command replaces that table.
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import json
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import ExitStack, contextmanager
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+from benchmarks.common import RESULTS_DIR, write_report
+
+PARTS = (
+    "rules",
+    "observation",
+    "env glue",
+    "rollout forward",
+    "rollout buffer and callbacks",
+    "PPO update",
+    "learn loop, other",
+)
+"""The parts of a learner step every table lists (the opponents' parts go after env glue, one per opponent kind)."""
+SETUP = "setup"
+"""Building the model and envs and the first snapshot: once per run, left out of the per-step figures."""
+
+
+class SectionClock:
+    """Exclusive CPU time per named section: time spent inside a nested section counts for the inner one only."""
+
+    def __init__(self) -> None:
+        self.nanoseconds: dict[str, int] = {}
+        self.calls: dict[str, int] = {}
+        self._stack: list[str] = []
+        self._mark = time.process_time_ns()
+
+    def _charge(self) -> None:
+        now = time.process_time_ns()
+        if self._stack:
+            top = self._stack[-1]
+            self.nanoseconds[top] = self.nanoseconds.get(top, 0) + now - self._mark
+        self._mark = now
+
+    def enter(self, name: str) -> None:
+        """Start a section (the enclosing one pauses)."""
+        self._charge()
+        self._stack.append(name)
+        self.calls[name] = self.calls.get(name, 0) + 1
+
+    def leave(self) -> None:
+        """End the innermost section (the enclosing one resumes)."""
+        self._charge()
+        self._stack.pop()
+
+    def wrap(self, name: str, function: Callable[..., Any]) -> Callable[..., Any]:
+        """`function` timed as section `name`."""
+
+        @functools.wraps(function)
+        def timed(*args: Any, **kwargs: Any) -> Any:
+            self.enter(name)
+            try:
+                return function(*args, **kwargs)
+            finally:
+                self.leave()
+
+        return timed
+
+
+@contextmanager
+def patched(owner: Any, attribute: str, replacement: Any) -> Iterator[None]:
+    """Set `owner.attribute` for the duration (restored afterwards)."""
+    original = owner.__dict__[attribute]
+    setattr(owner, attribute, replacement)
+    try:
+        yield
+    finally:
+        setattr(owner, attribute, original)
+
+
+def opponent_section(clock: SectionClock, function: Callable[..., Any]) -> Callable[..., Any]:
+    """An opponent class's `act` timed as section `opponent: NAME`, NAME the acting instance's policy name."""
+    from envs.adapters.opponents import policy_name
+
+    @functools.wraps(function)
+    def timed(self: Any, *args: Any, **kwargs: Any) -> Any:
+        clock.enter(f"opponent: {policy_name(self)}")
+        try:
+            return function(self, *args, **kwargs)
+        finally:
+            clock.leave()
+
+    return timed
+
+
+@contextmanager
+def instrumented(clock: SectionClock) -> Iterator[None]:
+    """Wrap the parts of a training step in `clock`'s sections while the block runs.
+
+    Methods are wrapped on their classes, never on instances: the checkpoint callback pickles the envs at every
+    rollout boundary. The classes of the observers and opponents are found as the envs are built.
+    """
+    from sb3_contrib import MaskablePPO
+    from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
+    from stable_baselines3.common.vec_env import DummyVecEnv
+
+    from envs.adapters.driver import GameDriver
+    from envs.adapters.gym_env import TabletopEnv
+    from envs.adapters.opponents import OpponentEnv
+
+    stack = ExitStack()
+    wrapped: set[tuple[type, str]] = set()
+
+    def wrap_method(owner: type, attribute: str, make: Callable[[Callable[..., Any]], Callable[..., Any]]) -> None:
+        """Wrap the method `owner.attribute` (where it is defined) once."""
+        definer = next((cls for cls in owner.__mro__ if attribute in cls.__dict__), None)
+        if definer is None or (definer, attribute) in wrapped:
+            return
+        wrapped.add((definer, attribute))
+        stack.enter_context(patched(definer, attribute, make(definer.__dict__[attribute])))
+
+    def instrument_env(env: Any) -> None:
+        """Wrap the env's observer and opponent classes (observation; opponent: NAME)."""
+        for observer in [*getattr(env, "observers", []), getattr(env, "observer", None)]:
+            if observer is not None:
+                wrap_method(type(observer), "tensor", functools.partial(clock.wrap, "observation"))
+        for policy in getattr(env, "policies", []):
+            if getattr(policy, "act", None) is not None:
+                wrap_method(type(policy), "act", functools.partial(opponent_section, clock))
+
+    def instrumented_init(original: Callable[..., None]) -> Callable[..., None]:
+        @functools.wraps(original)
+        def init(self: Any, *args: Any, **kwargs: Any) -> None:
+            original(self, *args, **kwargs)
+            instrument_env(self)
+
+        return init
+
+    with stack:
+        for owner, attribute, name in (
+            (GameDriver, "reset", "rules"),
+            (GameDriver, "step", "rules"),
+            (DummyVecEnv, "step_wait", "env glue"),
+            (DummyVecEnv, "reset", "env glue"),
+            (DummyVecEnv, "env_method", "env glue"),
+            (MaskableActorCriticPolicy, "forward", "rollout forward"),
+            (MaskableActorCriticPolicy, "predict_values", "rollout forward"),
+            (MaskablePPO, "collect_rollouts", "rollout buffer and callbacks"),
+            (MaskablePPO, "train", "PPO update"),
+            (MaskablePPO, "learn", "learn loop, other"),
+        ):
+            wrap_method(owner, attribute, functools.partial(clock.wrap, name))
+        for env_class in (TabletopEnv, OpponentEnv):
+            wrap_method(env_class, "__init__", instrumented_init)
+        yield
+
+
+@dataclass
+class PartRow:
+    """One part's share of the run."""
+
+    part: str
+    calls: int
+    cpu_seconds: float
+    microseconds_per_step: float
+    share: float
+
+
+@dataclass
+class Breakdown:
+    """One measured run."""
+
+    label: str
+    command: str
+    config: str
+    steps: int
+    cpu_seconds: float
+    """CPU time of the learner steps (setup left out)."""
+    setup_cpu_seconds: float
+    wall_seconds: float
+    """Wall time of the whole run, setup included."""
+    rows: list[PartRow]
+
+
+@contextmanager
+def update_autocast(dtype_name: str | None) -> Iterator[None]:
+    """With a dtype name (bfloat16), MaskablePPO's update runs under `torch.autocast("cpu", dtype)` in the block."""
+    if dtype_name is None:
+        yield
+        return
+    import torch
+    from sb3_contrib import MaskablePPO
+
+    update = MaskablePPO.__dict__["train"]
+    dtype = getattr(torch, dtype_name)
+
+    @functools.wraps(update)
+    def autocast_update(self: Any) -> None:
+        with torch.autocast("cpu", dtype=dtype):
+            update(self)
+
+    with patched(MaskablePPO, "train", autocast_update):
+        yield
+
+
+def measure(
+    config_path: Path,
+    steps: int,
+    seed: int,
+    label: str,
+    command: str,
+    overrides: Sequence[str] = (),
+    autocast: str | None = None,
+) -> tuple[Breakdown, str]:
+    """Train the config (with `overrides`, `key=value` as train.py takes them) for `steps` learner steps (whole
+    rollouts) under the timers, the update under `autocast` when given; the run and the game's name."""
+    from agents.common.config import load_experiment_config
+    from agents.evaluation.environment import probe_env
+    from agents.training.maskable_ppo import maskable_ppo_hyperparameters, train
+
+    with tempfile.TemporaryDirectory(prefix="training_breakdown_") as scratch:
+        settings = [
+            *overrides,
+            "pretrain.steps=0",
+            "train.eval_interval=0",
+            "train.checkpoint_interval=0",
+            "train.vec_env=dummy",
+            f"train.total_timesteps={steps}",
+            f"train.seed={seed}",
+            "logging.tensorboard=false",
+            f"logging.run_root={scratch}",
+        ]
+        config = load_experiment_config(config_path, settings)
+        game = probe_env(config.env, str(config_path), config.opponents).game_name
+        run_dir = Path(scratch) / "run"
+        run_dir.mkdir()
+        clock = SectionClock()
+        wall = time.perf_counter()
+        with update_autocast(autocast), instrumented(clock):
+            clock.enter(SETUP)
+            try:
+                train(config, run_dir, progress_bar=False)
+            finally:
+                clock.leave()
+        wall = time.perf_counter() - wall
+    # train() stops at the first rollout boundary at or after its budget: the steps run are whole rollouts.
+    rollout = maskable_ppo_hyperparameters(config).n_steps * config.train.n_envs
+    trained = -(-steps // rollout) * rollout
+    total = sum(clock.nanoseconds.values()) - clock.nanoseconds.get(SETUP, 0)
+    opponents = sorted(name for name in clock.nanoseconds if name.startswith("opponent: "))
+    order = [*PARTS[:3], *opponents, *PARTS[3:]]
+    rows = [
+        PartRow(
+            part=name,
+            calls=clock.calls.get(name, 0),
+            cpu_seconds=round(clock.nanoseconds.get(name, 0) / 1e9, 3),
+            microseconds_per_step=round(clock.nanoseconds.get(name, 0) / 1e3 / trained, 1),
+            share=round(clock.nanoseconds.get(name, 0) / total, 4),
+        )
+        for name in order
+    ]
+    setup = clock.nanoseconds.get(SETUP, 0) / 1e9
+    run = Breakdown(
+        label, command, str(config_path), trained, round(total / 1e9, 2), round(setup, 2), round(wall, 2), rows
+    )
+    return run, game
+
+
+def git_label() -> str:
+    """The checked-out commit's short hash, with "+changes" when tracked files differ from it."""
+    try:
+        commit = subprocess.run(
+            ["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, check=True
+        ).stdout.strip()
+        dirty = subprocess.run(["git", "diff", "--quiet", "HEAD"], check=False).returncode != 0
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown commit"
+    return f"{commit}+changes" if dirty else commit
+
+
+def table(run: Breakdown) -> str:
+    """One run as a Markdown section."""
+    per_step = 1e6 * run.cpu_seconds / run.steps
+    lines = [
+        f"## {run.label}",
+        "",
+        f"`{run.command}`",
+        "",
+        f"{run.steps} learner steps, {run.cpu_seconds:.1f} s CPU (setup {run.setup_cpu_seconds:.1f} s CPU more; "
+        f"{run.wall_seconds:.1f} s wall in all): **{per_step:,.0f} µs CPU per learner step**.",
+        "",
+        "| part | calls | CPU s | µs per learner step | share |",
+        "|---|---:|---:|---:|---:|",
+    ]
+    for row in run.rows:
+        lines.append(
+            f"| {row.part} | {row.calls:,} | {row.cpu_seconds:.2f} | {row.microseconds_per_step:,.1f} | "
+            f"{100 * row.share:.1f}% |"
+        )
+    return "\n".join(lines) + "\n"
+
+
+def report(runs: list[Breakdown], game: str) -> str:
+    """Every kept run of the game's results file, in the order they were first written."""
+    head = f"# Training time per learner step: {game}\n\n{__doc__.splitlines()[0]}\n\n"
+    return head + "\n".join(table(run) for run in runs)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Measure one config and add (or replace) its table in the game's results file."""
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--config", type=Path, required=True, help="a training config (configs/<game>/<name>.yaml)")
+    parser.add_argument("--steps", type=int, default=8192, help="learner steps to train (whole rollouts)")
+    parser.add_argument("--seed", type=int, default=0, help="the run's seed (train.seed)")
+    parser.add_argument(
+        "--set",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="a config override as train.py takes it (repeatable), e.g. --set algo.batch_size=256",
+    )
+    parser.add_argument(
+        "--update-autocast",
+        choices=["bfloat16"],
+        default=None,
+        help="run the PPO update under torch.autocast on the CPU with this dtype (an experiment)",
+    )
+    parser.add_argument("--label", default=None, help="the table's heading (default: the git commit)")
+    parser.add_argument("--out", type=Path, default=None, help="path prefix of the .md and .json files")
+    arguments = sys.argv[1:] if argv is None else argv
+    args = parser.parse_args(arguments)
+    command = "python -m benchmarks.training_breakdown " + " ".join(arguments)
+    label = args.label or git_label()
+    run, game = measure(args.config, args.steps, args.seed, label, command, args.set, args.update_autocast)
+    print(table(run))
+    keep_run(args.out or RESULTS_DIR / f"{game}_training_breakdown", run, game)
+    return 0
+
+
+def keep_run(stem: Path, run: Breakdown, game: str) -> list[Breakdown]:
+    """Add `run` to the results `stem`.{json,md} (replacing a run of the same label and command); the runs kept."""
+    json_path = stem.with_suffix(".json")
+    kept = json.loads(json_path.read_text(encoding="utf-8"))["runs"] if json_path.is_file() else []
+    runs = [Breakdown(**{**old, "rows": [PartRow(**row) for row in old["rows"]]}) for old in kept]
+    same = [index for index, old in enumerate(runs) if (old.label, old.command) == (run.label, run.command)]
+    if same:
+        runs[same[0]] = run
+    else:
+        runs.append(run)
+    write_report(stem, report(runs, game), {"game": game, "runs": [asdict(each) for each in runs]})
+    return runs
+
+
+if __name__ == "__main__":
+    sys.exit(main())
