@@ -4,15 +4,18 @@
 checks what a field alone cannot say: the sleeve table against the character deck and the content, every sleeve in
 exactly one zone, every card of the content somewhere exactly once (cores, threats, upgrades), the piles' known
 cards, the player mat's ranges, this turn's repeat counts, and the frame stack (each frame's details: its kind's,
-of the right type, naming slots and cards that exist). A position a game reaches always
-passes (tests/unstoppable/test_state_dicts.py rebuilds every state of random games from its dict).
+of the right type, naming slots and cards that exist; which frames may sit above which: the pending steps of setup
+and of the turn at the bottom in the rulebook's order, every other frame above them). A position a game reaches
+always passes (tests/unstoppable/test_state_dicts.py rebuilds every state of random games from its dict).
 """
 
 from __future__ import annotations
 
+import functools
 from collections import Counter
 from typing import TYPE_CHECKING
 
+from envs.core.engine import new_frame
 from envs.core.game import StateFormatError
 from envs.unstoppable.cards import MAX_EFFECTS, MAX_LEVEL, SKIPPED_BORDER
 from envs.unstoppable.effects import (
@@ -30,6 +33,7 @@ from envs.unstoppable.state import MARKET_SIZE, MAX_SLEEVES, NONE, Kind, Phase
 
 if TYPE_CHECKING:
     from envs.core.decisions import DecisionFrame
+    from envs.unstoppable.game import UnstoppableGame
     from envs.unstoppable.state import UnstoppableStateData
 
 ZONES = ("hand", "in_play", "battlefield", "discard", "eliminated")
@@ -278,28 +282,26 @@ TURN_STEPS = (
     Kind.END_TURN,
 )
 """The steps of a turn in the order they run: pending ones sit on the stack in reverse (the next one on top)."""
+SOLO_SEAT = 0
+"""The seat of the expected steps (the seat of a pending frame is checked by `check_frames`, not here)."""
+PENDING_STEPS: dict[Phase, tuple[str, ...]] = {
+    Phase.UPKEEP: (Kind.CLEANUP, Kind.THREAT_PHASE, Kind.MAIN_START, Kind.DRAFT_START),
+    Phase.DRAFT: (Kind.CLEANUP, Kind.THREAT_PHASE, Kind.MAIN_START),
+    Phase.MAIN: (Kind.CLEANUP, Kind.THREAT_PHASE),
+    Phase.THREAT: (Kind.CLEANUP,),
+}
+"""The turn's steps pending in each phase before Cleanup, bottom of the stack first: the Upkeep pushes the four
+phases on an emptied stack, and each phase step sets the phase as it resolves."""
+CLEANUP_STEPS = (Kind.END_TURN, Kind.ADVANCE_DANGER, Kind.REFILL)
+"""The steps Cleanup pushes, bottom first: in the Cleanup phase a tail of them is pending (at least the end of the
+turn), or the next turn's start that the end of the turn pushed."""
 
 
 def _check_stack(state: UnstoppableStateData) -> None:
     state.check_frames(1)  # type: ignore[attr-defined]
-    last = len(TURN_STEPS)
-    below_the_rest = True
     for index, frame in enumerate(state.stack):
         _check_frame_details(state, frame, f"stack[{index}]")
-        if frame.kind in TURN_STEPS:
-            # A step pushes the next ones on an emptied stack: the turn's pending steps are its bottom, in order.
-            step = TURN_STEPS.index(frame.kind)
-            if step >= last:
-                raise StateFormatError(
-                    f"stack[{index}].kind", f"{frame.kind!r} is pending above a step of the turn that comes before it"
-                )
-            if not below_the_rest:
-                raise StateFormatError(
-                    f"stack[{index}].kind", f"{frame.kind!r} is a step of the turn: only steps of the turn are below it"
-                )
-            last = step
-        else:
-            below_the_rest = False
+    _check_steps(state)
     if (
         state.deck.unknown
         and not state.deck.top
@@ -307,6 +309,75 @@ def _check_stack(state: UnstoppableStateData) -> None:
         and not _pending(state, Kind.REVEAL, Kind.DEAL, Kind.RESHUFFLE)
     ):
         raise StateFormatError("deck", "your deck shows its on-deck threat (its top card) unless a reveal is pending")
+    if state.deck.top and _pending(state, Kind.REVEAL):
+        raise StateFormatError("deck", "a reveal of the on-deck threat is pending: the deck shows no top card yet")
+
+
+def _check_steps(state: UnstoppableStateData) -> None:
+    """Which frames may sit above which. The steps of setup and of the turn are pushed on an emptied stack in the
+    rulebook's order, so the pending ones are the bottom of the stack, the next one on top: a tail of setup's draws
+    (the first turn's start beneath them) during setup, the phases still to come during a turn. Every other frame
+    is pushed by a step or a card and sits above them; it is never one of them (a deal happens only at setup; the
+    market and the core decks are filled at setup before any card is dealt), and a reveal of a new on-deck threat is
+    pushed when the on-deck card leaves the deck and resolves first, so it is pending only on top of the stack."""
+    stack = state.stack
+    if state.over:
+        return  # an ended game has no frames (_check_player)
+    steps, least = _expected_steps(state)
+    below = 0
+    while below < min(len(stack), len(steps)) and _same_step(stack[below], steps[below]):
+        below += 1
+    phase = state.phase.name.lower()
+    if below < least:
+        names = ", ".join(repr(str(step.kind)) for step in steps[:least])
+        found = repr(str(stack[below].kind)) if below < len(stack) else "nothing"
+        raise StateFormatError(
+            f"stack[{below}].kind" if below < len(stack) else "stack",
+            f"in the {phase} phase the pending steps {names} are the bottom of the stack in this order, got {found}",
+        )
+    others: set[str] = {*TURN_STEPS, Kind.DEAL}
+    if state.phase == Phase.SETUP:
+        setup_reveal_pending = any(step.kind == Kind.REVEAL for step in stack[:below])
+        others |= {step.kind for step in steps} - ({Kind.REVEAL} if not setup_reveal_pending else set())
+    for index in range(below, len(stack)):
+        kind = stack[index].kind
+        if kind in others:
+            raise StateFormatError(
+                f"stack[{index}].kind",
+                f"{str(kind)!r} is a step of setup or of the turn: the pending steps are the bottom of the stack, in "
+                "the rulebook's order, and every other frame sits above them",
+            )
+        if kind == Kind.REVEAL and index != len(stack) - 1:
+            raise StateFormatError(
+                f"stack[{index}].kind",
+                f"{str(kind)!r} resolves as soon as the on-deck card leaves the deck: it is pending only on top",
+            )
+
+
+def _expected_steps(state: UnstoppableStateData) -> tuple[tuple[DecisionFrame, ...], int]:
+    """The steps that may be pending at the bottom of the stack in the state's phase (bottom first), and how many
+    of them at least."""
+    if state.phase == Phase.SETUP:
+        return setup_steps(state.game), 1
+    if state.phase == Phase.CLEANUP:
+        if state.stack and state.stack[0].kind == Kind.START_TURN:
+            return (new_frame(SOLO_SEAT, Kind.START_TURN),), 1
+        return tuple(new_frame(SOLO_SEAT, kind) for kind in CLEANUP_STEPS), 1
+    pending = PENDING_STEPS[state.phase]
+    return tuple(new_frame(SOLO_SEAT, kind) for kind in pending), len(pending)
+
+
+def _same_step(frame: DecisionFrame, step: DecisionFrame) -> bool:
+    """Whether a pending frame is that step: the same kind with the same details (a refill's `leveled` aside: it
+    says whether the refill has levelled up already, and either is the refill step)."""
+    return frame.kind == step.kind and (frame.details == step.details or step.kind == Kind.REFILL)
+
+
+@functools.lru_cache(maxsize=16)
+def setup_steps(game: UnstoppableGame) -> tuple[DecisionFrame, ...]:
+    """Setup's pending frames in a game before its first draw, bottom of the stack first (the first turn's start,
+    the reveal of the on-deck threat, the deals, the market, the core decks' reveals): the game pushes them."""
+    return tuple(game.new_initial_state().stack)
 
 
 def _pending(state: UnstoppableStateData, *kinds: str) -> bool:

@@ -117,7 +117,7 @@ def test_every_position_of_greedy_games_on_the_shipped_content_survives_its_dict
     level-ups, refills and the danger track's effects: each of its states rebuilds equal from its JSON dict."""
     game = UnstoppableGame(difficulty="hard")
     rng = np.random.default_rng(8)
-    kinds = set()
+    kinds: set[str] = set()
     for seed in range(4):
         policy = seeded_policy(game, "greedy", seed)
         state = game.new_initial_state()
@@ -171,9 +171,9 @@ def test_a_reordered_boss_deck_or_turn_is_refused() -> None:
     cleanup, threat = kinds.index("cleanup"), kinds.index("threat phase")
     stack = reordered["stack"]
     stack[cleanup], stack[threat] = stack[threat], stack[cleanup]
-    with pytest.raises(StateFormatError, match="comes before it") as error:
+    with pytest.raises(StateFormatError, match="are the bottom of the stack in this order") as error:
         game.state_from_dict(reordered)
-    assert error.value.field == f"stack[{max(cleanup, threat)}].kind"
+    assert error.value.field == f"stack[{min(cleanup, threat)}].kind"
 
 
 def test_a_setup_stack_out_of_order_or_missing_a_reveal_is_refused() -> None:
@@ -184,9 +184,9 @@ def test_a_setup_stack_out_of_order_or_missing_a_reveal_is_refused() -> None:
     assert [frame["kind"] for frame in saved["stack"][:3]] == ["start turn", "reveal on-deck threat", "deal"]
     swapped = json.loads(json.dumps(saved))
     swapped["stack"][0], swapped["stack"][2] = swapped["stack"][2], swapped["stack"][0]
-    with pytest.raises(StateFormatError, match="only steps of the turn are below it") as error:
+    with pytest.raises(StateFormatError, match="are the bottom of the stack in this order") as error:
         game.state_from_dict(swapped)
-    assert error.value.field == "stack[2].kind"
+    assert error.value.field == "stack[0].kind"
     shortened = json.loads(json.dumps(saved))
     level = shortened["stack"].pop()["details"]["level"]
     with pytest.raises(StateFormatError, match="shows its top card") as error:
