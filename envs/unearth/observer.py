@@ -53,11 +53,12 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from envs.core.game import Observer
+from envs.core.game import Observer, State
 from envs.core.observation import ENTITY, FEATURE, GRID, SEAT, ObservationLayout
 from envs.unearth.actions import MAX_PLAYERS, MAX_TABLE, MODIFIER_AMOUNTS
 from envs.unearth.render import legal_cell_keys, state_text
 from envs.unearth.rules import DECISION_KINDS, NOWHERE, REMOVED_AT_SETUP, UnearthState
+from envs.unearth.state import die_names
 from envs.unearth.tableau import NUM_COLOURS, PLANE_NAMES, RING_SIZE, Tableau, plane_table, tableau_geometry
 
 if TYPE_CHECKING:
@@ -556,6 +557,23 @@ class UnearthObserver(Observer):
         if actions.build < action <= actions.build + len(cards.named_wonders):
             return f"{label} ({cards.named_wonders[action - actions.build - 1].text})"
         return label
+
+    def report(self, before: State, player: int, action: int, after: State) -> list[str]:
+        """Every die already on a Ruin whose result the event changed (a Delver card's modifier or reroll), with its
+        seat, place and old and new result: the rules take a choice with one legal option themselves (RULES.md,
+        "Decisions"), so a card's single possible target shows here and nowhere else. Dice on Ruins are public."""
+        assert isinstance(before, UnearthState) and isinstance(after, UnearthState)
+        names = die_names(self.game.cards.die_sides)
+        lines = []
+        for seat, (places, old_values, new_places, new_values) in enumerate(
+            zip(before.die_place, before.die_value, after.die_place, after.die_value, strict=True)
+        ):
+            for die, (place, old, new_place, new) in enumerate(
+                zip(places, old_values, new_places, new_values, strict=True)
+            ):
+                if place != NOWHERE and place == new_place and old != new:
+                    lines.append(f"seat {seat}'s {names[die]} on place {place + 1}: {old} -> {new}")
+        return lines
 
 
 @functools.lru_cache(maxsize=TABLEAU_CACHE)

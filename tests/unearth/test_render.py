@@ -20,6 +20,7 @@ from envs.unearth.render import (
     state_text,
 )
 from envs.unearth.rules import PLACE_STONE, UnearthState
+from envs.unearth.state import NOWHERE
 from envs.unearth.tableau import Tableau
 
 
@@ -161,3 +162,42 @@ def test_card_texts_shown_to_a_person() -> None:
     plays = [a for a in state.legal_actions() if game.actions.play <= a < game.actions.play + len(game.cards.delvers)]
     for action in plays:
         assert observer.action_text(state, action).endswith(f"({game.cards.delvers[action - game.actions.play].text})")
+
+
+def test_a_die_modified_on_a_ruin_is_reported_with_its_old_and_new_result() -> None:
+    """A New Discovery: "Give +2 to any one die already on a Ruin." With one die on the Ruins the rules choose it
+    themselves (RULES.md, "Decisions"), so terminal play reports which die changed: its seat, place and results."""
+    game = UnearthGame(2)
+    observer = game.observer(0)
+    rng = np.random.default_rng(2)
+    state = game.new_initial_state()
+    played = None
+    while not state.is_terminal() and played is None:
+        player = state.current_player()
+        if player == CHANCE:
+            outcomes = state.chance_outcomes()
+            action = outcomes[rng.choice(len(outcomes), p=[p for _, p in outcomes])][0]
+        else:
+            legal = state.legal_actions()
+            action = legal[rng.integers(len(legal))]
+        before = state.clone()
+        state.apply_action(action)
+        if player != CHANCE and game.action_label(action) == "play: A New Discovery":
+            played = (before, player, action)
+    assert played is not None
+    before, player, action = played
+    changed = [
+        (seat, die)
+        for seat in range(2)
+        for die, place in enumerate(before.die_place[seat])
+        if place != NOWHERE and before.die_value[seat][die] != state.die_value[seat][die]
+    ]
+    assert len(changed) == 1
+    seat, die = changed[0]
+    old, new = before.die_value[seat][die], state.die_value[seat][die]
+    assert new - old in (1, 2)  # +2, up to the die's highest face
+    place = before.die_place[seat][die] + 1
+    assert observer.report(before, player, action, state) == [
+        f"seat {seat}'s die {die + 1} (d{game.cards.die_sides[die]}) on place {place}: {old} -> {new}"
+    ]
+    assert observer.report(state, player, action, state) == []
