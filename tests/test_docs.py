@@ -76,6 +76,68 @@ def load_generator() -> object:
     return module
 
 
+RESULTS = ROOT / "benchmarks" / "results"
+RESULTS_REFERENCE = re.compile(r"benchmarks/results/([\w.{},-]+?)\.(?:\{md,json\}|md|json)")
+"""A results file named in prose: `benchmarks/results/NAME.md` (or .json, .{md,json}; NAME may hold {a,b})."""
+TYPED_FIGURE = re.compile(r"(?<![\w.`-])\d+\.\d+(?![\w.])")
+"""A figure with a decimal point (a rate, a time, a ratio) outside code spans."""
+
+
+def expand_braces(name: str) -> list[str]:
+    """`unearth_num_players{2,4}_step_cost` -> both names (one brace group at a time)."""
+    match = re.search(r"\{([^{}]*)\}", name)
+    if match is None:
+        return [name]
+    return [
+        expanded
+        for part in match.group(1).split(",")
+        for expanded in expand_braces(name[: match.start()] + part + name[match.end() :])
+    ]
+
+
+def passages(text: str) -> list[str]:
+    """Paragraphs and list items of a markdown text."""
+    return [passage for passage in re.split(r"\n\s*\n|\n(?=\s*[-*] )", text) if passage.strip()]
+
+
+def unbacked_figures(text: str) -> list[tuple[str, list[str]]]:
+    """Each passage naming results files with the typed figures that none of those files holds."""
+    problems = []
+    for passage in passages(text):
+        names = [name for found in RESULTS_REFERENCE.findall(passage) for name in expand_braces(found)]
+        if not names:
+            continue
+        figures = set(TYPED_FIGURE.findall(re.sub(r"`[^`]*`", "", passage)))
+        sources = "".join(
+            path.read_text(encoding="utf-8")
+            for name in names
+            for path in (RESULTS / f"{name}.md", RESULTS / f"{name}.json")
+            if path.is_file()
+        )
+        missing = sorted(figure for figure in figures if figure not in sources)
+        if missing:
+            problems.append((passage.strip()[:100], missing))
+    return problems
+
+
+def test_a_typed_figure_missing_from_its_results_file_is_found() -> None:
+    """The check below finds a figure its passage's results file does not hold, and passes one it holds."""
+    stale = "The step costs 99.9 us (`benchmarks/results/unstoppable_step_cost.md`)."
+    assert unbacked_figures(stale) == [(stale[:100], ["99.9"])]
+    step_cost = (RESULTS / "unstoppable_step_cost.json").read_text(encoding="utf-8")
+    held = re.search(r"\d+\.\d+", step_cost)
+    assert held is not None
+    assert unbacked_figures(f"It takes {held.group(0)} (`benchmarks/results/unstoppable_step_cost.md`).") == []
+
+
+@pytest.mark.parametrize("path", [path for path in PROSE if path.suffix == ".md"], ids=lambda path: path.name)
+def test_typed_figures_are_those_of_the_results_files_they_cite(path: Path) -> None:
+    """ "Every number in the README, the docs or a config comes from a command that writes it": a figure typed in a
+    passage that cites a results file must be one that file holds (regenerate the file, then copy, or cite it
+    without typing the figure)."""
+    assert unbacked_figures(path.read_text(encoding="utf-8")) == []
+
+
 def test_every_game_gets_a_page_naming_its_ids_views_and_action_groups(tmp_path: Path) -> None:
     """Each game under envs/ has a page; it names every env id, every observation view and the action count."""
     generator = load_generator()
