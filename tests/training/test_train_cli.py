@@ -212,9 +212,12 @@ def test_bad_config_exit_status_from_the_command_line(tmp_path: Path) -> None:
 def test_default_config_is_the_unbroken_maskable_ppo_one() -> None:
     assert train.DEFAULT_CONFIG.resolve() == (REPO_ROOT / "configs" / "unbroken" / "maskable_ppo.yaml").resolve()
     config = load_experiment_config(train.DEFAULT_CONFIG)
-    # "a few minutes on two cores": a budget in that range, in the fastest vec env measured on two cores.
-    assert 20_000 <= config.train.total_timesteps <= 150_000
-    assert (config.train.vec_env, config.train.n_envs) == ("dummy", 8)
+    assert (config.train.vec_env, config.train.n_envs) == ("dummy", 8)  # the fastest vec env measured on two cores
+    # The README's first command stays under 10 minutes on two cores: the main job's report (benchmarks/main_job.py,
+    # which CI reruns) records the wall time of its run of this config.
+    report = json.loads((REPO_ROOT / "benchmarks" / "results" / "unbroken_main_job.json").read_text(encoding="utf-8"))
+    assert report["config"] == "unbroken/maskable_ppo.yaml"
+    assert report["seconds"] < 600
 
 
 def test_ctrl_c_says_how_to_resume(
