@@ -160,8 +160,10 @@ def _callbacks(config: ExperimentConfig, run_dir: Path) -> tuple[list[Any], Boun
         )
         callbacks.append(resumable["snapshots"])
     if config.train.eval_interval > 0:
+        # Several eval envs batch the policy's forward pass as the training envs do (sb3 splits the episodes evenly).
+        eval_envs = min(config.train.n_envs, config.train.eval_episodes)
         eval_env = make_vec_env(
-            config, 1, "dummy", config.train.seed + EVAL_SEED_OFFSET, config.opponents.evaluation_opponents()
+            config, eval_envs, "dummy", config.train.seed + EVAL_SEED_OFFSET, config.opponents.evaluation_opponents()
         )
         resumable["evaluation"] = ResumableEvalCallback(
             eval_env,
