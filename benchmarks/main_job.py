@@ -22,8 +22,7 @@ from typing import Any
 
 from agents.common.config import load_experiment_config
 from agents.common.shipped_configs import resolve_config_path
-from agents.evaluation.ratings import paired_difference
-from agents.training.train_cli import DEFAULT_CONFIG, FINAL_EVAL_DIR_NAME
+from agents.training.train_cli import DEFAULT_CONFIG, FINAL_EVAL_DIR_NAME, ppo_phase_text
 from agents.training.train_cli import main as train_main
 from benchmarks.common import RESULTS_DIR, write_report
 from envs.core.registration import game_record_of_env_id
@@ -87,11 +86,10 @@ def markdown(document: dict[str, Any]) -> str:
         )
     final, pretrained = document["agents"][0], document["agents"][1]
     if pretrained["agent"] == "pretrained model":
-        mean, low, high = paired_difference([float(w) for w in final["won"]], [float(w) for w in pretrained["won"]])
+        text = ppo_phase_text([float(w) for w in final["won"]], [float(w) for w in pretrained["won"]])
         lines += [
             "",
-            f"The PPO phase: the final model against its pretrained start (behaviour cloning and DAgger) on the same "
-            f"deals, {100 * mean:+.1f} points [{100 * low:+.1f}, {100 * high:+.1f}] (paired 95% interval).",
+            f"The closing line, {text}: the final model against its pretrained start (behaviour cloning and DAgger).",
         ]
     return "\n".join(lines) + "\n"
 

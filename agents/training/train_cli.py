@@ -301,8 +301,6 @@ def ppo_phase_line(results_path: Path) -> str | None:
     paired 95% interval of the difference (None when the results lack the two groups' episodes)."""
     import json
 
-    from agents.evaluation.ratings import paired_difference
-
     try:
         groups = json.loads(results_path.read_text(encoding="utf-8"))["results"]
         final, pretrained = ([float(e["won"]) for e in group["episodes"]] for group in groups[:2])
@@ -310,6 +308,13 @@ def ppo_phase_line(results_path: Path) -> str | None:
         return None
     if len(final) != len(pretrained) or not final:
         return None
+    return ppo_phase_text(final, pretrained)
+
+
+def ppo_phase_text(final: list[float], pretrained: list[float]) -> str:
+    """The PPO phase's line from the final and pretrained models' outcomes (1 won, 0 not) on the same deals."""
+    from agents.evaluation.ratings import paired_difference
+
     mean, low, high = paired_difference(final, pretrained)
     return (
         f"the PPO phase: {sum(final) / len(final):.1%} won against {sum(pretrained) / len(pretrained):.1%} before it, "
