@@ -17,8 +17,10 @@ learner step:
 - **setup** (once, not counted per step): building the model and envs, the first snapshot, saving the model.
 
 Each part's time is its own, without the parts timed inside it (an opponent's observation counts as observation).
-Times are CPU time of this process (`time.process_time_ns`), so other processes on the machine slow the run without
-changing the figures much; the timers cost under a microsecond each (about 1% of a learner step). The table of each
+Times are CPU time of this process (`time.process_time_ns`, every thread of it), so other processes on the machine
+slow the run without changing the figures much, and wall time beside them: with more than one torch thread the CPU
+time counts each thread's (torch's waiting threads spin), and the wall time is what a run's speed is; the timers cost
+under a microsecond each (about 1% of a learner step). The table of each
 run is kept in benchmarks/results/<game>_training_breakdown.{md,json} under a label (default: the git commit, with
 "+changes" when the tree differs from it); a run of the same label and command replaces that table.
 """
@@ -55,20 +57,25 @@ SETUP = "setup"
 
 
 class SectionClock:
-    """Exclusive CPU time per named section: time spent inside a nested section counts for the inner one only."""
+    """Exclusive CPU and wall time per named section: time inside a nested section counts for the inner one only."""
 
     def __init__(self) -> None:
         self.nanoseconds: dict[str, int] = {}
+        """CPU time of the process (all its threads) per section."""
+        self.wall_nanoseconds: dict[str, int] = {}
+        """Wall time per section."""
         self.calls: dict[str, int] = {}
         self._stack: list[str] = []
         self._mark = time.process_time_ns()
+        self._wall_mark = time.perf_counter_ns()
 
     def _charge(self) -> None:
-        now = time.process_time_ns()
+        now, wall_now = time.process_time_ns(), time.perf_counter_ns()
         if self._stack:
             top = self._stack[-1]
             self.nanoseconds[top] = self.nanoseconds.get(top, 0) + now - self._mark
-        self._mark = now
+            self.wall_nanoseconds[top] = self.wall_nanoseconds.get(top, 0) + wall_now - self._wall_mark
+        self._mark, self._wall_mark = now, wall_now
 
     def enter(self, name: str) -> None:
         """Start a section (the enclosing one pauses)."""
@@ -132,6 +139,7 @@ def instrumented(clock: SectionClock) -> Iterator[None]:
     from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
     from stable_baselines3.common.vec_env import DummyVecEnv
 
+    from agents.common.lean_learner import LeanMaskablePolicy
     from envs.adapters.driver import GameDriver
     from envs.adapters.gym_env import TabletopEnv
     from envs.adapters.opponents import OpponentEnv
@@ -172,6 +180,7 @@ def instrumented(clock: SectionClock) -> Iterator[None]:
             (DummyVecEnv, "reset", "env glue"),
             (DummyVecEnv, "env_method", "env glue"),
             (MaskableActorCriticPolicy, "forward", "rollout forward"),
+            (LeanMaskablePolicy, "forward", "rollout forward"),
             (MaskableActorCriticPolicy, "predict_values", "rollout forward"),
             (MaskablePPO, "collect_rollouts", "rollout buffer and callbacks"),
             (MaskablePPO, "train", "PPO update"),
@@ -192,6 +201,8 @@ class PartRow:
     cpu_seconds: float
     microseconds_per_step: float
     share: float
+    wall_microseconds_per_step: float | None = None
+    """Wall time per learner step (None in runs measured before wall times were kept)."""
 
 
 @dataclass
@@ -208,6 +219,8 @@ class Breakdown:
     wall_seconds: float
     """Wall time of the whole run, setup included."""
     rows: list[PartRow]
+    steps_wall_seconds: float | None = None
+    """Wall time of the learner steps (setup left out; None in runs measured before wall times were kept)."""
 
 
 @contextmanager
@@ -284,12 +297,22 @@ def measure(
             cpu_seconds=round(clock.nanoseconds.get(name, 0) / 1e9, 3),
             microseconds_per_step=round(clock.nanoseconds.get(name, 0) / 1e3 / trained, 1),
             share=round(clock.nanoseconds.get(name, 0) / total, 4),
+            wall_microseconds_per_step=round(clock.wall_nanoseconds.get(name, 0) / 1e3 / trained, 1),
         )
         for name in order
     ]
     setup = clock.nanoseconds.get(SETUP, 0) / 1e9
+    steps_wall = sum(clock.wall_nanoseconds.values()) - clock.wall_nanoseconds.get(SETUP, 0)
     run = Breakdown(
-        label, command, str(config_path), trained, round(total / 1e9, 2), round(setup, 2), round(wall, 2), rows
+        label,
+        command,
+        str(config_path),
+        trained,
+        round(total / 1e9, 2),
+        round(setup, 2),
+        round(wall, 2),
+        rows,
+        round(steps_wall / 1e9, 2),
     )
     return run, game
 
@@ -309,21 +332,24 @@ def git_label() -> str:
 def table(run: Breakdown) -> str:
     """One run as a Markdown section."""
     per_step = 1e6 * run.cpu_seconds / run.steps
+    walls = run.steps_wall_seconds is not None
+    wall_figure = f", **{1e6 * run.steps_wall_seconds / run.steps:,.0f} µs wall**" if walls else ""  # type: ignore[operator]
     lines = [
         f"## {run.label}",
         "",
         f"`{run.command}`",
         "",
         f"{run.steps} learner steps, {run.cpu_seconds:.1f} s CPU (setup {run.setup_cpu_seconds:.1f} s CPU more; "
-        f"{run.wall_seconds:.1f} s wall in all): **{per_step:,.0f} µs CPU per learner step**.",
+        f"{run.wall_seconds:.1f} s wall in all): **{per_step:,.0f} µs CPU per learner step**{wall_figure}.",
         "",
-        "| part | calls | CPU s | µs per learner step | share |",
-        "|---|---:|---:|---:|---:|",
+        "| part | calls | CPU s | µs per learner step | share |" + (" wall µs per learner step |" if walls else ""),
+        "|---|---:|---:|---:|---:|" + ("---:|" if walls else ""),
     ]
     for row in run.rows:
+        wall_cell = f" {row.wall_microseconds_per_step:,.1f} |" if walls else ""
         lines.append(
             f"| {row.part} | {row.calls:,} | {row.cpu_seconds:.2f} | {row.microseconds_per_step:,.1f} | "
-            f"{100 * row.share:.1f}% |"
+            f"{100 * row.share:.1f}% |{wall_cell}"
         )
     return "\n".join(lines) + "\n"
 

@@ -55,7 +55,7 @@ def measure(
         overrides.append(f"algo.batch_size={batch_size}")
     config = load_experiment_config(CONFIGS_DIR / game / "maskable_ppo.yaml", overrides)
     hyperparameters = maskable_ppo_hyperparameters(config)
-    torch.set_num_threads(config.train.torch_threads)
+    torch.set_num_threads(config.train.resolved_torch_threads())
     envs = make_vec_env(config, n_envs, vec_env, config.train.seed)
     try:
         model = MaskablePPO("MultiInputPolicy", envs, seed=config.train.seed, verbose=0, **hyperparameters.sb3_kwargs())

@@ -343,6 +343,10 @@ class PolicyKwargs(ConfigModel):
     """Units per seat of each grid view's shared encoder (`seat_grids` and `entities`)."""
     entity_features: PositiveInteger = 32
     """Units of each entity view's shared row encoder, before pooling (`entities` only)."""
+    encode_seats: Literal["all", "present"] = "all"
+    """Which seats of each per-seat view the `seat_grids` and `entities` extractors encode: all (as the views are
+    sized, for the most players the game takes) or present (the game's players only: the views of a 2-player game
+    sized for 4 hold two empty seats, and encoding them costs compute and learns nothing)."""
 
     @field_validator("net_arch")
     @classmethod
@@ -357,9 +361,11 @@ class PolicyKwargs(ConfigModel):
         self,
         view_shapes: Mapping[str, Sequence[int]] | None = None,
         view_axes: Mapping[str, Sequence[str]] | None = None,
+        seats_present: int | None = None,
     ) -> dict[str, Any]:
         """The policy_kwargs dict sb3 expects (activation name -> torch.nn class; `view_shapes` and `view_axes`: the
-        observer's views and their axis roles, which the `seat_grids` and `entities` extractors need)."""
+        observer's views and their axis roles, which the `seat_grids` and `entities` extractors need;
+        `seats_present`: the game's number of players, which `encode_seats: present` needs)."""
         from torch import nn
 
         activations: dict[str, type[nn.Module]] = {
@@ -391,6 +397,10 @@ class PolicyKwargs(ConfigModel):
                 extractor_kwargs["view_axes"] = {name: list(axes) for name, axes in view_axes.items()}
             if self.features_extractor == "entities":
                 extractor_kwargs["entity_features"] = self.entity_features
+            if self.encode_seats == "present":
+                if seats_present is None:
+                    raise ValueError("encode_seats: present needs the game's number of players")
+                extractor_kwargs["seats"] = seats_present
             kwargs["features_extractor_kwargs"] = extractor_kwargs
         return kwargs
 
@@ -400,10 +410,12 @@ class AlgorithmHyperparameters(ConfigModel):
 
 
 class MaskablePPOHyperparameters(AlgorithmHyperparameters):
-    """MaskablePPO (sb3-contrib) hyperparameters; `policy: auto` picks MultiInputPolicy for Dict observations."""
+    """MaskablePPO (sb3-contrib) hyperparameters; `policy: auto` picks the lean policy for the observation space."""
 
     policy: Literal["auto", "MlpPolicy", "MultiInputPolicy"] = "auto"
-    """The sb3 policy class; auto picks MultiInputPolicy for Dict observations and MlpPolicy for flat ones."""
+    """The policy class. auto: agents.common.lean_learner's policy and rollout buffer for Dict or flat observations
+    (sb3-contrib's numbers bit for bit, without its per-call overhead); MlpPolicy or MultiInputPolicy: sb3-contrib's
+    own classes (the same run, slower)."""
     learning_rate: float = Field(3e-4, gt=0)
     """Adam's learning rate."""
     learning_rate_schedule: Literal["constant", "linear"] = "constant"
@@ -442,9 +454,11 @@ class MaskablePPOHyperparameters(AlgorithmHyperparameters):
         self,
         view_shapes: Mapping[str, Sequence[int]] | None = None,
         view_axes: Mapping[str, Sequence[str]] | None = None,
+        seats_present: int | None = None,
     ) -> dict[str, Any]:
         """Constructor keyword arguments for MaskablePPO (except policy, env, seed, logging); `view_shapes` and
-        `view_axes` are the observer's views and their axis roles (the `seat_grids` and `entities` extractors)."""
+        `view_axes` are the observer's views and their axis roles (the `seat_grids` and `entities` extractors),
+        `seats_present` the game's number of players (`encode_seats: present`)."""
         learning_rate: Any = self.learning_rate
         if self.learning_rate_schedule == "linear":
             from stable_baselines3.common.utils import LinearSchedule
@@ -466,7 +480,7 @@ class MaskablePPOHyperparameters(AlgorithmHyperparameters):
             "target_kl": self.target_kl,
             "stats_window_size": self.stats_window_size,
             "device": self.device,
-            "policy_kwargs": self.policy_kwargs.to_sb3(view_shapes, view_axes),
+            "policy_kwargs": self.policy_kwargs.to_sb3(view_shapes, view_axes, seats_present),
         }
 
 
@@ -539,11 +553,21 @@ class AlgoConfig(ConfigModel):
         return {"name": data["name"], **data["hyperparameters"]}
 
 
+def usable_cores() -> int:
+    """The CPU cores this process may run on (its affinity where the system tells it, else the machine's count)."""
+    import os
+
+    if hasattr(os, "sched_getaffinity"):
+        return len(os.sched_getaffinity(0))
+    return os.cpu_count() or 1
+
+
 class TrainConfig(ConfigModel):
     """Budget, parallelism, seeding and the cadence of checkpoints and evaluations (all in env steps).
 
     torch_threads stays 1 by default: small MLP updates gain nothing from more, and when the cores are busy (the envs,
-    other processes) torch's spinning worker threads slow training many times over.
+    other processes) torch's spinning worker threads slow training many times over. `auto` (for large networks, whose
+    update is most of a step) takes the cores this process may use, chosen when training starts and printed.
     """
 
     total_timesteps: PositiveInteger = 100_000
@@ -560,8 +584,13 @@ class TrainConfig(ConfigModel):
     """Env steps between evaluations (0: none)."""
     eval_episodes: PositiveInteger = 50
     """Episodes of each evaluation during training."""
-    torch_threads: PositiveInteger = 1
-    """torch's thread count in the training process."""
+    torch_threads: PositiveInteger | Literal["auto"] = 1
+    """torch's thread count in the training process; auto: the cores this process may use (`usable_cores`)."""
+
+    def resolved_torch_threads(self) -> int:
+        """torch_threads as a number: auto becomes the cores this process may use."""
+        return usable_cores() if self.torch_threads == "auto" else self.torch_threads
+
     time_budget_minutes: float | None = Field(None, gt=0)
     """Stop training once this many wall-clock minutes have passed since train.py started it, pretraining included
     (the model of the last update is the final model; a resumed run counts its own minutes afresh). None: no limit,

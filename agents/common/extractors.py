@@ -86,6 +86,9 @@ def entity_view_names(view_shapes: ViewShapes, view_axes_by_name: ViewAxes | Non
 class SeatGridExtractor(BaseFeaturesExtractor):
     """Per-seat views through one shared linear layer each (ReLU); the other views and the mask flat.
 
+    `seats`: encode only the first `seats` seats of each per-seat view (the seats of a game with fewer players than
+    the views are sized for come first, seat-relative; the rest are always empty). None: every seat.
+
     Features: the flat views (layout order), then each per-seat view's seats encoded, then (`EntityExtractor`) each
     entity view pooled, then the mask.
     """
@@ -96,8 +99,9 @@ class SeatGridExtractor(BaseFeaturesExtractor):
         view_shapes: ViewShapes,
         grid_features: int = 64,
         view_axes: ViewAxes | None = None,
+        seats: int | None = None,
     ) -> None:
-        self._build(observation_space, view_shapes, view_axes, grid_features, entity_features=None)
+        self._build(observation_space, view_shapes, view_axes, grid_features, entity_features=None, seats=seats)
         if not self.grids:
             raise ValueError(
                 f"no per-seat view (the seat axis first, {SEAT_VIEW_MIN_DIMENSIONS} or more dimensions) among "
@@ -111,8 +115,10 @@ class SeatGridExtractor(BaseFeaturesExtractor):
         view_axes_by_name: ViewAxes | None,
         grid_features: int,
         entity_features: int | None,
+        seats: int | None = None,
     ) -> None:
-        """Lay out the views and make the encoders (`entity_features` None: entity views pass flat)."""
+        """Lay out the views and make the encoders (`entity_features` None: entity views pass flat; `seats`: encode
+        only the first `seats` seats of each per-seat view, None: all)."""
         if isinstance(observation_space, gym.spaces.Dict):
             vector_space = observation_space[OBSERVATION_KEY]
             mask_space = observation_space.spaces.get(MASK_KEY)
@@ -130,6 +136,11 @@ class SeatGridExtractor(BaseFeaturesExtractor):
         if entity_features is not None and entity_features < 1:
             raise ValueError(f"entity_features must be a positive integer, got {entity_features}")
         grids = seat_view_names(view_shapes, view_axes_by_name)
+        if seats is not None and not all(1 <= seats <= view_shapes[name][0] for name in grids):
+            raise ValueError(
+                f"seats must be between 1 and the seats of each per-seat view "
+                f"({ {name: view_shapes[name][0] for name in grids} }), got {seats}"
+            )
         entities = entity_view_names(view_shapes, view_axes_by_name) if entity_features is not None else []
         starts: dict[str, int] = {}
         offset = 0
@@ -141,12 +152,16 @@ class SeatGridExtractor(BaseFeaturesExtractor):
             i for name in view_shapes if name not in encoded for i in range(starts[name], starts[name] + lengths[name])
         ]
         mask_size = math.prod(mask_space.shape or (0,)) if mask_space is not None else 0
-        grid_total = sum(view_shapes[name][0] * grid_features for name in grids)
+        encoded_seats = {name: int(view_shapes[name][0]) if seats is None else seats for name in grids}
+        grid_total = sum(encoded_seats[name] * grid_features for name in grids)
         entity_total = 2 * len(entities) * (entity_features or 0)  # mean and max
         super().__init__(observation_space, features_dim=len(flat_index) + grid_total + entity_total + mask_size)
         self.has_mask = mask_space is not None
-        self.grids = [(starts[name], lengths[name], int(view_shapes[name][0])) for name in grids]
-        """(start, length, seats) of each per-seat view."""
+        self.grids = [
+            (starts[name], lengths[name] // int(view_shapes[name][0]) * encoded_seats[name], encoded_seats[name])
+            for name in grids
+        ]
+        """(start, length encoded, seats encoded) of each per-seat view: its first seats, which are contiguous."""
         self.entities = [(starts[name], lengths[name], int(view_shapes[name][0])) for name in entities]
         """(start, length, rows) of each entity view."""
         self.register_buffer("flat_index", torch.tensor(flat_index, dtype=torch.long), persistent=False)
@@ -195,8 +210,9 @@ class EntityExtractor(SeatGridExtractor):
         entity_features: int = 32,
         view_axes: ViewAxes | None = None,
         grid_features: int = 64,
+        seats: int | None = None,
     ) -> None:
-        self._build(observation_space, view_shapes, view_axes, grid_features, entity_features)
+        self._build(observation_space, view_shapes, view_axes, grid_features, entity_features, seats=seats)
         if not self.entities:
             raise ValueError(f"no entity view (an entity axis first) among {sorted(view_shapes)}")
 

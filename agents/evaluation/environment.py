@@ -102,6 +102,15 @@ def observation_view_shapes(env_config: EnvConfig) -> dict[str, tuple[int, ...]]
     return dict(game.observer(0).view_shapes)
 
 
+def players_of(env_config: EnvConfig) -> int:
+    """The number of players of the configured env's game (its seats present)."""
+    import envs  # noqa: F401 - registers the ids
+    from envs.adapters.driver import split_env_kwargs
+
+    game = make_env_game(resolve_env_id(env_config.id), split_env_kwargs(env_config.kwargs)[1])
+    return int(game.spec.num_players)
+
+
 def observation_view_axes(env_config: EnvConfig) -> dict[str, tuple[str, ...]]:
     """The roles of the axes of each view of the configured env's observation (seat, entity, grid, feature), as its
     game's observer declares them (envs/core/observation.py)."""

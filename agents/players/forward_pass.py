@@ -19,19 +19,18 @@ from typing import Any
 import gymnasium as gym
 import numpy as np
 
-HUGE_NEGATIVE_LOGIT = -1e8
-"""The logit sb3-contrib's MaskableCategorical gives a masked action (its HUGE_NEG)."""
-
 
 def masked_action_probabilities(policy: Any, observation: Any, action_mask: np.ndarray) -> np.ndarray:
     """The masked action probabilities (float32, one row per observation) of an sb3 MaskableActorCriticPolicy.
 
-    The same numbers as `policy.get_distribution(obs, action_masks).distribution.probs`: the logits are normalised,
-    masked to HUGE_NEGATIVE_LOGIT and normalised again, then softmaxed, as MaskableCategorical does; the policy must
+    The same numbers as `policy.get_distribution(obs, action_masks).distribution.probs`: the softmax of
+    `masked_log_probabilities` (agents.common.lean_learner), as MaskableCategorical computes them; the policy must
     be in evaluation mode (`policy.set_training_mode(False)`, as `predict` sets it).
     """
     import torch
     from stable_baselines3.common.preprocessing import preprocess_obs
+
+    from agents.common.lean_learner import masked_log_probabilities
 
     with torch.inference_mode():  # no autograd bookkeeping at all (cheaper than no_grad for a batch of one)
         observations = preprocess_obs(
@@ -39,12 +38,8 @@ def masked_action_probabilities(policy: Any, observation: Any, action_mask: np.n
         )
         features = policy.pi_features_extractor(observations)
         logits = policy.action_net(policy.mlp_extractor.forward_actor(features))
-        logits = logits.view(-1, logits.shape[-1])
-        logits = logits - logits.logsumexp(dim=-1, keepdim=True)
-        mask = torch.as_tensor(np.asarray(action_mask, dtype=bool)).reshape(logits.shape)
-        masked = torch.where(mask, logits, torch.tensor(HUGE_NEGATIVE_LOGIT, dtype=logits.dtype))
-        masked = masked - masked.logsumexp(dim=-1, keepdim=True)
-        return torch.softmax(masked, dim=-1).numpy()
+        log_probabilities, _ = masked_log_probabilities(logits, np.asarray(action_mask, dtype=bool))
+        return torch.softmax(log_probabilities, dim=-1).numpy()
 
 
 def _observation_batch(policy: Any, observation: Any) -> Any:

@@ -183,3 +183,28 @@ class RolloutProgressBar(ProgressBarCallback):
         remaining = self.locals["total_timesteps"] - self.model.num_timesteps
         rollout = self.model.n_steps * self.training_env.num_envs  # type: ignore[attr-defined]
         self.pbar = tqdm(total=whole_rollouts(remaining, rollout))
+
+
+class UpdateThreadsCallback(BaseCallback):
+    """torch runs the update on `update_threads` threads and the rollout on one.
+
+    A rollout's forward passes are small batches between the envs' Python work: more threads only spin there, taking
+    the cores the envs need; the update's minibatches are large matrix products that share out well.
+    """
+
+    def __init__(self, update_threads: int) -> None:
+        super().__init__()
+        self.update_threads = update_threads
+
+    def _on_rollout_start(self) -> None:
+        import torch
+
+        torch.set_num_threads(1)
+
+    def _on_step(self) -> bool:
+        return True
+
+    def _on_rollout_end(self) -> None:
+        import torch
+
+        torch.set_num_threads(self.update_threads)

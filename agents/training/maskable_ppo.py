@@ -112,11 +112,29 @@ def maskable_ppo_hyperparameters(config: ExperimentConfig) -> MaskablePPOHyperpa
     return hyperparameters
 
 
-def _policy_name(config: ExperimentConfig, observation_space: gym.Space) -> str:
+def policy_and_buffer(config: ExperimentConfig, observation_space: gym.Space) -> dict[str, Any]:
+    """MaskablePPO's `policy` and `rollout_buffer_class` arguments for the config's `algo.policy`.
+
+    auto: the lean classes of agents.common.lean_learner (the same numbers as sb3-contrib's, faster); an sb3 policy
+    name: sb3-contrib's own policy and buffer.
+    """
     policy = maskable_ppo_hyperparameters(config).policy
-    if policy == "auto":
-        return "MultiInputPolicy" if isinstance(observation_space, gym.spaces.Dict) else "MlpPolicy"
-    return policy
+    if policy != "auto":
+        return {"policy": policy, "rollout_buffer_class": None}
+    from agents.common.lean_learner import lean_learner_classes
+
+    policy_class, buffer_class = lean_learner_classes(isinstance(observation_space, gym.spaces.Dict))
+    return {"policy": policy_class, "rollout_buffer_class": buffer_class}
+
+
+def learner_kwargs(config: ExperimentConfig, observation_space: gym.Space) -> dict[str, Any]:
+    """MaskablePPO's keyword arguments for the config (all but env, seed and logging): the policy and rollout buffer
+    classes, the hyperparameters and the policy kwargs with the observer's views its extractor needs."""
+    hyperparameters = maskable_ppo_hyperparameters(config)
+    return {
+        **policy_and_buffer(config, observation_space),
+        **hyperparameters.sb3_kwargs(_view_shapes(config), _view_axes(config), _seats_present(config)),
+    }
 
 
 def _view_shapes(config: ExperimentConfig) -> dict[str, tuple[int, ...]] | None:
@@ -126,6 +144,16 @@ def _view_shapes(config: ExperimentConfig) -> dict[str, tuple[int, ...]] | None:
     from agents.evaluation.environment import observation_view_shapes
 
     return observation_view_shapes(config.env)
+
+
+def _seats_present(config: ExperimentConfig) -> int | None:
+    """The game's number of players when the policy's features extractor encodes the seats present only (else None)."""
+    policy_kwargs = maskable_ppo_hyperparameters(config).policy_kwargs
+    if policy_kwargs.features_extractor == "flatten" or policy_kwargs.encode_seats == "all":
+        return None
+    from agents.evaluation.environment import players_of
+
+    return players_of(config.env)
 
 
 def _view_axes(config: ExperimentConfig) -> dict[str, tuple[str, ...]] | None:
@@ -238,7 +266,14 @@ def train(config: ExperimentConfig, run_dir: Path, progress_bar: bool = True, re
     train_config = config.train
     started = time.monotonic()
     hyperparameters = maskable_ppo_hyperparameters(config)
-    torch.set_num_threads(train_config.torch_threads)
+    threads = train_config.resolved_torch_threads()
+    torch.set_num_threads(threads)
+    if train_config.torch_threads == "auto":
+        logger.info(
+            "torch threads: %d in pretraining and updates, 1 in rollouts (train.torch_threads: auto, the cores this "
+            "process may use)",
+            threads,
+        )
     snapshot_dir = run_dir / SNAPSHOT_DIR_NAME
     vec_env = make_vec_env(
         config, train_config.n_envs, train_config.vec_env, train_config.seed, snapshot_dir=snapshot_dir
@@ -247,11 +282,7 @@ def train(config: ExperimentConfig, run_dir: Path, progress_bar: bool = True, re
     try:
         if resume_from is None:
             model = MaskablePPO(
-                _policy_name(config, vec_env.observation_space),
-                vec_env,
-                seed=train_config.seed,
-                verbose=0,
-                **hyperparameters.sb3_kwargs(_view_shapes(config), _view_axes(config)),
+                env=vec_env, seed=train_config.seed, verbose=0, **learner_kwargs(config, vec_env.observation_space)
             )
         else:
             # With a resume state the saved last observations stay: the restored envs continue from them.
@@ -271,6 +302,10 @@ def train(config: ExperimentConfig, run_dir: Path, progress_bar: bool = True, re
 
             freeze_learner(model, snapshot_dir, model.num_timesteps, vec_env)  # the pool is never empty
         callbacks, checkpoints = _callbacks(config, run_dir)
+        if threads > 1:
+            from agents.training.callbacks import UpdateThreadsCallback
+
+            callbacks.insert(0, UpdateThreadsCallback(threads))
         budget = None
         if train_config.time_budget_minutes is not None:
             from agents.training.callbacks import TimeBudgetCallback

@@ -278,7 +278,7 @@ def test_resolved_config_of_an_earlier_run_loads_and_dumps_unchanged(tmp_path: P
     assert config.algo.hyperparameters.policy_kwargs.net_arch == {"pi": [32], "vf": [64, 64]}
     assert config.train.checkpoint_interval == 25_000
     # Keys added since take their defaults, which keep the earlier meaning (sb3's flatten extractor).
-    added = "    features_extractor: flatten\n    grid_features: 64\n    entity_features: 32\n"
+    added = "    features_extractor: flatten\n    grid_features: 64\n    entity_features: 32\n    encode_seats: all\n"
     anchor = "    share_features_extractor: true\n"
     expected = RESOLVED_BEFORE_PYDANTIC.replace(anchor, anchor + added)
     expected = expected.replace("  torch_threads: 1\n", "  torch_threads: 1\n  time_budget_minutes: null\n")

@@ -91,6 +91,52 @@ def test_swapping_two_seats_grids_swaps_their_features() -> None:
     assert torch.allclose(features[:, 12:16], features_swapped[:, 8:12], atol=1e-6)
 
 
+def test_encoding_the_seats_present_drops_only_the_empty_seats_features() -> None:
+    """`seats=2`: the first two seats' grids through the same encoder, the two seats after them left out."""
+    every_seat = SeatGridExtractor(_space(), VIEWS, grid_features=6)
+    two_seats = SeatGridExtractor(_space(), VIEWS, grid_features=6, seats=2)
+    assert two_seats.features_dim == every_seat.features_dim - 2 * 6
+    two_seats.load_state_dict(every_seat.state_dict())  # one encoder per view, whatever the seats: the same weights
+    batch = _batch(2)
+    features, fewer = every_seat(batch), two_seats(batch)
+    assert torch.equal(fewer[:, : 8 + 2 * 6], features[:, : 8 + 2 * 6])
+    assert torch.equal(fewer[:, -MASK:], features[:, -MASK:])
+
+
+def test_the_seats_beyond_a_two_player_unearth_game_are_empty() -> None:
+    """Unearth's per-seat views are sized for 4 players, seat-relative: at 2 players seats 3 and 4 hold nothing, so
+    `encode_seats: present` loses no information."""
+    import gymnasium as gym
+
+    from agents.common.config import EnvConfig
+    from agents.evaluation.environment import observation_view_axes, observation_view_shapes, players_of
+
+    env_config = EnvConfig(id="tabletop/Unearth-v0", kwargs={"num_players": 2})
+    shapes, axes = observation_view_shapes(env_config), observation_view_axes(env_config)
+    assert players_of(env_config) == 2
+    starts = dict(zip(shapes, np.cumsum([0, *(int(np.prod(shape)) for shape in shapes.values())]), strict=False))
+    env = gym.make(env_config.id, **env_config.kwargs)
+    observation, info = env.reset(seed=4)
+    rng = np.random.default_rng(4)
+    nonempty = {name: 0.0 for name in seat_view_names(shapes, axes)}
+    for _ in range(150):
+        for name in nonempty:
+            seats = observation["observation"][starts[name] : starts[name] + int(np.prod(shapes[name]))]
+            seats = seats.reshape(shapes[name][0], -1)
+            assert not seats[2:].any(), f"{name}: an absent seat holds something"
+            nonempty[name] += float(seats[:2].any())
+        legal = np.flatnonzero(info["action_mask"])
+        observation, _, terminated, truncated, info = env.step(int(rng.choice(legal)))
+        if terminated or truncated:
+            observation, info = env.reset()
+    assert all(count > 0 for count in nonempty.values()), "the present seats' views should hold something"
+
+
+def test_seats_beyond_a_views_seats_are_refused() -> None:
+    with pytest.raises(ValueError, match="seats must be between 1 and the seats of each per-seat view"):
+        SeatGridExtractor(_space(), VIEWS, seats=5)
+
+
 @pytest.mark.parametrize(
     ("views", "message"),
     [

@@ -26,7 +26,7 @@ from agents.evaluation.environment import make_env
 from agents.players.forward_pass import cached_policy, masked_action_probabilities, sample_index
 from agents.players.ppo import MaskablePPOAgent
 from agents.players.snapshots import SnapshotPool
-from agents.training.maskable_ppo import maskable_ppo_hyperparameters
+from agents.training.maskable_ppo import learner_kwargs
 from tests.training.training_support import REPO_ROOT
 
 CONFIGS = {
@@ -56,15 +56,9 @@ def fresh_model(game: str) -> tuple[Any, Any]:
     import torch
     from sb3_contrib import MaskablePPO
 
-    from agents.evaluation.environment import observation_view_axes, observation_view_shapes
-
-    config = load_experiment_config(CONFIGS[game], ["pretrain.steps=0"])
+    config = load_experiment_config(CONFIGS[game], ["pretrain.steps=0", "algo.policy=MultiInputPolicy"])
     env = make_env(config.env.id, dict(config.env.kwargs), opponents=config.opponents)
-    hyperparameters = maskable_ppo_hyperparameters(config)
-    kwargs = hyperparameters.sb3_kwargs(observation_view_shapes(config.env), observation_view_axes(config.env))
-    if hyperparameters.policy_kwargs.features_extractor == "flatten":
-        kwargs = hyperparameters.sb3_kwargs()
-    model = MaskablePPO("MultiInputPolicy", env, seed=0, **kwargs)
+    model = MaskablePPO(env=env, seed=0, **learner_kwargs(config, env.observation_space))
     action_net: Any = model.policy.action_net
     with torch.no_grad():
         action_net.weight.mul_(LOGIT_SCALE)
