@@ -400,8 +400,8 @@ def report_markdown(title: str, command: str, rows: list[dict[str, Any]], opensp
     lines = [
         f"# Env throughput: {title}",
         "",
-        f"`{command}` (random legal play, observation and mask every step; medians of alternating rounds on a "
-        "shared machine, so compare the ratios, not the rates)",
+        f"`{command}` (random legal play, observation and mask every step; medians of alternating rounds: the "
+        "rates move with the machine and its load, the ratios measured alongside much less)",
         "",
         f"| env | wrappers | steps/s | episodes or games/s | ratio to {RAW_REFERENCE_LABEL} "
         f"| ratio to {WRAPPED_REFERENCE_LABEL} |",
