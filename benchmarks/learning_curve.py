@@ -44,8 +44,9 @@ NORMAL_Z_95 = 1.96
 """Half-width of a 95% normal interval of a mean, in standard errors."""
 
 
-def run_models(run_dir: Path) -> list[tuple[str, int | None, Path]]:
-    """(label, training steps or None, path) of every model in the run, in training order."""
+def run_models(run_dir: Path, every: int = 1) -> list[tuple[str, int | None, Path]]:
+    """(label, training steps or None, path) of the run's models in training order: the pretrained policy, every
+    `every`-th checkpoint (counting from the last, which is always kept) and the final model."""
     models: list[tuple[str, int | None, Path]] = []
     pretrained = run_dir / "pretrained_model.zip"
     if pretrained.is_file():
@@ -55,7 +56,8 @@ def run_models(run_dir: Path) -> list[tuple[str, int | None, Path]]:
         match = CHECKPOINT_STEPS.search(path.name)
         if match:
             checkpoints.append((int(match.group(1)), path))
-    models.extend((f"{steps} steps", steps, path) for steps, path in sorted(checkpoints))
+    kept = sorted(checkpoints)[::-1][::every][::-1]
+    models.extend((f"{steps} steps", steps, path) for steps, path in kept)
     final = run_dir / "final_model.zip"
     if final.is_file():
         models.append(("final", None, final))
@@ -111,14 +113,16 @@ def solo_row(label: str, steps: int | None, wall_minutes: float | None, result: 
     }
 
 
-def solo_curve(run_dir: Path, reference: str, episodes: int, seed: int, workers: int) -> list[dict[str, Any]]:
+def solo_curve(
+    run_dir: Path, reference: str, episodes: int, seed: int, workers: int, every: int = 1
+) -> list[dict[str, Any]]:
     """The reference's row, then one row per model of a solo run, all on the same seeded episodes."""
     config = load_experiment_config(run_dir / CONFIG_FILE_NAME)
     env_id = resolve_env_id(config.env.id)
     start = started_at(run_dir)
     (result,) = run_evaluation(build_groups([reference], env_id, config.env.kwargs, {}), episodes, seed, workers)
     rows = [solo_row(reference, None, None, result)]
-    for label, steps, path in run_models(run_dir):
+    for label, steps, path in run_models(run_dir, every):
         began = time.perf_counter()
         (result,) = run_evaluation(build_groups([str(path)], env_id, config.env.kwargs, {}), episodes, seed, workers)
         row = solo_row(label, steps, round((path.stat().st_mtime - start) / 60.0, 1), result)
@@ -128,7 +132,7 @@ def solo_curve(run_dir: Path, reference: str, episodes: int, seed: int, workers:
     return rows
 
 
-def curve(run_dir: Path, reference: str, deals: int, seed: int, workers: int) -> list[dict[str, Any]]:
+def curve(run_dir: Path, reference: str, deals: int, seed: int, workers: int, every: int = 1) -> list[dict[str, Any]]:
     """One row per model of the run: its share against `reference`, the interval, the Elo difference, wall time."""
     config = load_experiment_config(run_dir / CONFIG_FILE_NAME)
     env_id = resolve_env_id(config.env.id)
@@ -136,7 +140,7 @@ def curve(run_dir: Path, reference: str, deals: int, seed: int, workers: int) ->
     num_players = int(config.env.kwargs.get("num_players", 2))
     start = started_at(run_dir)
     rows = []
-    for label, steps, path in run_models(run_dir):
+    for label, steps, path in run_models(run_dir, every):
         began = time.perf_counter()
         tournament = Tournament(
             env_id=record.pettingzoo_ids[0] if record.pettingzoo_ids else env_id,
@@ -215,15 +219,20 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument(
+        "--every", type=int, default=1, help="play every N-th checkpoint only (the last, pretrained and final always)"
+    )
     parser.add_argument("--out", type=Path, default=None, help="path prefix of the .md and .json files")
     args = parser.parse_args(argv)
+    if args.every < 1:
+        parser.error(f"--every must be a positive integer, got {args.every}")
     if not (args.run / CONFIG_FILE_NAME).is_file():
         parser.error(f"{args.run} is not a train.py run directory (no {CONFIG_FILE_NAME})")
     solo = is_solo_run(args.run)
     if solo:
-        rows = solo_curve(args.run, args.reference, args.deals, args.seed, args.workers)
+        rows = solo_curve(args.run, args.reference, args.deals, args.seed, args.workers, args.every)
     else:
-        rows = curve(args.run, args.reference, args.deals, args.seed, args.workers)
+        rows = curve(args.run, args.reference, args.deals, args.seed, args.workers, args.every)
     config = load_experiment_config(args.run / CONFIG_FILE_NAME)
     game = game_record_of_env_id(resolve_env_id(config.env.id)).name
     command = "python -m benchmarks.learning_curve " + " ".join(sys.argv[1:] if argv is None else argv)

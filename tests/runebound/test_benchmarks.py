@@ -47,3 +47,15 @@ def test_learning_curve_of_a_solo_run_reads_every_model_beside_the_reference(tmp
         assert row["ci95"][0] <= row["win_rate"] <= row["ci95"][1]
     assert document["command"].startswith("python -m benchmarks.learning_curve --run ")
     assert "| heuristic |" in stem.with_suffix(".md").read_text(encoding="utf-8")
+
+
+def test_the_learning_curve_thins_the_checkpoints_keeping_the_last_the_pretrained_and_the_final(tmp_path: Path) -> None:
+    """`--every 3` plays every third checkpoint counted back from the last, so the newest is always among them."""
+    (tmp_path / "checkpoints").mkdir()
+    for steps in range(1, 8):
+        (tmp_path / "checkpoints" / f"model_{steps * 1000}_steps.zip").write_bytes(b"")
+    for name in ("pretrained_model.zip", "final_model.zip"):
+        (tmp_path / name).write_bytes(b"")
+    labels = [label for label, _, _ in learning_curve.run_models(tmp_path, every=3)]
+    assert labels == ["pretrained", "1000 steps", "4000 steps", "7000 steps", "final"]
+    assert len(learning_curve.run_models(tmp_path)) == 9
