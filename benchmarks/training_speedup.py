@@ -123,8 +123,11 @@ def measure_once(tree: Path, config: Path, steps: int) -> dict[str, float | int 
     return timing
 
 
-def measure(config: Path, baseline: str, steps: int, rounds: int) -> tuple[SideRounds, SideRounds]:
-    """The baseline's and the checkout's rounds, alternating, baseline first."""
+def measure(
+    config: Path, baseline: str, steps: int, rounds: int, checkout_config: bool = False
+) -> tuple[SideRounds, SideRounds]:
+    """The baseline's and the checkout's rounds, alternating, baseline first (`checkout_config`: both sides train the
+    checkout's config file, which the baseline's code must be able to read)."""
     sides = (SideRounds(f"{baseline} (baseline)", "", [], [], []), SideRounds(git_label(), str(REPO_ROOT), [], [], []))
     with worktree_at(baseline) as baseline_tree:
         sides[0].tree = str(baseline_tree)
@@ -132,7 +135,8 @@ def measure(config: Path, baseline: str, steps: int, rounds: int) -> tuple[SideR
             raise SystemExit(f"{config} does not exist at {baseline}")
         for round_index in range(rounds):
             for side in sides:
-                timing = measure_once(Path(side.tree), config, steps)
+                config_file = REPO_ROOT / config if checkout_config else config
+                timing = measure_once(Path(side.tree), config_file, steps)
                 side.steps.append(int(timing["steps"]))
                 side.wall_seconds.append(round(float(timing["wall"]), 2))
                 side.cpu_seconds.append(round(float(timing["cpu"]), 2))
@@ -149,17 +153,22 @@ def git_label() -> str:
     return f"{commit}+changes" if dirty else commit
 
 
-def markdown(config: Path, sides: tuple[SideRounds, SideRounds], command: str) -> str:
+def markdown(config: Path, sides: tuple[SideRounds, SideRounds], command: str, checkout_config: bool) -> str:
     """The comparison as a Markdown section."""
     baseline, current = sides
+    whose = (
+        "Both sides train the checkout's config file (the baseline's code with today's settings)"
+        if checkout_config
+        else "Each side trains its own commit's config"
+    )
     ratio = current.steps_per_second / baseline.steps_per_second
     lines = [
         f"# Training speed of {config}: {current.label} against {baseline.label}",
         "",
         f"`{command}`",
         "",
-        "Each side trains its own commit's config for the same number of learner steps (pretraining off), alternating "
-        "sides in fresh processes; medians of the rounds. Steps/s is wall-clock; CPU counts every thread.",
+        f"{whose} for the same number of learner steps (pretraining off), alternating sides in fresh processes; "
+        "medians of the rounds. Steps/s is wall-clock; CPU counts every thread.",
         "",
         "| code | rounds | steps per round | learner steps/s | CPU µs per step |",
         "|---|---:|---:|---:|---:|",
@@ -180,22 +189,29 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--baseline", required=True, help="the git commit (or any ref) to compare against")
     parser.add_argument("--steps", type=int, default=57_344, help="learner steps per round (whole rollouts)")
     parser.add_argument("--rounds", type=int, default=2, help="rounds per side")
+    parser.add_argument(
+        "--checkout-config",
+        action="store_true",
+        help="the baseline trains the checkout's config file too (the code's speed alone, settings held equal)",
+    )
     parser.add_argument("--out", type=Path, default=None, help="path prefix of the .md and .json files")
     arguments = sys.argv[1:] if argv is None else argv
     args = parser.parse_args(arguments)
     if args.config.is_absolute():
         parser.error("--config: give the recipe's path relative to the repository (it is read in both trees)")
-    sides = measure(args.config, args.baseline, args.steps, args.rounds)
+    sides = measure(args.config, args.baseline, args.steps, args.rounds, args.checkout_config)
     command = "python -m benchmarks.training_speedup " + " ".join(arguments)
-    report = markdown(args.config, sides, command)
+    report = markdown(args.config, sides, command, args.checkout_config)
     print(report)
     game = args.config.parent.name
     document = {
         "config": str(args.config),
+        "checkout_config": args.checkout_config,
         "sides": [{**asdict(side), "tree": None} for side in sides],
         "ratio": sides[1].steps_per_second / sides[0].steps_per_second,
     }
-    write_report(args.out or RESULTS_DIR / f"{game}_{args.config.stem}_training_speedup", report, document)
+    suffix = "_same_config" if args.checkout_config else ""
+    write_report(args.out or RESULTS_DIR / f"{game}_{args.config.stem}_training_speedup{suffix}", report, document)
     return 0
 
 
