@@ -12,6 +12,8 @@ learner step:
 - **env glue**: the rest of the vec env's step, reset and `env_method` (wrappers, the opponent loop, masks);
 - **rollout forward**: the learner's policy forward passes while collecting rollouts (and the last values);
 - **rollout buffer and callbacks**: the rest of `collect_rollouts` (tensors, the buffer, callbacks);
+- **checkpoint capture**: the checkpoint's bytes captured at every rollout boundary (what Ctrl-C saves; with
+  `train.checkpoint_interval=0`, as here, nothing is written to disk);
 - **PPO update**: `MaskablePPO.train`, the epochs of minibatch gradient steps;
 - **learn loop, other**: the rest of `learn` (logging, progress);
 - **setup** (once, not counted per step): building the model and envs, the first snapshot, saving the model.
@@ -48,10 +50,13 @@ PARTS = (
     "env glue",
     "rollout forward",
     "rollout buffer and callbacks",
+    "checkpoint capture",
     "PPO update",
     "learn loop, other",
 )
 """The parts of a learner step every table lists (the opponents' parts go after env glue, one per opponent kind)."""
+CAPTURE = "checkpoint capture"
+"""The resume state captured at every rollout boundary (what Ctrl-C saves), inside the callbacks."""
 SETUP = "setup"
 """Building the model and envs and the first snapshot: once per run, left out of the per-step figures."""
 
@@ -140,6 +145,7 @@ def instrumented(clock: SectionClock) -> Iterator[None]:
     from stable_baselines3.common.vec_env import DummyVecEnv
 
     from agents.common.lean_learner import LeanMaskablePolicy
+    from agents.training import callbacks as training_callbacks
     from envs.adapters.driver import GameDriver
     from envs.adapters.gym_env import TabletopEnv
     from envs.adapters.opponents import OpponentEnv
@@ -189,6 +195,8 @@ def instrumented(clock: SectionClock) -> Iterator[None]:
             wrap_method(owner, attribute, functools.partial(clock.wrap, name))
         for env_class in (TabletopEnv, OpponentEnv):
             wrap_method(env_class, "__init__", instrumented_init)
+        capture = clock.wrap(CAPTURE, training_callbacks.capture_checkpoint)
+        stack.enter_context(patched(training_callbacks, "capture_checkpoint", capture))
         yield
 
 
