@@ -90,7 +90,9 @@ def make_vec_env(
     """A DummyVecEnv or SubprocVecEnv of monitored envs, seeded seed, seed+1, ... (masks via env_method).
 
     For a multi-player game each env is an OpponentEnv against `opponents` (default: the config's), env i with
-    `env_index=i` so that rotating seats cover every seat across the envs.
+    `env_index=i` so that rotating seats cover every seat across the envs. A DummyVecEnv whose envs play the
+    learner's snapshots is a BatchedOpponentsVecEnv: the snapshot decisions its envs wait for at once share a forward
+    pass (agents/training/batched_vec_env.py).
     """
     from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
 
@@ -99,7 +101,14 @@ def make_vec_env(
         functools.partial(_make_monitored_env, config.env.id, dict(config.env.kwargs), opponents, index, snapshot_dir)
         for index in range(n_envs)
     ]
-    vectorized = SubprocVecEnv(factories) if vec_env == "subproc" else DummyVecEnv(factories)
+    if vec_env == "subproc":
+        vectorized = SubprocVecEnv(factories)
+    elif snapshot_dir is not None and opponents.uses_snapshots:
+        from agents.training.batched_vec_env import BatchedOpponentsVecEnv
+
+        vectorized = BatchedOpponentsVecEnv(factories)
+    else:
+        vectorized = DummyVecEnv(factories)
     vectorized.seed(seed)
     return vectorized
 
