@@ -33,6 +33,10 @@ answered at once in its own thread: a batch of one is the batch-1 pass itself.
   step again (its envs are mid-step).
 - Threads end at `close()`, or when the vec env is garbage collected; pickling or copying the vec env leaves them out
   (checkpoints pickle the envs themselves, agents/training/resume.py).
+- torch's intra-op thread count is per thread (OpenMP's setting, taken when a thread first runs torch): a forward
+  pass in a pool thread first takes the calling thread's count of that step, which training sets to 1 in rollouts
+  (agents/training/callbacks.py UpdateThreadsCallback); otherwise a pool thread started during an update's setting
+  would run every later pass on a team of threads that spin between passes.
 """
 
 from __future__ import annotations
@@ -46,6 +50,7 @@ from typing import Any
 
 import gymnasium as gym
 import numpy as np
+import torch
 from stable_baselines3.common.vec_env import DummyVecEnv
 from stable_baselines3.common.vec_env.base_vec_env import VecEnvObs, VecEnvStepReturn
 
@@ -128,6 +133,8 @@ class TurnScheduler:
         """Forward passes run for requests (a batch of one included)."""
         self.rows = 0
         """Requests answered."""
+        self._torch_threads = 1
+        """The calling thread's torch intra-op thread count in the current run."""
 
     # ------------------------------------------------------------------ the calling thread
     def run(self, task: Callable[[int], None], count: int) -> None:
@@ -141,6 +148,7 @@ class TurnScheduler:
         if self._closed:
             raise RuntimeError("this vec env is closed")
         self._task, self._errors, self._unfinished = task, [None] * count, count
+        self._torch_threads = torch.get_num_threads()
         self._to_start = deque(range(count))
         caller = self._caller
         caller.state = HOLDER
@@ -197,6 +205,8 @@ class TurnScheduler:
 
     def answer(self, requests: Sequence[PolicyRequest]) -> None:
         """Answer requests of one policy (in env order) by one forward pass; its exception goes to each of them."""
+        if torch.get_num_threads() != self._torch_threads:  # a pool thread: follow the calling thread
+            torch.set_num_threads(self._torch_threads)
         try:
             rows = batch_probabilities(
                 requests[0].policy, [each.observation for each in requests], [each.action_mask for each in requests]

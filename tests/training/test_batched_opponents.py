@@ -14,10 +14,11 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 import pytest
+import torch
 from sb3_contrib import MaskablePPO
 from stable_baselines3.common.vec_env import DummyVecEnv
 
@@ -37,6 +38,7 @@ SNAPSHOTS = OpponentsConfig(
     pool=[OpponentConfig(agent="snapshot")], snapshots=SnapshotConfig(max_kept=2, latest_share=0.5)
 )
 """Every opponent plays one of two snapshots: a step's requests come from several envs and split by policy."""
+V = TypeVar("V", bound=DummyVecEnv)
 
 
 @pytest.fixture(scope="module")
@@ -51,7 +53,7 @@ def snapshot_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return folder
 
 
-def vec_env(cls: type[DummyVecEnv], snapshot_dir: Path, wrap: Callable[[Any], Any] | None = None) -> DummyVecEnv:
+def vec_env(cls: type[V], snapshot_dir: Path, wrap: Callable[[int, Any], Any] | None = None) -> V:
     """N_ENVS seeded toy envs against the snapshots, in `cls`; `wrap` wraps each env (index, env) -> env."""
 
     def build(index: int) -> Any:
@@ -63,16 +65,22 @@ def vec_env(cls: type[DummyVecEnv], snapshot_dir: Path, wrap: Callable[[Any], An
     return vectorized
 
 
+def observation_dict(observations: Any) -> dict[str, np.ndarray]:
+    """A Dict space's observations (the toy's) as the dict they are."""
+    assert isinstance(observations, dict)
+    return observations
+
+
 def play(vectorized: DummyVecEnv, steps: int, seed: int = 1) -> list[tuple[Any, ...]]:
     """Observations, rewards, dones and infos of `steps` steps of seeded random legal learner actions."""
     rng = np.random.default_rng(seed)
-    trace: list[tuple[Any, ...]] = [tuple(np.copy(value) for value in vectorized.reset().values())]
+    trace: list[tuple[Any, ...]] = [tuple(np.copy(value) for value in observation_dict(vectorized.reset()).values())]
     for _ in range(steps):
         masks = vectorized.env_method("action_masks")
         actions = np.array([rng.choice(np.flatnonzero(mask)) for mask in masks])
         observations, rewards, dones, infos = vectorized.step(actions)
         seats = [(info["seat"], info.get("seat_rewards")) for info in infos]
-        trace.append((*(np.copy(value) for value in observations.values()), rewards, dones, seats))
+        trace.append((*(np.copy(value) for value in observation_dict(observations).values()), rewards, dones, seats))
     return trace
 
 
@@ -166,7 +174,7 @@ def test_the_thread_timing_never_changes_a_training_rollout(
         buffer = model.rollout_buffer
         vectorized.close()
         return {
-            "observations": np.copy(buffer.observations["observation"]),  # type: ignore[call-overload]
+            "observations": np.copy(observation_dict(buffer.observations)["observation"]),
             "actions": np.copy(buffer.actions),
             "rewards": np.copy(buffer.rewards),
             "log_probs": np.copy(buffer.log_probs),
@@ -288,8 +296,11 @@ def test_pickling_or_copying_leaves_the_threads_out(snapshot_dir: Path, no_threa
         actions = np.array([rng.choice(np.flatnonzero(mask)) for mask in batched.env_method("action_masks")])
         observations, rewards, dones, _ = batched.step(actions)
         for each in copies:
-            their_observations, their_rewards, their_dones, _ = each.step(actions)
-            assert all(np.array_equal(observations[key], their_observations[key]) for key in observations)
+            theirs, their_rewards, their_dones, _ = each.step(actions)
+            assert all(
+                np.array_equal(value, observation_dict(theirs)[key])
+                for key, value in observation_dict(observations).items()
+            )
             assert np.array_equal(rewards, their_rewards) and np.array_equal(dones, their_dones)
     for each in [batched, *copies]:
         each.close()
@@ -309,3 +320,32 @@ def test_make_vec_env_batches_only_the_dummy_envs_of_snapshot_pools(snapshot_dir
     assert isinstance(kinds["snapshots"].envs[0].unwrapped, OpponentEnv)
     for each in kinds.values():
         each.close()
+
+
+def test_a_pool_threads_forward_pass_runs_on_the_calling_threads_torch_threads(
+    snapshot_dir: Path, monkeypatch: pytest.MonkeyPatch, no_thread_left: None
+) -> None:
+    """Training sets torch's threads to 1 in rollouts, more in updates: a pool thread started under one setting
+    follows the calling thread's later settings (OpenMP keeps a thread count per thread)."""
+    import agents.training.batched_vec_env as batched_module
+
+    seen: list[tuple[bool, int]] = []
+    batch = batched_module.batch_probabilities
+
+    def counted(*args: Any) -> np.ndarray:
+        seen.append((threading.current_thread() is threading.main_thread(), torch.get_num_threads()))
+        return batch(*args)
+
+    monkeypatch.setattr(batched_module, "batch_probabilities", counted)
+    threads = torch.get_num_threads()
+    batched = vec_env(BatchedOpponentsVecEnv, snapshot_dir)
+    try:
+        for setting in (2, 1, 2):
+            torch.set_num_threads(setting)
+            seen.clear()
+            play(batched, 10)
+            assert any(not in_main for in_main, _ in seen)  # pool threads answered some
+            assert {count for _, count in seen} == {setting}
+    finally:
+        torch.set_num_threads(threads)
+        batched.close()
