@@ -18,8 +18,8 @@ learner step:
 
 Each part's time is its own, without the parts timed inside it (an opponent's observation counts as observation).
 A BatchedOpponentsVecEnv (self-play) runs envs' steps in pool threads, one thread at a time: each thread has its own
-sections, a pool thread's time outside them is env glue, and a batched forward pass counts for its opponent (its
-decisions are the calls).
+sections, the clock is marked where one hands the CPU to another, a pool thread's time outside sections is env glue,
+and a batched forward pass counts for its opponent (its decisions are the calls).
 Times are CPU time of this process (`time.process_time_ns`, every thread of it), so other processes on the machine
 slow the run without changing the figures much, and wall time beside them: with more than one torch thread the CPU
 time counts each thread's (torch's waiting threads spin), and the wall time is what a run's speed is; the timers cost
@@ -63,9 +63,9 @@ SETUP = "setup"
 class SectionClock:
     """Exclusive CPU and wall time per named section: time inside a nested section counts for the inner one only.
 
-    Each thread nests its own sections; the threads must run one at a time (the time since the previous mark counts
-    for the innermost section of the thread that marks, or for `thread_section` in a thread outside every section
-    but the one that made the clock).
+    Each thread nests its own sections; the threads must run one at a time, and a thread about to hand the CPU to
+    another calls `mark`: the time since the previous mark counts for the innermost section of the thread that marks
+    (or for `thread_section` in a thread outside every section, but the one that made the clock).
     """
 
     def __init__(self, thread_section: str | None = None) -> None:
@@ -87,6 +87,10 @@ class SectionClock:
             self.nanoseconds[top] = self.nanoseconds.get(top, 0) + now - self._mark
             self.wall_nanoseconds[top] = self.wall_nanoseconds.get(top, 0) + wall_now - self._wall_mark
         self._mark, self._wall_mark = now, wall_now
+
+    def mark(self) -> None:
+        """Charge the time since the previous mark to this thread's innermost section (before it hands on the CPU)."""
+        self._charge(self._stacks.setdefault(threading.get_ident(), []))
 
     def enter(self, name: str, count: bool = True) -> None:
         """Start a section (the enclosing one pauses); `count`: one more call of it."""
@@ -158,6 +162,17 @@ def batch_section(clock: SectionClock, function: Callable[..., Any]) -> Callable
     return timed
 
 
+def marked(clock: SectionClock, function: Callable[..., Any]) -> Callable[..., Any]:
+    """`function` (a hand-over to another thread) after a mark of `clock`: the time so far is the caller's."""
+
+    @functools.wraps(function)
+    def with_mark(*args: Any, **kwargs: Any) -> Any:
+        clock.mark()
+        return function(*args, **kwargs)
+
+    return with_mark
+
+
 @contextmanager
 def instrumented(clock: SectionClock) -> Iterator[None]:
     """Wrap the parts of a training step in `clock`'s sections while the block runs.
@@ -221,6 +236,7 @@ def instrumented(clock: SectionClock) -> Iterator[None]:
         ):
             wrap_method(owner, attribute, functools.partial(clock.wrap, name))
         wrap_method(TurnScheduler, "answer", functools.partial(batch_section, clock))
+        wrap_method(TurnScheduler, "hand_over", functools.partial(marked, clock))
         for env_class in (TabletopEnv, OpponentEnv):
             wrap_method(env_class, "__init__", instrumented_init)
         yield

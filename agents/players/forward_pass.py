@@ -11,7 +11,8 @@ snapshots (agents/players/snapshots.py) play through it.
 `policy_probabilities` is one decision's row: a batch-1 forward pass, or, in a thread that a `ProbabilityBatcher`
 serves (`serving_thread`), that batcher's answer, which may come from one forward pass over the pending decisions of
 several envs (agents/training/batched_vec_env.py); `batch_probabilities` is that forward pass over stacked
-observations.
+observations. The policy is asked for by a function that returns it (`load_policy`, e.g. loading a snapshot the first
+time): a batcher calls it where it runs its forward passes, so that torch, loading included, runs in one thread.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from __future__ import annotations
 import os
 import threading
 import weakref
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Protocol
@@ -53,8 +54,11 @@ def masked_action_probabilities(policy: Any, observation: Any, action_mask: np.n
 class ProbabilityBatcher(Protocol):
     """Answers the decisions of the envs it runs, gathering those of one policy into one forward pass."""
 
-    def probabilities(self, player: Any, policy: Any, observation: Any, action_mask: np.ndarray) -> np.ndarray:
-        """The masked action probabilities (float32 row) of `policy` for one observation, asked by `player`."""
+    def probabilities(
+        self, player: Any, load_policy: Callable[[], Any], observation: Any, action_mask: np.ndarray
+    ) -> np.ndarray:
+        """The masked action probabilities (float32 row) of the policy `load_policy()` returns for one observation,
+        asked by `player`."""
         ...
 
 
@@ -73,13 +77,16 @@ def serving_thread(batcher: ProbabilityBatcher) -> Iterator[None]:
         _SERVED.batcher = previous
 
 
-def policy_probabilities(player: Any, policy: Any, observation: Any, action_mask: np.ndarray) -> np.ndarray:
-    """One observation's masked action probabilities (float32 row): the batcher's answer in a thread one serves, else
-    a batch-1 forward pass. `player` is the agent asking (a batcher names its rows' players)."""
+def policy_probabilities(
+    player: Any, load_policy: Callable[[], Any], observation: Any, action_mask: np.ndarray
+) -> np.ndarray:
+    """One observation's masked action probabilities (float32 row) of the policy `load_policy()` returns: the
+    batcher's answer in a thread one serves, else a batch-1 forward pass. `player` is the agent asking (a batcher
+    names its rows' players)."""
     batcher: ProbabilityBatcher | None = getattr(_SERVED, "batcher", None)
     if batcher is None:
-        return masked_action_probabilities(policy, observation, action_mask)[0]
-    return batcher.probabilities(player, policy, observation, action_mask)
+        return masked_action_probabilities(load_policy(), observation, action_mask)[0]
+    return batcher.probabilities(player, load_policy, observation, action_mask)
 
 
 def batch_probabilities(policy: Any, observations: Sequence[Any], action_masks: Sequence[np.ndarray]) -> np.ndarray:

@@ -18,6 +18,7 @@ callback and the RLlib league) freeze the learner on it.
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 from typing import Any
 
@@ -83,7 +84,7 @@ class SnapshotPool(BaseAgent):
             self.reset()
         assert self.current is not None
         mask = np.asarray(action_mask, dtype=bool)
-        probabilities = policy_probabilities(self, self._policy(self.current), observation, mask)
+        probabilities = policy_probabilities(self, functools.partial(self._policy, self.current), observation, mask)
         probabilities = np.where(mask, probabilities.astype(np.float64), 0.0)
         total = probabilities.sum()
         if not total > 0:  # a degenerate policy: fall back to a uniform legal choice

@@ -11,8 +11,11 @@ for a policy's probabilities (`policy_probabilities` of agents/players/forward_p
 env's step waits there, its thread parked, and the next env's step runs in another thread. Once every env's step has
 returned or waits, the waiting requests are answered by one forward pass per policy (rows in env order), and the
 waiting envs resume one by one in env order, each until its step returns or it asks again; and so on until every
-step has returned. A request that no other env can join any more (no env left to start or resume, none waiting) is
-answered at once in its own thread: a batch of one is the batch-1 pass itself.
+step has returned. Every forward pass runs in the calling thread (a pool thread that finds requests to answer hands
+it the turn), as without batching: torch's settings per thread (OpenMP's intra-op thread count, which training
+sets to 1 in rollouts and more in updates) stay the calling thread's, and no pool thread starts a team of OpenMP
+threads, which would change how the update's team waits. A request that no other env can join any more (no env left
+to start or resume, none waiting) is answered at once: a batch of one is the batch-1 pass itself.
 
 - One thread runs at a time: a thread runs only while it holds the turn, and hands the turn to exactly one other
   thread (releasing that thread's lock) before it waits. What runs next follows from the schedule's state alone (env
@@ -33,10 +36,6 @@ answered at once in its own thread: a batch of one is the batch-1 pass itself.
   step again (its envs are mid-step).
 - Threads end at `close()`, or when the vec env is garbage collected; pickling or copying the vec env leaves them out
   (checkpoints pickle the envs themselves, agents/training/resume.py).
-- torch's intra-op thread count is per thread (OpenMP's setting, taken when a thread first runs torch): a forward
-  pass in a pool thread first takes the calling thread's count of that step, which training sets to 1 in rollouts
-  (agents/training/callbacks.py UpdateThreadsCallback); otherwise a pool thread started during an update's setting
-  would run every later pass on a team of threads that spin between passes.
 """
 
 from __future__ import annotations
@@ -50,7 +49,6 @@ from typing import Any
 
 import gymnasium as gym
 import numpy as np
-import torch
 from stable_baselines3.common.vec_env import DummyVecEnv
 from stable_baselines3.common.vec_env.base_vec_env import VecEnvObs, VecEnvStepReturn
 
@@ -83,23 +81,43 @@ class _Executor:
         self.thread: threading.Thread | None = None
         """The pool thread (None for the calling thread's executor)."""
 
-    def probabilities(self, player: Any, policy: Any, observation: Any, action_mask: np.ndarray) -> np.ndarray:
+    def probabilities(
+        self, player: Any, load_policy: Callable[[], Any], observation: Any, action_mask: np.ndarray
+    ) -> np.ndarray:
         """The row of a request of the env this executor runs, once its batch is answered (ProbabilityBatcher)."""
-        return self.scheduler.request(self, player, policy, observation, action_mask)
+        return self.scheduler.request(self, player, load_policy, observation, action_mask)
 
 
 class PolicyRequest:
-    """One env's pending decision: the policy, its observation and mask, and the answer once computed."""
+    """One env's pending decision: its policy, observation and mask, and the answer once computed."""
 
-    __slots__ = ("action_mask", "answer", "error", "executor", "index", "observation", "player", "policy")
+    __slots__ = (
+        "action_mask",
+        "answer",
+        "error",
+        "executor",
+        "index",
+        "load_policy",
+        "observation",
+        "player",
+        "policy",
+    )
 
     def __init__(
-        self, index: int, player: Any, policy: Any, observation: Any, action_mask: np.ndarray, executor: _Executor
+        self,
+        index: int,
+        player: Any,
+        load_policy: Callable[[], Any],
+        observation: Any,
+        action_mask: np.ndarray,
+        executor: _Executor,
     ) -> None:
         self.index = index
         self.player = player
         """The agent asking (a SnapshotPool): named by the training breakdown."""
-        self.policy = policy
+        self.load_policy = load_policy
+        self.policy: Any = None
+        """The policy, once `load_policy` returned it in the calling thread."""
         # The env waits until the answer, so the observation and mask arrays stay as they are: no copy.
         self.observation = observation
         self.action_mask = action_mask
@@ -133,8 +151,6 @@ class TurnScheduler:
         """Forward passes run for requests (a batch of one included)."""
         self.rows = 0
         """Requests answered."""
-        self._torch_threads = 1
-        """The calling thread's torch intra-op thread count in the current run."""
 
     # ------------------------------------------------------------------ the calling thread
     def run(self, task: Callable[[int], None], count: int) -> None:
@@ -148,7 +164,6 @@ class TurnScheduler:
         if self._closed:
             raise RuntimeError("this vec env is closed")
         self._task, self._errors, self._unfinished = task, [None] * count, count
-        self._torch_threads = torch.get_num_threads()
         self._to_start = deque(range(count))
         caller = self._caller
         caller.state = HOLDER
@@ -192,10 +207,15 @@ class TurnScheduler:
 
     # ------------------------------------------------------------------ whoever holds the turn
     def request(
-        self, executor: _Executor, player: Any, policy: Any, observation: Any, action_mask: np.ndarray
+        self,
+        executor: _Executor,
+        player: Any,
+        load_policy: Callable[[], Any],
+        observation: Any,
+        action_mask: np.ndarray,
     ) -> np.ndarray:
         """Park the executor's env step on a request until its batch is answered; the answer's row."""
-        request = PolicyRequest(executor.index, player, policy, observation, action_mask, executor)
+        request = PolicyRequest(executor.index, player, load_policy, observation, action_mask, executor)
         self._requests.append(request)
         self._drive(executor, request)
         if request.error is not None:
@@ -205,8 +225,6 @@ class TurnScheduler:
 
     def answer(self, requests: Sequence[PolicyRequest]) -> None:
         """Answer requests of one policy (in env order) by one forward pass; its exception goes to each of them."""
-        if torch.get_num_threads() != self._torch_threads:  # a pool thread: follow the calling thread
-            torch.set_num_threads(self._torch_threads)
         try:
             rows = batch_probabilities(
                 requests[0].policy, [each.observation for each in requests], [each.action_mask for each in requests]
@@ -226,6 +244,11 @@ class TurnScheduler:
         self._requests = []
         by_policy: dict[int, list[PolicyRequest]] = {}
         for each in requests:
+            try:
+                each.policy = each.load_policy()
+            except Exception as error:  # (a snapshot that cannot be loaded) raised in the waiting step
+                each.error = error
+                continue
             by_policy.setdefault(id(each.policy), []).append(each)
         for group in by_policy.values():
             self.answer(group)
@@ -234,32 +257,34 @@ class TurnScheduler:
     def _drive(self, me: _Executor, parked: PolicyRequest | None) -> bool:
         """Run the schedule in `me`, which holds the turn, until `parked` (me's own request) is answered and its turn
         has come, until `me` (free) has handed the turn on, or until every task has returned; whether `me` holds the
-        turn then (only the calling thread keeps it at the end)."""
+        turn then (only the calling thread keeps it at the end). A parked executor handed the turn goes on here:
+        to answer the requests (the calling thread), or to resume its step."""
         while True:
             if self._abandoned is not None:
                 raise _Cancelled
-            if self._to_resume:
-                request = self._to_resume.popleft()
-                if request is parked:
+            if self._to_resume:  # the resumed executor takes its request off the queue
+                if self._to_resume[0] is parked:
+                    self._to_resume.popleft()
                     return True
-                self._hand_over(me, request.executor, PARKED if parked is not None else IDLE)
+                target = self._to_resume[0].executor
+            elif self._to_start:
                 if parked is None:
-                    return False
-                self._wait(me)
-                return True
-            if self._to_start:
-                if parked is not None:  # me waits inside a step: a free executor starts the next env
-                    self._hand_over(me, self._free_executor(), PARKED)
-                    self._wait(me)
-                    return True
-                self._run_task(me, self._to_start.popleft())
+                    self._run_task(me, self._to_start.popleft())
+                    continue
+                target = self._free_executor()  # me waits inside a step: a free executor starts the next env
             elif self._requests:
-                self._answer_all()
+                if me is self._caller:
+                    self._answer_all()
+                    continue
+                target = self._caller
             elif me is self._caller:  # every task has returned (a parked step's request would be pending)
                 return True
             else:
-                self._hand_over(me, self._caller, IDLE)
+                target = self._caller
+            self.hand_over(me, target, PARKED if parked is not None else IDLE)
+            if parked is None:
                 return False
+            self._wait(me)
 
     def _run_task(self, me: _Executor, index: int) -> None:
         assert self._task is not None
@@ -274,8 +299,8 @@ class TurnScheduler:
             self._errors[index] = error
         self._unfinished -= 1
 
-    def _hand_over(self, me: _Executor, target: _Executor, my_state: str) -> None:
-        """Give the turn to `target`; `me` is then parked or idle."""
+    def hand_over(self, me: _Executor, target: _Executor, my_state: str) -> None:
+        """Give the turn to `target`; `me` is then parked or idle (the training breakdown marks its clock here)."""
         with self._guard:
             if self._abandoned is not None:
                 raise _Cancelled

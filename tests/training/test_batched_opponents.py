@@ -8,10 +8,12 @@ from __future__ import annotations
 
 import copy
 import functools
+import itertools
 import pickle
 import signal
 import threading
 import time
+import weakref
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, TypeVar
@@ -322,30 +324,66 @@ def test_make_vec_env_batches_only_the_dummy_envs_of_snapshot_pools(snapshot_dir
         each.close()
 
 
-def test_a_pool_threads_forward_pass_runs_on_the_calling_threads_torch_threads(
+def test_every_forward_pass_runs_in_the_calling_thread_with_its_torch_threads(
     snapshot_dir: Path, monkeypatch: pytest.MonkeyPatch, no_thread_left: None
 ) -> None:
-    """Training sets torch's threads to 1 in rollouts, more in updates: a pool thread started under one setting
-    follows the calling thread's later settings (OpenMP keeps a thread count per thread)."""
+    """Training sets torch's threads to 1 in rollouts and more in updates, per thread (OpenMP's setting): the
+    batched passes and the snapshots' loading run in the calling thread, on its setting, while pool threads play the
+    envs' steps."""
+    import agents.players.forward_pass as forward_pass
     import agents.training.batched_vec_env as batched_module
 
     seen: list[tuple[bool, int]] = []
-    batch = batched_module.batch_probabilities
+    batch, load = batched_module.batch_probabilities, forward_pass.load_policy_quietly
+    loaded_in_main: list[bool] = []
 
     def counted(*args: Any) -> np.ndarray:
         seen.append((threading.current_thread() is threading.main_thread(), torch.get_num_threads()))
         return batch(*args)
 
+    def loading(path: Path) -> Any:
+        loaded_in_main.append(threading.current_thread() is threading.main_thread())
+        return load(path)
+
     monkeypatch.setattr(batched_module, "batch_probabilities", counted)
+    monkeypatch.setattr(forward_pass, "load_policy_quietly", loading)
+    monkeypatch.setattr(forward_pass, "_POLICIES", weakref.WeakValueDictionary())  # every snapshot loads anew
     threads = torch.get_num_threads()
     batched = vec_env(BatchedOpponentsVecEnv, snapshot_dir)
     try:
-        for setting in (2, 1, 2):
+        for setting in (2, 1):
             torch.set_num_threads(setting)
             seen.clear()
             play(batched, 10)
-            assert any(not in_main for in_main, _ in seen)  # pool threads answered some
-            assert {count for _, count in seen} == {setting}
+            assert seen and set(seen) == {(True, setting)}
+        assert batched_threads() and loaded_in_main == [True, True]  # both snapshots, once each
     finally:
         torch.set_num_threads(threads)
         batched.close()
+
+
+def test_the_breakdowns_clock_times_each_thread_in_its_own_sections(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A pool thread's sections nest on their own; its time outside them is the thread section; a thread handing the
+    CPU on marks the clock, so its time so far stays its own."""
+    from benchmarks import training_breakdown
+    from benchmarks.training_breakdown import SectionClock
+
+    ticks = itertools.count(0, 10)
+    monkeypatch.setattr(training_breakdown.time, "process_time_ns", lambda: next(ticks))
+    clock = SectionClock(thread_section="env glue")  # reads 0
+    clock.enter("outer")  # 10: nothing open yet
+    clock.enter("opponent")  # 20: outer 10
+
+    def pool_thread() -> None:
+        clock.enter("rules")  # 40: env glue 10 (the thread outside its sections)
+        clock.leave()  # 50: rules 10
+        clock.mark()  # 60: env glue 10
+
+    clock.mark()  # 30: opponent 10 (then the main thread waits)
+    worker = threading.Thread(target=pool_thread)
+    worker.start()
+    worker.join()
+    clock.leave()  # 70: opponent 10 more
+    clock.leave()  # 80: outer 10 more
+    assert clock.nanoseconds == {"outer": 20, "opponent": 20, "env glue": 20, "rules": 10}
+    assert clock.calls == {"outer": 1, "opponent": 1, "rules": 1}
