@@ -33,6 +33,8 @@ class SnapshotPool(BaseAgent):
     """An opponent that plays one of the learner's latest snapshots per episode, sampling its masked policy."""
 
     name = "snapshot"
+    batches_forward_passes = True
+    """Its decisions go through `policy_probabilities`: a BatchedOpponentsVecEnv gathers those of several envs."""
 
     def __init__(self, directory: Path, max_kept: int, latest_share: float) -> None:
         if max_kept < 1 or not 0.0 <= latest_share <= 1.0:

@@ -24,7 +24,9 @@ to start or resume, none waiting) is answered at once: a batch of one is the bat
   DummyVecEnv's does; each wait costs two thread switches (about 10 µs each on a loaded CPU). Pool threads start
   the first time they are needed (at most one more than the envs waiting at once) and idle between steps. This is
   cheaper than the alternative of one thread per env with the calling thread coordinating: that costs two switches
-  per env at every step, whether or not an opponent asks anything.
+  per env at every step, whether or not an opponent asks anything. A request does not wait for the envs still to
+  start whose opponents do not batch (an OpponentEnv's opponents of the episode, none `batches_forward_passes`): in a
+  step where one env plays a snapshot, the calling thread answers it at once, without a switch.
 - Results: each env samples its opponents' moves from its own generators, so its draws are the same however its
   decisions were batched. A batched row may differ from the batch-1 row in the last bits of a float32 (the matrix
   products of a batch run other kernels): a sampled move differs only where a uniform draw falls within such a
@@ -141,6 +143,7 @@ class TurnScheduler:
         self._task: Callable[[int], None] | None = None
         self._errors: list[BaseException | None] = []
         self._to_start: deque[int] = deque()
+        self._may_ask: Callable[[int], bool] = bool
         self._requests: list[PolicyRequest] = []
         self._to_resume: deque[PolicyRequest] = deque()
         self._unfinished = 0
@@ -153,9 +156,10 @@ class TurnScheduler:
         """Requests answered."""
 
     # ------------------------------------------------------------------ the calling thread
-    def run(self, task: Callable[[int], None], count: int) -> None:
+    def run(self, task: Callable[[int], None], count: int, may_ask: Callable[[int], bool] = lambda index: True) -> None:
         """Run task(index) for every index below `count` until each returned; then raise the first task's exception
-        (in index order), if any."""
+        (in index order), if any. A request is answered without waiting for the tasks not yet started of which
+        `may_ask(index)` is False (a guess: a task asking anyway is answered in a later batch)."""
         if self._abandoned is not None:
             raise RuntimeError(
                 f"this vec env's envs are mid-step: a step was abandoned ({type(self._abandoned).__name__}); "
@@ -165,6 +169,7 @@ class TurnScheduler:
             raise RuntimeError("this vec env is closed")
         self._task, self._errors, self._unfinished = task, [None] * count, count
         self._to_start = deque(range(count))
+        self._may_ask = may_ask
         caller = self._caller
         caller.state = HOLDER
         try:
@@ -267,7 +272,7 @@ class TurnScheduler:
                     self._to_resume.popleft()
                     return True
                 target = self._to_resume[0].executor
-            elif self._to_start:
+            elif self._to_start and (parked is None or any(map(self._may_ask, self._to_start))):
                 if parked is None:
                     self._run_task(me, self._to_start.popleft())
                     continue
@@ -367,8 +372,18 @@ class BatchedOpponentsVecEnv(DummyVecEnv):
 
     def step_wait(self) -> VecEnvStepReturn:
         """DummyVecEnv's step, each env's step (and reset at its episode's end) run by the scheduler."""
-        self.scheduler.run(self._step_env, self.num_envs)
+        self.scheduler.run(self._step_env, self.num_envs, self._may_ask)
         return self._obs_from_buf(), np.copy(self.buf_rews), np.copy(self.buf_dones), deepcopy(self.buf_infos)
+
+    def _may_ask(self, env_idx: int) -> bool:
+        """Whether an opponent of env `env_idx`'s episode batches its forward passes (`batches_forward_passes`, as
+        SnapshotPool): a guess, since an episode ending in the step draws new opponents."""
+        env = self.envs[env_idx].unwrapped
+        policies: Sequence[Any] | None = getattr(env, "policies", None)
+        seats: Sequence[int | None] | None = getattr(env, "opponents", None)  # OpponentEnv: each seat's pool index
+        if policies is None or seats is None:
+            return True
+        return any(index is not None and getattr(policies[index], "batches_forward_passes", False) for index in seats)
 
     def _step_env(self, env_idx: int) -> None:
         """DummyVecEnv.step_wait's work for one env."""
@@ -384,7 +399,7 @@ class BatchedOpponentsVecEnv(DummyVecEnv):
 
     def reset(self) -> VecEnvObs:
         """DummyVecEnv's reset, each env's reset run by the scheduler."""
-        self.scheduler.run(self._reset_env, self.num_envs)
+        self.scheduler.run(self._reset_env, self.num_envs, self._may_ask)
         self._reset_seeds()
         self._reset_options()
         return self._obs_from_buf()

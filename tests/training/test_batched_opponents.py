@@ -55,11 +55,16 @@ def snapshot_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return folder
 
 
-def vec_env(cls: type[V], snapshot_dir: Path, wrap: Callable[[int, Any], Any] | None = None) -> V:
-    """N_ENVS seeded toy envs against the snapshots, in `cls`; `wrap` wraps each env (index, env) -> env."""
+def vec_env(
+    cls: type[V],
+    snapshot_dir: Path,
+    wrap: Callable[[int, Any], Any] | None = None,
+    opponents: OpponentsConfig = SNAPSHOTS,
+) -> V:
+    """N_ENVS seeded toy envs against `opponents`, in `cls`; `wrap` wraps each env (index, env) -> env."""
 
     def build(index: int) -> Any:
-        env = make_env(TOY_ID, {"num_players": 2}, opponents=SNAPSHOTS, env_index=index, snapshot_dir=snapshot_dir)
+        env = make_env(TOY_ID, {"num_players": 2}, opponents=opponents, env_index=index, snapshot_dir=snapshot_dir)
         return wrap(index, env) if wrap is not None else env
 
     vectorized = cls([functools.partial(build, index) for index in range(N_ENVS)])
@@ -108,15 +113,20 @@ def no_thread_left() -> Iterator[None]:
     assert not set(batched_threads()) - before
 
 
+MIXED = SNAPSHOTS.model_copy(update={"pool": [OpponentConfig(agent="snapshot"), OpponentConfig(agent="random")]})
+"""Half the episodes against a snapshot, half against random play (whose envs a request does not wait for)."""
+
+
+@pytest.mark.parametrize(("opponents", "rows_per_pass"), [(SNAPSHOTS, 2.0), (MIXED, 1.1)])
 def test_batched_envs_play_as_the_dummy_vec_env_with_fewer_forward_passes(
-    snapshot_dir: Path, no_thread_left: None
+    opponents: OpponentsConfig, rows_per_pass: float, snapshot_dir: Path, no_thread_left: None
 ) -> None:
     """The same trajectories as DummyVecEnv's (same seeds, same learner actions), from fewer forward passes."""
-    reference = vec_env(DummyVecEnv, snapshot_dir)
-    batched = vec_env(BatchedOpponentsVecEnv, snapshot_dir)
+    reference = vec_env(DummyVecEnv, snapshot_dir, opponents=opponents)
+    batched = vec_env(BatchedOpponentsVecEnv, snapshot_dir, opponents=opponents)
     assert_same_trace(play(batched, 150), play(reference, 150))
     scheduler = batched.scheduler
-    assert scheduler.rows > 2 * scheduler.forward_passes > 0  # batches of more than 2 decisions on average
+    assert scheduler.rows > rows_per_pass * scheduler.forward_passes > 0
     batched.close()
     reference.close()
 
@@ -387,3 +397,55 @@ def test_the_breakdowns_clock_times_each_thread_in_its_own_sections(monkeypatch:
     clock.leave()  # 80: outer 10 more
     assert clock.nanoseconds == {"outer": 20, "opponent": 20, "env glue": 20, "rules": 10}
     assert clock.calls == {"outer": 1, "opponent": 1, "rules": 1}
+
+
+@pytest.mark.parametrize(
+    ("asks", "may_ask", "passes", "switches"),
+    [
+        ({1: 2, 3: 1, 6: 1}, "all", [3, 1], True),  # round 1: envs 1, 3, 6; then env 1's second decision
+        ({1: 2, 3: 1, 6: 1}, "askers", [3, 1], True),
+        ({1: 2, 3: 1, 6: 1}, "none", [1, 1, 1, 1], False),  # nobody to wait for: each answered at once, inline
+        ({3: 1}, "askers", [1], False),
+        ({3: 1}, "all", [1], True),  # env 3 waits for envs 4 to 7 in vain
+        ({0: 1, 5: 1}, "none", [1, 1], False),  # a wrong guess: env 5 asks anyway, answered in its own batch
+    ],
+)
+def test_a_request_waits_for_the_envs_that_may_ask_only(
+    asks: dict[int, int], may_ask: str, passes: list[int], switches: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each decision gets its own row; a request waits for the envs still to start that may ask, and no other."""
+    import agents.training.batched_vec_env as batched_module
+    from agents.players.forward_pass import policy_probabilities
+
+    batches: list[int] = []
+
+    def rows(policy: Any, observations: list[float], action_masks: Any) -> np.ndarray:
+        batches.append(len(observations))
+        return np.array([[observation, -observation] for observation in observations])
+
+    hand_overs: list[str] = []
+    hand_over = TurnScheduler.hand_over
+
+    def counted(self: TurnScheduler, *args: Any) -> None:
+        hand_overs.append(threading.current_thread().name)
+        hand_over(self, *args)
+
+    monkeypatch.setattr(batched_module, "batch_probabilities", rows)
+    monkeypatch.setattr(TurnScheduler, "hand_over", counted)
+    answers: dict[int, list[float]] = {}
+
+    def task(index: int) -> None:
+        answers[index] = [
+            float(policy_probabilities("player", lambda: "policy", 10 * index + k, np.ones(2, bool))[0])
+            for k in range(asks.get(index, 0))
+        ]
+
+    guesses = {"all": lambda index: True, "askers": lambda index: index in asks, "none": lambda index: False}
+    scheduler = TurnScheduler()
+    try:
+        scheduler.run(task, N_ENVS, guesses[may_ask])
+    finally:
+        scheduler.close()
+    assert answers == {index: [10.0 * index + k for k in range(asks.get(index, 0))] for index in range(N_ENVS)}
+    assert batches == passes
+    assert bool(hand_overs) == switches
