@@ -94,13 +94,14 @@ def make_vec_env(
     learner's snapshots is a BatchedOpponentsVecEnv: the snapshot decisions its envs wait for at once share a forward
     pass (agents/training/batched_vec_env.py).
     """
-    from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
+    from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecEnv
 
     opponents = config.opponents if opponents is None else opponents
     factories: list[Callable[[], gym.Env]] = [
         functools.partial(_make_monitored_env, config.env.id, dict(config.env.kwargs), opponents, index, snapshot_dir)
         for index in range(n_envs)
     ]
+    vectorized: VecEnv
     if vec_env == "subproc":
         vectorized = SubprocVecEnv(factories)
     elif snapshot_dir is not None and opponents.uses_snapshots:
