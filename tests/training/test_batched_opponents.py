@@ -43,6 +43,15 @@ SNAPSHOTS = OpponentsConfig(
 V = TypeVar("V", bound=DummyVecEnv)
 
 
+@pytest.fixture(autouse=True)
+def one_torch_thread() -> Iterator[None]:
+    """torch on one thread, as in training's rollouts (the batched vec env's module docstring says why)."""
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)
+    yield
+    torch.set_num_threads(threads)
+
+
 @pytest.fixture(scope="module")
 def snapshot_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """Two snapshots of a small MaskablePPO policy on the 2-seat toy (different initial weights)."""
@@ -364,7 +373,7 @@ def test_every_forward_pass_runs_in_the_calling_thread_with_its_torch_threads(
         for setting in (2, 1):
             torch.set_num_threads(setting)
             seen.clear()
-            play(batched, 10)
+            play(batched, 3)
             assert seen and set(seen) == {(True, setting)}
         assert batched_threads() and loaded_in_main == [True, True]  # both snapshots, once each
     finally:
