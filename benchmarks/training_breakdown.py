@@ -9,6 +9,7 @@ learner step:
 - **rules**: the game driver's `reset` and `step` (the rules core: transitions, chance, the legal mask);
 - **observation**: the observers' tensors (the learner's, and an opponent's that reads observations);
 - **opponent: NAME**: each opponent policy's `act` (a heuristic's own rule queries included);
+- **opponent: loading saved policies**: loading each snapshot (or saved model) an opponent plays, once per process;
 - **env glue**: the rest of the vec env's step, reset and `env_method` (wrappers, the opponent loop, masks);
 - **rollout forward**: the learner's policy forward passes while collecting rollouts (and the last values);
 - **rollout buffer and callbacks**: the rest of `collect_rollouts` (tensors, the buffer, callbacks);
@@ -56,6 +57,8 @@ PARTS = (
     "learn loop, other",
 )
 """The parts of a learner step every table lists (the opponents' parts go after env glue, one per opponent kind)."""
+LOADING = "opponent: loading saved policies"
+"""Loading a saved policy an opponent plays (a snapshot), once per process: apart from the decisions' own time."""
 SETUP = "setup"
 """Building the model and envs and the first snapshot: once per run, left out of the per-step figures."""
 
@@ -184,6 +187,7 @@ def instrumented(clock: SectionClock) -> Iterator[None]:
     from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
     from stable_baselines3.common.vec_env import DummyVecEnv
 
+    import agents.players.forward_pass as forward_pass
     from agents.common.lean_learner import LeanMaskablePolicy
     from agents.training.batched_vec_env import BatchedOpponentsVecEnv, TurnScheduler
     from envs.adapters.driver import GameDriver
@@ -236,6 +240,8 @@ def instrumented(clock: SectionClock) -> Iterator[None]:
         ):
             wrap_method(owner, attribute, functools.partial(clock.wrap, name))
         wrap_method(TurnScheduler, "answer", functools.partial(batch_section, clock))
+        loading = clock.wrap(LOADING, forward_pass.load_policy_quietly)
+        stack.enter_context(patched(forward_pass, "load_policy_quietly", loading))
         wrap_method(TurnScheduler, "hand_over", functools.partial(marked, clock))
         for env_class in (TabletopEnv, OpponentEnv):
             wrap_method(env_class, "__init__", instrumented_init)
