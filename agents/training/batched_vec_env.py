@@ -2,13 +2,13 @@
 same policy are answered by one forward pass.
 
 Why: each env plays its opponents' turns inside its own `step` (envs/adapters/opponents.py), and a self-play
-snapshot's decision is a forward pass of the learner's network, whose weights come from memory at every call: on
-Unearth's self-play network, one thread, about 630 µs for one observation, 900 µs for 2, 1,200 µs for 8. envs/ knows
-nothing of torch, so the envs cannot batch: this vec env splits their steps at those decisions instead.
+snapshot's decision is a forward pass of the learner's network, whose weights come from memory at every call: for a
+shipped self-play network of 4 MB, on one thread, about 630 µs for one observation, 900 µs for 2, 1,200 µs for 8.
+envs/ knows nothing of torch, so the envs cannot batch: this vec env splits their steps at those decisions instead.
 
-Gain: only decisions that several envs wait for in the same step share a pass. With configs/unearth/selfplay.yaml (8
-envs, a snapshot in 1 of 4 opponent draws, turns of several decisions) 1,339 decisions took 1,227 passes (94 of 2, 9
-of 3); with snapshots alone in the pool, 12,023 took 6,446.
+Gain: only decisions that several envs wait for in the same step share a pass. With that self-play config (8 envs, a
+snapshot in 1 of 4 opponent draws, turns of several decisions) 1,339 decisions took 1,227 passes (94 of 2, 9 of 3):
+no gain that a training breakdown can tell from its noise; with snapshots alone in the pool, 12,023 took 6,446.
 
 How (`TurnScheduler`): the calling thread runs the envs' steps in env order, as DummyVecEnv does. When an opponent asks
 for a policy's probabilities (`policy_probabilities` of agents/players/forward_pass.py, which SnapshotPool calls), the
