@@ -1,14 +1,15 @@
 """Where a training run's CPU time goes, per learner step: rules, observation, env glue, each opponent, the learner.
 
-Trains any config for a short run (pretraining, evaluations and checkpoints off, a DummyVecEnv so that everything
-runs in this process) with timers wrapped around the parts of a step, and writes the CPU time of each part per
-learner step:
+Trains any config for a short run (pretraining, evaluations and checkpoints off, a subproc vec env replaced by a
+DummyVecEnv so that everything runs in this process) with timers wrapped around the parts of a step, and writes the
+CPU time of each part per learner step:
 
     python -m benchmarks.training_breakdown --config configs/<game>/<recipe>.yaml [--steps 8192] [--set KEY=VALUE]
 
 - **rules**: the game driver's `reset` and `step` (the rules core: transitions, chance, the legal mask);
 - **observation**: the observers' tensors (the learner's, and an opponent's that reads observations);
 - **opponent: NAME**: each opponent policy's `act` (a heuristic's own rule queries included);
+- **opponent: loading saved policies**: loading each snapshot (or saved model) an opponent plays, once per process;
 - **env glue**: the rest of the vec env's step, reset and `env_method` (wrappers, the opponent loop, masks);
 - **rollout forward**: the learner's policy forward passes while collecting rollouts (and the last values);
 - **rollout buffer and callbacks**: the rest of `collect_rollouts` (tensors, the buffer, callbacks);
@@ -19,6 +20,9 @@ learner step:
 - **setup** (once, not counted per step): building the model and envs, the first snapshot, saving the model.
 
 Each part's time is its own, without the parts timed inside it (an opponent's observation counts as observation).
+A BatchedOpponentsVecEnv (self-play) runs envs' steps in pool threads, one thread at a time: each thread has its own
+sections, the clock is marked where one hands the CPU to another, a pool thread's time outside sections is env glue,
+and a batched forward pass counts for its opponent (its decisions are the calls).
 Times are CPU time of this process (`time.process_time_ns`, every thread of it), so other processes on the machine
 slow the run without changing the figures much, and wall time beside them: with more than one torch thread the CPU
 time counts each thread's (torch's waiting threads spin), and the wall time is what a run's speed is; the timers cost
@@ -35,6 +39,7 @@ import json
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import ExitStack, contextmanager
@@ -57,41 +62,57 @@ PARTS = (
 """The parts of a learner step every table lists (the opponents' parts go after env glue, one per opponent kind)."""
 CAPTURE = "checkpoint capture"
 """The resume state captured at every rollout boundary (what Ctrl-C saves), inside the callbacks."""
+LOADING = "opponent: loading saved policies"
+"""Loading a saved policy an opponent plays (a snapshot), once per process: apart from the decisions' own time."""
 SETUP = "setup"
 """Building the model and envs and the first snapshot: once per run, left out of the per-step figures."""
 
 
 class SectionClock:
-    """Exclusive CPU and wall time per named section: time inside a nested section counts for the inner one only."""
+    """Exclusive CPU and wall time per named section: time inside a nested section counts for the inner one only.
 
-    def __init__(self) -> None:
+    Each thread nests its own sections; the threads must run one at a time, and a thread about to hand the CPU to
+    another calls `mark`: the time since the previous mark counts for the innermost section of the thread that marks
+    (or for `thread_section` in a thread outside every section, but the one that made the clock).
+    """
+
+    def __init__(self, thread_section: str | None = None) -> None:
         self.nanoseconds: dict[str, int] = {}
         """CPU time of the process (all its threads) per section."""
         self.wall_nanoseconds: dict[str, int] = {}
         """Wall time per section."""
         self.calls: dict[str, int] = {}
-        self._stack: list[str] = []
+        self.thread_section = thread_section
+        self._owner = threading.get_ident()
+        self._stacks: dict[int, list[str]] = {self._owner: []}
         self._mark = time.process_time_ns()
         self._wall_mark = time.perf_counter_ns()
 
-    def _charge(self) -> None:
+    def _charge(self, stack: list[str]) -> None:
         now, wall_now = time.process_time_ns(), time.perf_counter_ns()
-        if self._stack:
-            top = self._stack[-1]
+        top = stack[-1] if stack else (self.thread_section if stack is not self._stacks[self._owner] else None)
+        if top is not None:
             self.nanoseconds[top] = self.nanoseconds.get(top, 0) + now - self._mark
             self.wall_nanoseconds[top] = self.wall_nanoseconds.get(top, 0) + wall_now - self._wall_mark
         self._mark, self._wall_mark = now, wall_now
 
-    def enter(self, name: str) -> None:
-        """Start a section (the enclosing one pauses)."""
-        self._charge()
-        self._stack.append(name)
-        self.calls[name] = self.calls.get(name, 0) + 1
+    def mark(self) -> None:
+        """Charge the time since the previous mark to this thread's innermost section (before it hands on the CPU)."""
+        self._charge(self._stacks.setdefault(threading.get_ident(), []))
+
+    def enter(self, name: str, count: bool = True) -> None:
+        """Start a section (the enclosing one pauses); `count`: one more call of it."""
+        stack = self._stacks.setdefault(threading.get_ident(), [])
+        self._charge(stack)
+        stack.append(name)
+        if count:
+            self.calls[name] = self.calls.get(name, 0) + 1
 
     def leave(self) -> None:
         """End the innermost section (the enclosing one resumes)."""
-        self._charge()
-        self._stack.pop()
+        stack = self._stacks[threading.get_ident()]
+        self._charge(stack)
+        stack.pop()
 
     def wrap(self, name: str, function: Callable[..., Any]) -> Callable[..., Any]:
         """`function` timed as section `name`."""
@@ -133,6 +154,33 @@ def opponent_section(clock: SectionClock, function: Callable[..., Any]) -> Calla
     return timed
 
 
+def batch_section(clock: SectionClock, function: Callable[..., Any]) -> Callable[..., Any]:
+    """TurnScheduler.answer (one forward pass for several envs' decisions) timed as its requests' opponent's section,
+    counting no call (the opponent's `act` counts each decision)."""
+    from envs.adapters.opponents import policy_name
+
+    @functools.wraps(function)
+    def timed(self: Any, requests: Any) -> Any:
+        clock.enter(f"opponent: {policy_name(requests[0].player)}", count=False)
+        try:
+            return function(self, requests)
+        finally:
+            clock.leave()
+
+    return timed
+
+
+def marked(clock: SectionClock, function: Callable[..., Any]) -> Callable[..., Any]:
+    """`function` (a hand-over to another thread) after a mark of `clock`: the time so far is the caller's."""
+
+    @functools.wraps(function)
+    def with_mark(*args: Any, **kwargs: Any) -> Any:
+        clock.mark()
+        return function(*args, **kwargs)
+
+    return with_mark
+
+
 @contextmanager
 def instrumented(clock: SectionClock) -> Iterator[None]:
     """Wrap the parts of a training step in `clock`'s sections while the block runs.
@@ -144,8 +192,10 @@ def instrumented(clock: SectionClock) -> Iterator[None]:
     from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
     from stable_baselines3.common.vec_env import DummyVecEnv
 
+    import agents.players.forward_pass as forward_pass
     from agents.common.lean_learner import LeanMaskablePolicy
     from agents.training import callbacks as training_callbacks
+    from agents.training.batched_vec_env import BatchedOpponentsVecEnv, TurnScheduler
     from envs.adapters.driver import GameDriver
     from envs.adapters.gym_env import TabletopEnv
     from envs.adapters.opponents import OpponentEnv
@@ -185,6 +235,8 @@ def instrumented(clock: SectionClock) -> Iterator[None]:
             (DummyVecEnv, "step_wait", "env glue"),
             (DummyVecEnv, "reset", "env glue"),
             (DummyVecEnv, "env_method", "env glue"),
+            (BatchedOpponentsVecEnv, "step_wait", "env glue"),
+            (BatchedOpponentsVecEnv, "reset", "env glue"),
             (MaskableActorCriticPolicy, "forward", "rollout forward"),
             (LeanMaskablePolicy, "forward", "rollout forward"),
             (MaskableActorCriticPolicy, "predict_values", "rollout forward"),
@@ -193,6 +245,10 @@ def instrumented(clock: SectionClock) -> Iterator[None]:
             (MaskablePPO, "learn", "learn loop, other"),
         ):
             wrap_method(owner, attribute, functools.partial(clock.wrap, name))
+        wrap_method(TurnScheduler, "answer", functools.partial(batch_section, clock))
+        loading = clock.wrap(LOADING, forward_pass.load_policy_quietly)
+        stack.enter_context(patched(forward_pass, "load_policy_quietly", loading))
+        wrap_method(TurnScheduler, "hand_over", functools.partial(marked, clock))
         for env_class in (TabletopEnv, OpponentEnv):
             wrap_method(env_class, "__init__", instrumented_init)
         capture = clock.wrap(CAPTURE, training_callbacks.capture_checkpoint)
@@ -273,17 +329,18 @@ def measure(
             "pretrain.steps=0",
             "train.eval_interval=0",
             "train.checkpoint_interval=0",
-            "train.vec_env=dummy",
             f"train.total_timesteps={steps}",
             f"train.seed={seed}",
             "logging.tensorboard=false",
             f"logging.run_root={scratch}",
         ]
         config = load_experiment_config(config_path, settings)
+        if config.train.vec_env == "subproc":  # every part must run in this process, under the timers
+            config = load_experiment_config(config_path, [*settings, "train.vec_env=dummy"])
         game = probe_env(config.env, str(config_path), config.opponents).game_name
         run_dir = Path(scratch) / "run"
         run_dir.mkdir()
-        clock = SectionClock()
+        clock = SectionClock(thread_section="env glue")
         wall = time.perf_counter()
         with update_autocast(autocast), instrumented(clock):
             clock.enter(SETUP)

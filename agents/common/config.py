@@ -574,8 +574,10 @@ class TrainConfig(ConfigModel):
     """PPO env steps of the run (pretraining not counted)."""
     n_envs: PositiveInteger = 2
     """Envs stepped side by side for rollouts."""
-    vec_env: Literal["dummy", "subproc"] = "dummy"
-    """dummy (all envs in the training process) or subproc (one process per env)."""
+    vec_env: Literal["dummy", "subproc", "batched"] = "dummy"
+    """dummy (all envs in the training process), subproc (one process per env) or batched (as dummy, and the
+    learner's snapshots that several envs wait on at once decide in one forward pass: it pays when snapshots are most
+    of the opponents; agents/training/batched_vec_env.py)."""
     seed: Integer = Field(0, ge=0)
     """Seed of the run: envs, sampling and network initialisation; same seed and config, same run."""
     checkpoint_interval: Integer = Field(10_000, ge=0)

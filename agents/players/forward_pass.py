@@ -7,14 +7,23 @@ observation as `predict` does. `sample_index` draws from them as `Generator.choi
 saved model's policy once per process (keyed by path and modification time), however many envs of the process play
 it, leaving the global generators as they were. The greedy MaskablePPOAgent (agents/players/ppo.py) and the self-play
 snapshots (agents/players/snapshots.py) play through it.
+
+`policy_probabilities` is one decision's row: a batch-1 forward pass, or, in a thread that a `ProbabilityBatcher`
+serves (`serving_thread`), that batcher's answer, which may come from one forward pass over the pending decisions of
+several envs (agents/training/batched_vec_env.py); `batch_probabilities` is that forward pass over stacked
+observations. The policy is asked for by a function that returns it (`load_policy`, e.g. loading a snapshot the first
+time): a batcher calls it where it runs its forward passes, so that torch, loading included, runs in one thread.
 """
 
 from __future__ import annotations
 
 import os
+import threading
 import weakref
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import gymnasium as gym
 import numpy as np
@@ -40,6 +49,59 @@ def masked_action_probabilities(policy: Any, observation: Any, action_mask: np.n
         logits = policy.action_net(policy.mlp_extractor.forward_actor(features))
         log_probabilities, _ = masked_log_probabilities(logits, np.asarray(action_mask, dtype=bool))
         return torch.softmax(log_probabilities, dim=-1).numpy()
+
+
+class ProbabilityBatcher(Protocol):
+    """Answers the decisions of the envs it runs, gathering those of one policy into one forward pass."""
+
+    def probabilities(
+        self, player: Any, load_policy: Callable[[], Any], observation: Any, action_mask: np.ndarray
+    ) -> np.ndarray:
+        """The masked action probabilities (float32 row) of the policy `load_policy()` returns for one observation,
+        asked by `player`."""
+        ...
+
+
+_SERVED = threading.local()
+"""The ProbabilityBatcher serving the current thread (attribute `batcher`), if any."""
+
+
+@contextmanager
+def serving_thread(batcher: ProbabilityBatcher) -> Iterator[None]:
+    """`policy_probabilities` calls of this thread go to `batcher` while the block runs (the previous one after)."""
+    previous = getattr(_SERVED, "batcher", None)
+    _SERVED.batcher = batcher
+    try:
+        yield
+    finally:
+        _SERVED.batcher = previous
+
+
+def policy_probabilities(
+    player: Any, load_policy: Callable[[], Any], observation: Any, action_mask: np.ndarray
+) -> np.ndarray:
+    """One observation's masked action probabilities (float32 row) of the policy `load_policy()` returns: the
+    batcher's answer in a thread one serves, else a batch-1 forward pass. `player` is the agent asking (a batcher
+    names its rows' players)."""
+    batcher: ProbabilityBatcher | None = getattr(_SERVED, "batcher", None)
+    if batcher is None:
+        return masked_action_probabilities(load_policy(), observation, action_mask)[0]
+    return batcher.probabilities(player, load_policy, observation, action_mask)
+
+
+def batch_probabilities(policy: Any, observations: Sequence[Any], action_masks: Sequence[np.ndarray]) -> np.ndarray:
+    """The masked action probabilities of several observations (one row each, in order) in one forward pass.
+
+    A row may differ from the batch-1 pass's in the last bits of a float (the matrix products of a batch run other
+    kernels); one observation alone is the batch-1 pass itself.
+    """
+    if len(observations) == 1:
+        return masked_action_probabilities(policy, observations[0], action_masks[0])
+    if isinstance(observations[0], dict):
+        stacked: Any = {key: np.stack([each[key] for each in observations]) for key in observations[0]}
+    else:
+        stacked = np.stack([np.asarray(each) for each in observations])
+    return masked_action_probabilities(policy, stacked, np.stack([np.asarray(mask) for mask in action_masks]))
 
 
 def _observation_batch(policy: Any, observation: Any) -> Any:

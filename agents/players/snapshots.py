@@ -6,10 +6,11 @@ latest snapshot with probability `latest_share`, else one of the `max_kept` late
 env seeds it with, and samples that snapshot's masked action distribution from the same generator: a snapshot plays
 stochastically (varied opponents), and the episode stays a function of the env's seed.
 
-A decision is one forward pass of the snapshot's network (agents/players/forward_pass.py), and
-each process loads each snapshot once (`cached_policy`), however many of its envs play it. The opponents of the envs of
-a DummyVecEnv are not batched into one forward pass: each env plays its opponents' turns inside its own `step`
-(envs/adapters/opponents.py), so a batch would need every env's step split at each opponent decision.
+A decision is a forward pass of the snapshot's network (agents/players/forward_pass.py), and each process loads each
+snapshot once (`cached_policy`), however many of its envs play it. Under a BatchedOpponentsVecEnv
+(agents/training/batched_vec_env.py) the decisions that several envs of a step wait for on the same snapshot are
+answered by one forward pass (`policy_probabilities`); the sampling stays here, from each pool's own generator, so an
+env's draws are the same however its decisions were batched.
 
 `game_result` is how a finished game counts for the learner (won, tied, lost): both self-play routes (the SB3
 callback and the RLlib league) freeze the learner on it.
@@ -17,6 +18,7 @@ callback and the RLlib league) freeze the learner on it.
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 from typing import Any
 
@@ -24,13 +26,15 @@ import numpy as np
 
 from agents.common.run_dir import snapshot_paths
 from agents.players.base import BaseAgent
-from agents.players.forward_pass import cached_policy, masked_action_probabilities, sample_index
+from agents.players.forward_pass import cached_policy, policy_probabilities, sample_index
 
 
 class SnapshotPool(BaseAgent):
     """An opponent that plays one of the learner's latest snapshots per episode, sampling its masked policy."""
 
     name = "snapshot"
+    batches_forward_passes = True
+    """Its decisions go through `policy_probabilities`: a BatchedOpponentsVecEnv gathers those of several envs."""
 
     def __init__(self, directory: Path, max_kept: int, latest_share: float) -> None:
         if max_kept < 1 or not 0.0 <= latest_share <= 1.0:
@@ -82,7 +86,7 @@ class SnapshotPool(BaseAgent):
             self.reset()
         assert self.current is not None
         mask = np.asarray(action_mask, dtype=bool)
-        probabilities = masked_action_probabilities(self._policy(self.current), observation, mask)[0]
+        probabilities = policy_probabilities(self, functools.partial(self._policy, self.current), observation, mask)
         probabilities = np.where(mask, probabilities.astype(np.float64), 0.0)
         total = probabilities.sum()
         if not total > 0:  # a degenerate policy: fall back to a uniform legal choice

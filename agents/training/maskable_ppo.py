@@ -90,16 +90,26 @@ def make_vec_env(
     """A DummyVecEnv or SubprocVecEnv of monitored envs, seeded seed, seed+1, ... (masks via env_method).
 
     For a multi-player game each env is an OpponentEnv against `opponents` (default: the config's), env i with
-    `env_index=i` so that rotating seats cover every seat across the envs.
+    `env_index=i` so that rotating seats cover every seat across the envs. `batched`: a DummyVecEnv whose envs'
+    snapshot decisions, when several wait at once, share a forward pass (a BatchedOpponentsVecEnv,
+    agents/training/batched_vec_env.py; a DummyVecEnv when the envs play no snapshots).
     """
-    from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
+    from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecEnv
 
     opponents = config.opponents if opponents is None else opponents
     factories: list[Callable[[], gym.Env]] = [
         functools.partial(_make_monitored_env, config.env.id, dict(config.env.kwargs), opponents, index, snapshot_dir)
         for index in range(n_envs)
     ]
-    vectorized = SubprocVecEnv(factories) if vec_env == "subproc" else DummyVecEnv(factories)
+    vectorized: VecEnv
+    if vec_env == "subproc":
+        vectorized = SubprocVecEnv(factories)
+    elif vec_env == "batched" and snapshot_dir is not None and opponents.uses_snapshots:
+        from agents.training.batched_vec_env import BatchedOpponentsVecEnv
+
+        vectorized = BatchedOpponentsVecEnv(factories)
+    else:
+        vectorized = DummyVecEnv(factories)
     vectorized.seed(seed)
     return vectorized
 
