@@ -448,6 +448,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=None, help="path prefix of the .md and .json files")
     arguments = sys.argv[1:] if argv is None else argv
     args = parser.parse_args(arguments)
+    from agents.common.config import limit_openmp_spinning
+
+    limit_openmp_spinning()  # as train.py does, before torch loads
     command = "python -m benchmarks.training_breakdown " + " ".join(arguments)
     label = args.label or git_label()
     run, game = measure(args.config, args.steps, args.seed, label, command, args.set, args.update_autocast)

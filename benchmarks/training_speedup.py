@@ -36,6 +36,10 @@ import json, sys, tempfile, time
 from pathlib import Path
 
 import agents
+import agents.common.config
+
+if hasattr(agents.common.config, "limit_openmp_spinning"):  # as train.py does, before torch loads
+    agents.common.config.limit_openmp_spinning()
 import sb3_contrib
 from agents.common.config import load_experiment_config
 from agents.training.maskable_ppo import train

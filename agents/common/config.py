@@ -562,6 +562,21 @@ def usable_cores() -> int:
     return os.cpu_count() or 1
 
 
+OPENMP_SPIN_COUNT = "1000"
+"""How long torch's idle OpenMP threads spin before they sleep (libgomp's GOMP_SPINCOUNT, in spins; its own default
+is 300,000). Spinning threads take the cores other work needs: with two torch threads on two cores and two other busy
+processes, a PPO update of Unearth's self-play network took 2.8 s at the default and 2.2 s at 1,000 spins, against
+2.6 s on one thread; on idle cores both took 1.1 s (1.7 s on one thread)."""
+
+
+def limit_openmp_spinning() -> None:
+    """Let torch's idle OpenMP threads sleep soon (OPENMP_SPIN_COUNT), unless GOMP_SPINCOUNT is set already; it takes
+    effect only if torch has not been imported yet in this process."""
+    import os
+
+    os.environ.setdefault("GOMP_SPINCOUNT", OPENMP_SPIN_COUNT)
+
+
 class TrainConfig(ConfigModel):
     """Budget, parallelism, seeding and the cadence of checkpoints and evaluations (all in env steps).
 

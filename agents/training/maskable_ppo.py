@@ -20,7 +20,13 @@ from typing import TYPE_CHECKING, Any
 import gymnasium as gym
 import numpy as np
 
-from agents.common.config import ExperimentConfig, MaskablePPOHyperparameters, OpponentsConfig, dump_yaml
+from agents.common.config import (
+    ExperimentConfig,
+    MaskablePPOHyperparameters,
+    OpponentsConfig,
+    dump_yaml,
+    limit_openmp_spinning,
+)
 from agents.common.run_dir import (
     BEST_MODEL_NAME,
     CHECKPOINT_DIR_NAME,
@@ -270,6 +276,7 @@ def train(config: ExperimentConfig, run_dir: Path, progress_bar: bool = True, re
     (agents.training.resume). On Ctrl-C the latest rollout boundary is saved as a checkpoint before KeyboardInterrupt
     propagates. Returns the path of the final model.
     """
+    limit_openmp_spinning()  # train() called without train.py: effective if torch is not loaded yet
     import torch
     from sb3_contrib import MaskablePPO
 

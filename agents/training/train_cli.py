@@ -22,6 +22,7 @@ from agents.common.config import (
     ExperimentConfig,
     blame_overrides,
     dump_yaml,
+    limit_openmp_spinning,
     load_experiment_config,
     parse_override,
 )
@@ -135,6 +136,7 @@ def main(argv: list[str] | None = None) -> int:
     Ctrl-C while training saves the last rollout boundary and prints the resume command; Ctrl-C before (loading
     torch, building the envs) or after it (the final evaluation) ends with one line and status 130, no traceback.
     """
+    limit_openmp_spinning()  # before anything imports torch
     try:
         return _main(sys.argv[1:] if argv is None else argv)
     except KeyboardInterrupt:

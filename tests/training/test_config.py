@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -381,3 +384,20 @@ def test_show_config_prints_the_resolved_config_and_trains_nothing(tmp_path: Pat
     assert not any(tmp_path.iterdir())
     wrong = run_cli("train.py", "--show-config", "algo.n_epoch=3")
     assert wrong.returncode == 2 and "algo.n_epoch: unknown key" in wrong.stderr
+
+
+def test_train_lets_torchs_idle_threads_sleep_soon_unless_the_user_chose(monkeypatch: pytest.MonkeyPatch) -> None:
+    """train.py sets GOMP_SPINCOUNT before torch loads (its OpenMP reads it once), and leaves a value already set."""
+    from agents.common.config import OPENMP_SPIN_COUNT, limit_openmp_spinning
+
+    monkeypatch.delenv("GOMP_SPINCOUNT", raising=False)
+    limit_openmp_spinning()
+    assert os.environ["GOMP_SPINCOUNT"] == OPENMP_SPIN_COUNT
+    monkeypatch.setenv("GOMP_SPINCOUNT", "5")
+    limit_openmp_spinning()
+    assert os.environ["GOMP_SPINCOUNT"] == "5"
+    script = "import os, sys; from agents.training import train_cli; train_cli.main(['--show-config']); "
+    script += "print(os.environ.get('GOMP_SPINCOUNT'), 'torch' in sys.modules)"
+    monkeypatch.delenv("GOMP_SPINCOUNT")
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True, cwd=REPO_ROOT)
+    assert result.stdout.splitlines()[-1] == f"{OPENMP_SPIN_COUNT} False"
