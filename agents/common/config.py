@@ -564,9 +564,9 @@ def usable_cores() -> int:
 
 OPENMP_SPIN_COUNT = "1000"
 """How long torch's idle OpenMP threads spin before they sleep (libgomp's GOMP_SPINCOUNT, in spins; its own default
-is 300,000). Spinning threads take the cores other work needs: with two torch threads on two cores and two other busy
-processes, a PPO update of Unearth's self-play network took 2.8 s at the default and 2.2 s at 1,000 spins, against
-2.6 s on one thread; on idle cores both took 1.1 s (1.7 s on one thread)."""
+is 300,000). Spinning threads take the cores other work needs: with two torch threads and other busy processes on two
+cores, the default made a PPO update slower than on one thread; at 1,000 spins it stays faster, and on idle cores it
+is as fast as the default."""
 
 
 def limit_openmp_spinning() -> None:
