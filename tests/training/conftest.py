@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import shutil
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -16,6 +17,17 @@ SOLO_ENV_IDS_UNDER_ENVS = [
 ]
 """The solo Gymnasium ids of the games under envs/, which a fresh train.py process finds by `import envs` (the toys'
 solo id needs its package named first: test_solo_coop_routing.py trains on it)."""
+
+
+@pytest.fixture
+def one_torch_thread() -> Iterator[None]:
+    """torch on one thread, as training's rollouts run (a test that compares operations, not thread scheduling)."""
+    import torch
+
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)
+    yield
+    torch.set_num_threads(threads)
 
 
 @pytest.fixture(scope="session", params=SOLO_ENV_IDS_UNDER_ENVS)

@@ -43,13 +43,8 @@ SNAPSHOTS = OpponentsConfig(
 V = TypeVar("V", bound=DummyVecEnv)
 
 
-@pytest.fixture(autouse=True)
-def one_torch_thread() -> Iterator[None]:
-    """torch on one thread, as in training's rollouts (the batched vec env's module docstring says why)."""
-    threads = torch.get_num_threads()
-    torch.set_num_threads(1)
-    yield
-    torch.set_num_threads(threads)
+pytestmark = pytest.mark.usefixtures("one_torch_thread")
+"""torch on one thread (tests/training/conftest.py), as training's rollouts run."""
 
 
 @pytest.fixture(scope="module")

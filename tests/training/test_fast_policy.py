@@ -13,7 +13,6 @@ from __future__ import annotations
 import copy
 import os
 import pickle
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -40,15 +39,8 @@ LOGIT_SCALE = 300.0
 """Factor on the fresh action net's weights: peaked distributions, as a trained policy's are."""
 
 
-@pytest.fixture(autouse=True)
-def one_torch_thread() -> Iterator[None]:
-    """One torch thread, as training sets it (torch's spinning threads slow batch-1 passes on busy cores)."""
-    import torch
-
-    threads = torch.get_num_threads()
-    torch.set_num_threads(1)
-    yield
-    torch.set_num_threads(threads)
+pytestmark = pytest.mark.usefixtures("one_torch_thread")
+"""torch on one thread (tests/training/conftest.py), as training's rollouts run."""
 
 
 def fresh_model(game: str) -> tuple[Any, Any]:

@@ -10,7 +10,6 @@ log-probability is equal.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
@@ -34,13 +33,8 @@ SMALL_RUN = ["pretrain.steps=0", "algo.n_steps=64", "algo.batch_size=32", "algo.
 """Two rollouts of 128 steps and their updates (4 minibatches, 2 epochs each) keep the comparison quick."""
 
 
-@pytest.fixture(autouse=True)
-def one_torch_thread() -> Iterator[None]:
-    """One torch thread: the comparison is of operations, not of thread scheduling."""
-    threads = torch.get_num_threads()
-    torch.set_num_threads(1)
-    yield
-    torch.set_num_threads(threads)
+pytestmark = pytest.mark.usefixtures("one_torch_thread")
+"""torch on one thread (tests/training/conftest.py), as training's rollouts run."""
 
 
 def trained(config_path: Any, overrides: list[str], policy: str, rollouts: int = 2) -> Any:

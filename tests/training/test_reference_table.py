@@ -76,12 +76,13 @@ def test_balance_sweep_narrows_the_settings_and_repeats_per_seed(tmp_path: Path)
 
 
 def test_benchmarks_run_as_modules_and_name_unknown_games(tmp_path: Path) -> None:
-    result = run_cli("-m", "benchmarks.throughput", "--game", "unbroken", "--seconds", "0.05", "--rounds", "1")
+    out = ["--out", str(tmp_path / "throughput")]  # never over the committed results
+    result = run_cli("-m", "benchmarks.throughput", "--game", "unbroken", "--seconds", "0.05", "--rounds", "1", *out)
     assert result.returncode == 0, result.stderr
-    assert "tabletop/Unbroken-v0:" in result.stdout and "connect_four_v3:" in result.stdout
+    assert "tabletop/Unbroken-v0 unwrapped:" in result.stdout and "connect_four_v3.raw_env():" in result.stdout
     result = run_cli("-m", "benchmarks.balance", "--game", "monopoly")
     assert result.returncode == 2
     known = ", ".join(sorted(discovered_games()))
     assert f"unknown game 'monopoly'; known games: {known}" in result.stderr
-    assert throughput.main(["--game", "unbroken", "--seconds", "0.02", "--rounds", "1"]) == 0
+    assert throughput.main(["--game", "unbroken", "--seconds", "0.02", "--rounds", "1", *out]) == 0
     assert (REPO_ROOT / "benchmarks" / "__init__.py").is_file()
