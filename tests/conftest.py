@@ -20,6 +20,7 @@ DIFF_LINES = 60
 SLOW_TESTS = (
     "tests/rllib/",
     "tests/training/test_training_speedup.py",
+    "tests/training/test_update_threads.py",
     "tests/unearth/test_simulation.py::test_random_games_keep_invariants",
     "tests/unearth/test_observer.py::test_fast_observer_equals_the_reference_at_every_step",
     "tests/unearth/test_observer.py::test_generic_hidden_information_checkers_pass",

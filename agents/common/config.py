@@ -564,9 +564,9 @@ def usable_cores() -> int:
 
 OPENMP_SPIN_COUNT = "1000"
 """How long torch's idle OpenMP threads spin before they sleep (libgomp's GOMP_SPINCOUNT, in spins; its own default
-is 300,000). Spinning threads take the cores other work needs: with two torch threads and other busy processes on two
-cores, the default made a PPO update slower than on one thread; at 1,000 spins it stays faster, and on idle cores it
-is as fast as the default."""
+is 300,000). Spinning threads take the cores other work needs: beside busy processes the default made a PPO update on
+two threads far slower than on one, at 1,000 spins it stays faster, and on idle cores it loses little
+(benchmarks/update_threads.py)."""
 
 
 def limit_openmp_spinning() -> None:
