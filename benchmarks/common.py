@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -77,3 +78,16 @@ def record_settings(record: GameRecord) -> dict[str, list[Any]]:
 def game_eval_settings(record: GameRecord) -> EvalConfig:
     """The game's evaluation config (configs/<game>/eval.yaml): base env kwargs and MCTS defaults."""
     return load_eval_config(game_eval_config(record.name))
+
+
+def git_label(repository: Path | None = None) -> str:
+    """The checked-out commit's short hash (of `repository`, default the current folder's), with "+changes" when
+    tracked files differ from it; "unknown commit" outside a git checkout."""
+    try:
+        commit = subprocess.run(
+            ["git", "rev-parse", "--short", "HEAD"], cwd=repository, capture_output=True, text=True, check=True
+        ).stdout.strip()
+        dirty = subprocess.run(["git", "diff", "--quiet", "HEAD"], cwd=repository, check=False).returncode != 0
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown commit"
+    return f"{commit}+changes" if dirty else commit

@@ -36,7 +36,6 @@ from __future__ import annotations
 import argparse
 import functools
 import json
-import subprocess
 import sys
 import tempfile
 import threading
@@ -47,7 +46,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from benchmarks.common import RESULTS_DIR, write_report
+from benchmarks.common import RESULTS_DIR, git_label, write_report
 
 PARTS = (
     "rules",
@@ -380,18 +379,6 @@ def measure(
         round(steps_wall / 1e9, 2),
     )
     return run, game
-
-
-def git_label() -> str:
-    """The checked-out commit's short hash, with "+changes" when tracked files differ from it."""
-    try:
-        commit = subprocess.run(
-            ["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, check=True
-        ).stdout.strip()
-        dirty = subprocess.run(["git", "diff", "--quiet", "HEAD"], check=False).returncode != 0
-    except (OSError, subprocess.CalledProcessError):
-        return "unknown commit"
-    return f"{commit}+changes" if dirty else commit
 
 
 def table(run: Breakdown) -> str:

@@ -28,7 +28,7 @@ from contextlib import contextmanager
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from benchmarks.common import RESULTS_DIR, write_report
+from benchmarks.common import RESULTS_DIR, git_label, write_report
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 MEASURE_SNIPPET = """
@@ -132,7 +132,8 @@ def measure(
 ) -> tuple[SideRounds, SideRounds]:
     """The baseline's and the checkout's rounds, alternating, baseline first (`checkout_config`: both sides train the
     checkout's config file, which the baseline's code must be able to read)."""
-    sides = (SideRounds(f"{baseline} (baseline)", "", [], [], []), SideRounds(git_label(), str(REPO_ROOT), [], [], []))
+    checkout = SideRounds(git_label(REPO_ROOT), str(REPO_ROOT), [], [], [])
+    sides = (SideRounds(f"{baseline} (baseline)", "", [], [], []), checkout)
     with worktree_at(baseline) as baseline_tree:
         sides[0].tree = str(baseline_tree)
         if not (baseline_tree / config).is_file():
@@ -146,15 +147,6 @@ def measure(
                 side.cpu_seconds.append(round(float(timing["cpu"]), 2))
                 print(f"round {round_index + 1}: {side.label}: {timing}", file=sys.stderr)
     return sides
-
-
-def git_label() -> str:
-    """The checked-out commit's short hash, with "+changes" when tracked files differ from it."""
-    commit = subprocess.run(
-        ["git", "rev-parse", "--short", "HEAD"], cwd=REPO_ROOT, capture_output=True, text=True, check=True
-    ).stdout.strip()
-    dirty = subprocess.run(["git", "diff", "--quiet", "HEAD"], cwd=REPO_ROOT, check=False).returncode != 0
-    return f"{commit}+changes" if dirty else commit
 
 
 def markdown(config: Path, sides: tuple[SideRounds, SideRounds], command: str, checkout_config: bool) -> str:
