@@ -54,9 +54,6 @@ if TYPE_CHECKING:
 
 STEPS_BETWEEN_CLOCK_READS = 200
 """Steps played between two reads of the clock (keeps timing overhead out of the measured loop)."""
-TARGET_RATIO = 2.0
-"""The retired throughput target (a multiple of the wrapped connect_four_v3's steps/s); benchmarks.step_cost still
-budgets a step against it."""
 REFERENCE_NAME = "connect_four_v3"
 """How the reference env is named in the report."""
 RAW_REFERENCE_LABEL = f"{REFERENCE_NAME}.raw_env()"

@@ -10,7 +10,8 @@ models for a file's own rules (unknown keys rejected, no type coercion, immutabl
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping
+import functools
+from collections.abc import Callable, Mapping
 from importlib import resources
 from pathlib import Path
 from typing import Annotated, Any, ClassVar, TypeVar
@@ -34,6 +35,7 @@ from envs.core.schema import Invalid, Location, dotted, explain, input_path
 
 _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 DocumentT = TypeVar("DocumentT")
+ContentT = TypeVar("ContentT")
 ItemT = TypeVar("ItemT")
 UNSET: Any = None
 """Default of an optional field whose absence is read from `model_fields_set`: an explicit null stays an error."""
@@ -53,6 +55,24 @@ def data_file(package: str, filename: str, directory: Path | None = None) -> str
     if directory is not None:
         return str(Path(directory) / filename)
     return f"{package.replace('.', '/')}/data/{filename}"
+
+
+def written_keys(data: Any) -> set[str]:
+    """The keys a document's mapping writes (none for a record built in code)."""
+    return set(data) if isinstance(data, Mapping) else set()
+
+
+def load_content(load: Callable[[Path | None], ContentT], directory: str | Path | None) -> ContentT:
+    """A game's content by its `load(directory)`: the shipped data (directory None) parsed once per process and
+    shared (the content is immutable), a user's directory read on every call."""
+    if directory is None:
+        return _shipped_content(load)
+    return load(Path(directory))
+
+
+@functools.cache
+def _shipped_content(load: Callable[[Path | None], Any]) -> Any:
+    return load(None)
 
 
 def load_yaml(package: str, filename: str, directory: Path | None = None) -> Any:

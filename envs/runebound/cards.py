@@ -21,7 +21,17 @@ from typing import Annotated, Any, Literal, get_args
 
 from pydantic import Field, ModelWrapValidatorHandler, model_validator
 
-from envs.core.data import DataError, DataRecord, Entries, Invalid, Record, UniqueNames, data_file, load_document
+from envs.core.data import (
+    DataError,
+    DataRecord,
+    Entries,
+    Invalid,
+    Record,
+    UniqueNames,
+    data_file,
+    load_content,
+    load_document,
+)
 from envs.core.schema import Written
 from envs.runebound.symbols import (
     ENEMY,
@@ -468,14 +478,7 @@ def load_runebound_cards(card_directory: str | Path | None = None) -> RuneboundC
 
     The shipped data is parsed once per process (RuneboundCards is immutable); a user's directory is read every call.
     """
-    if card_directory is None:
-        return _shipped_cards()
-    return _load_cards(Path(card_directory))
-
-
-@functools.cache
-def _shipped_cards() -> RuneboundCards:
-    return _load_cards(None)
+    return load_content(_load_cards, card_directory)
 
 
 def _load_cards(directory: Path | None) -> RuneboundCards:

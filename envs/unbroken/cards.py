@@ -40,11 +40,13 @@ from envs.core.data import (
     UniqueNames,
     data_file,
     derived,
+    load_content,
     load_document,
     load_yaml,
     required_keys,
     set_derived,
     validate_document,
+    written_keys,
 )
 from envs.core.schema import Written
 from envs.unbroken.presets import DIFFICULTIES, Difficulty
@@ -263,11 +265,6 @@ def _or_empty(mapping: dict[str, int] | None) -> dict[str, int]:
     return {} if mapping is None else mapping
 
 
-def _written_keys(data: Any) -> set[str]:
-    """The keys a document's mapping writes (none for a record built in code)."""
-    return set(data) if isinstance(data, Mapping) else set()
-
-
 # ============================================================================================ records
 @dataclass(frozen=True, kw_only=True, slots=True)
 class ActionCard(DataRecord):
@@ -316,7 +313,7 @@ class Attack(DataRecord):
     @classmethod
     def _wounds_or_break_armor(cls, data: Any, handler: ModelWrapValidatorHandler[Attack]) -> Attack:
         attack = handler(data)
-        if len(_written_keys(data) & {"wounds", "break_armor"}) != 1:
+        if len(written_keys(data) & {"wounds", "break_armor"}) != 1:
             raise ValueError("exactly one of wounds / break_armor")
         return attack
 
@@ -484,7 +481,7 @@ class Skill(DataRecord):
     @classmethod
     def _one_kind(cls, data: Any, handler: ModelWrapValidatorHandler[Skill]) -> Skill:
         skill = handler(data)
-        if len(_written_keys(data) & {"passive", "action", "reaction"}) != 1:
+        if len(written_keys(data) & {"passive", "action", "reaction"}) != 1:
             raise ValueError("a skill has exactly one of passive / action / reaction")
         if skill.action is None or skill.action.name:
             return skill
@@ -719,19 +716,12 @@ class SkillsFile(Record):
 
 
 # ============================================================================================ loading
-_SHIPPED_CARDS: list[CardSet] = []
-
-
 def load_cards(directory: str | Path | None = None) -> CardSet:
     """Load every Unbroken component from the package data (or a user's directory of the same files).
 
     The shipped cards are parsed once per process (a CardSet is immutable); a user's directory is read every call.
     """
-    if directory is None:
-        if not _SHIPPED_CARDS:
-            _SHIPPED_CARDS.append(_load_cards(None))
-        return _SHIPPED_CARDS[0]
-    return _load_cards(Path(directory))
+    return load_content(_load_cards, directory)
 
 
 def _load_cards(directory: Path | None) -> CardSet:

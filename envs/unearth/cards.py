@@ -11,7 +11,6 @@ formula.
 
 from __future__ import annotations
 
-import functools
 import itertools
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
@@ -29,8 +28,10 @@ from envs.core.data import (
     Record,
     UniqueNames,
     derived,
+    load_content,
     load_document,
     set_derived,
+    written_keys,
 )
 from envs.core.schema import Written
 
@@ -136,11 +137,6 @@ Modifier = Annotated[int, Field(ge=-3, le=3)]
 """A die modifier as printed (+2, -1, ...)."""
 
 
-def _written_keys(data: Any) -> set[str]:
-    """The keys a document's mapping writes (none for a record built in code)."""
-    return set(data) if isinstance(data, Mapping) else set()
-
-
 @dataclass(frozen=True, kw_only=True, slots=True)
 class StoneColour(DataRecord):
     """A Stone colour: its name, its formula letter and how many Stones of it the bag holds."""
@@ -205,7 +201,7 @@ class Effect(DataRecord):
     def _parameters_of_the_kind(cls, data: Any, handler: ModelWrapValidatorHandler[Effect]) -> Effect:
         effect = handler(data)
         required, optional = EFFECT_PARAMETERS[effect.kind]
-        given = _written_keys(data) - {"kind"}
+        given = written_keys(data) - {"kind"}
         takes = ", ".join(required + optional) or "no parameters"
         for name in required:
             if name not in given:
@@ -283,7 +279,7 @@ class EndOfAgeCard(DataRecord):
     @classmethod
     def _fields_of_the_type(cls, data: Any, handler: ModelWrapValidatorHandler[EndOfAgeCard]) -> EndOfAgeCard:
         card = handler(data)
-        given = _written_keys(data)
+        given = written_keys(data)
         required = ("effect",) if card.type == "event" else ("claim", "stones", "points")
         forbidden = ("claim", "stones", "points") if card.type == "event" else ("effect",)
         for name in required:
@@ -595,14 +591,7 @@ def load_unearth_cards(card_directory: str | Path | None = None) -> UnearthCards
 
     The shipped data is parsed once per process (UnearthCards is immutable); a user's directory is read every call.
     """
-    if card_directory is None:
-        return _shipped_cards()
-    return _load_cards(Path(card_directory))
-
-
-@functools.cache
-def _shipped_cards() -> UnearthCards:
-    return _load_cards(None)
+    return load_content(_load_cards, card_directory)
 
 
 def _load_cards(directory: Path | None) -> UnearthCards:

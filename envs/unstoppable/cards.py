@@ -26,7 +26,6 @@ a DataError naming the file, the card and the field.
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -41,9 +40,12 @@ from envs.core.data import (
     Invalid,
     Record,
     UniqueNames,
+    data_file,
     derived,
+    load_content,
     load_document,
     set_derived,
+    written_keys,
 )
 from envs.core.schema import Written
 
@@ -115,11 +117,6 @@ Name = Annotated[str, Field(min_length=1)]
 Amount = Annotated[int, Field(ge=1, le=MAX_AMOUNT)]
 
 
-def _written_keys(data: Any) -> set[str]:
-    """The keys a document's mapping writes (none for a record built in code)."""
-    return set(data) if isinstance(data, Mapping) else set()
-
-
 # ============================================================================================ effects
 @dataclass(frozen=True, kw_only=True, slots=True)
 class Effect(DataRecord):
@@ -180,7 +177,7 @@ class Effect(DataRecord):
     @model_validator(mode="wrap")
     @classmethod
     def _one_icon_and_one_keyword(cls, data: Any, handler: ModelWrapValidatorHandler[Effect]) -> Effect:
-        given = _written_keys(data)
+        given = written_keys(data)
         if isinstance(data, Mapping):
             icons = [key for key in ICONS if key in given]
             if len(icons) != 1:
@@ -631,14 +628,7 @@ def load_unstoppable_cards(card_directory: str | Path | None = None) -> Unstoppa
     The shipped data is parsed once per process (UnstoppableCards is immutable); a user's directory is read every
     call.
     """
-    if card_directory is None:
-        return _shipped_cards()
-    return _load_cards(Path(card_directory))
-
-
-@functools.cache
-def _shipped_cards() -> UnstoppableCards:
-    return _load_cards(None)
+    return load_content(_load_cards, card_directory)
 
 
 def _load_cards(directory: Path | None) -> UnstoppableCards:
@@ -659,15 +649,11 @@ def _load_cards(directory: Path | None) -> UnstoppableCards:
     return cards
 
 
-def _shown(directory: Path | None, filename: str) -> str:
-    return str(directory / filename) if directory is not None else f"{PACKAGE.replace('.', '/')}/data/{filename}"
-
-
 def _check_names(cards: UnstoppableCards, directory: Path | None) -> None:
     """Every name one file gives another exists, and sleeved starting cards are level-0 cores; DataError otherwise."""
     cores = {core.name: core for core in cards.cores}
     groups = {threat.name: threat.group for threat in cards.threats}
-    characters_file = _shown(directory, "characters.yaml")
+    characters_file = data_file(PACKAGE, "characters.yaml", directory)
     sleeves = [("starting_deck", index, pair) for index, pair in enumerate(cards.starting_deck)]
     for c, character in enumerate(cards.characters):
         sleeves += [
@@ -694,7 +680,7 @@ def _check_names(cards: UnstoppableCards, directory: Path | None) -> None:
                 f"{pair.threat!r} is a {groups[pair.threat]} threat; "
                 "sleeved starting and character cards have threats of the starting group",
             )
-    bosses_file = _shown(directory, "bosses.yaml")
+    bosses_file = data_file(PACKAGE, "bosses.yaml", directory)
     for b, boss in enumerate(cards.bosses):
         at = f"bosses[{b}] ({boss.name})"
         named = [
