@@ -196,3 +196,23 @@ def test_every_entry_point_kwarg_has_a_meaning() -> None:
         extra = generator.env_kwargs(record)  # type: ignore[attr-defined]
         missing = sorted(name for name, (_default, meaning) in extra.items() if not meaning)
         assert not missing, f"{record.name}: entry-point kwargs without a meaning: {missing}"
+
+
+def test_every_listed_kwarg_value_builds_the_game() -> None:
+    """`Game.kwarg_values` (what a game page lists as a kwarg's values) names only values the game accepts, for
+    kwargs the game takes, its default among them; a default of None plays the first."""
+    generator = load_generator()
+    for name, record in discovered_games().items():
+        game = make_game(record, {})
+        defaults = generator.game_kwargs(game)  # type: ignore[attr-defined]
+        listed = game.kwarg_values()
+        assert set(listed) <= set(defaults), f"{name}: values listed for kwargs the game does not take"
+        for kwarg, values in listed.items():
+            assert values, f"{name}.{kwarg}: no values"
+            default = defaults[kwarg]
+            assert default is None or default in values, f"{name}.{kwarg}: default {default!r} not in {values}"
+            for value in values:
+                make_game(record, {kwarg: value})
+            if default is None:
+                first = make_game(record, {kwarg: values[0]})
+                assert first.new_initial_state().to_dict() == game.new_initial_state().to_dict()

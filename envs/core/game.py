@@ -142,6 +142,11 @@ class Game(abc.ABC):
     def observer(self, player: int | None = 0) -> Observer:
         """The observer of seat `player` (its tensor and text view), or with None the public/spectator view."""
 
+    def kwarg_values(self) -> dict[str, tuple[Any, ...]]:
+        """The values each keyword argument with a closed list of them accepts (content names included; where the
+        default is None, the value it plays comes first); its documentation page lists them."""
+        return {}
+
 
 class State(abc.ABC):
     """Everything that changes during a game; cheap to clone, picklable, JSON-able via to_dict."""

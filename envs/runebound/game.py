@@ -18,7 +18,7 @@ from envs.core.keywords import keyword_checked
 from envs.core.record import NameTables
 from envs.runebound.actions import ACTIONS, CombatActions
 from envs.runebound.cards import ACTS, EnemyAbility, Face, RuneboundCards, Trait, load_runebound_cards
-from envs.runebound.presets import RulePreset, get_preset
+from envs.runebound.presets import PRESETS, RulePreset, get_preset
 from envs.runebound.rules import MAX_GAME_LENGTH, CombatState
 from envs.runebound.state import NOWHERE, Held, Kind, Outcome, make_held, name_tables
 from envs.runebound.symbols import Symbol
@@ -121,6 +121,18 @@ class RuneboundCombatGame(Game):
             },
         )
         self._observer: Observer | None = None
+
+    def kwarg_values(self) -> dict[str, tuple[Any, ...]]:
+        """`random` or a hero or enemy of the content in play, the traits, the Acts, the presets and flight's values."""
+        cards = self.cards
+        return {
+            "hero": (RANDOM, *(hero.name for hero in cards.heroes)),
+            "enemy": (RANDOM, *(enemy.name for enemy in cards.enemies)),
+            "trait": (*(trait.name for trait in cards.traits), ALL_TRAITS),
+            "act": tuple(ACTS),
+            "enemy_choice": tuple(PRESETS),
+            "flight": tuple(FLIGHT_RETURNS),
+        }
 
     @staticmethod
     def _act(act: Any) -> int:

@@ -14,7 +14,7 @@ from envs.core.record import NameTables
 from envs.unbroken.actions import build_actions
 from envs.unbroken.cards import RESOURCES, CardSet, load_cards
 from envs.unbroken.observer import UnbrokenObserver
-from envs.unbroken.presets import DIFFICULTIES, RulePreset, get_preset
+from envs.unbroken.presets import DIFFICULTIES, PRESETS, RulePreset, get_preset
 from envs.unbroken.rules import ACTION_HANDLERS, MAX_GAME_LENGTH, UnbrokenState
 
 
@@ -93,6 +93,14 @@ class UnbrokenGame(Game):
             }
         )
         """Content names by table, for saved states (`UnbrokenState.to_dict`)."""
+
+    def kwarg_values(self) -> dict[str, tuple[Any, ...]]:
+        """The difficulties, the printings' presets and `random` or a character of the content in play."""
+        return {
+            "difficulty": tuple(DIFFICULTIES),
+            "preset": tuple(PRESETS),
+            "character": ("random", *(character.name for character in self.cards.characters)),
+        }
 
     def _character_index(self, character: Any) -> int:
         """-1 for "random", else the index of the character named or numbered (bool, float and the rest refused)."""

@@ -76,6 +76,10 @@ class UnearthGame(Game):
         """An empty table: one place per Ruin face up at once (4 in a 2-player game, else 5)."""
         return (NOWHERE,) * TABLE_SIZE[self.spec.num_players]
 
+    def kwarg_values(self) -> dict[str, tuple[Any, ...]]:
+        """The player counts the rulebook allows."""
+        return {"num_players": tuple(range(MIN_PLAYERS, MAX_PLAYERS + 1))}
+
     def new_initial_state(self) -> UnearthState:
         """The table before setup: every setup draw is a chance event on the stack, in the rulebook's order."""
         n = self.spec.num_players

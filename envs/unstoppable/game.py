@@ -128,6 +128,14 @@ class UnstoppableGame(Game):
             reward_modes=("win", "score"),
         )
 
+    def kwarg_values(self) -> dict[str, tuple[Any, ...]]:
+        """The bosses and characters of the content in play (the first is the default) and the difficulties."""
+        return {
+            "boss": tuple(boss.name for boss in self.cards.bosses),
+            "character": tuple(character.name for character in self.cards.characters),
+            "difficulty": tuple(DIFFICULTIES),
+        }
+
     def new_initial_state(self) -> UnstoppableState:
         """The table before setup: every setup draw is a chance event on the stack, in the rulebook's order."""
         cards = self.cards
