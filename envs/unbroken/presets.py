@@ -12,7 +12,7 @@ DIFFICULTIES: tuple[Difficulty, ...] = get_args(Difficulty)
 
 @dataclass(frozen=True)
 class RulePreset:
-    """Rule flags on which the English and Spanish printings differ (see ../shared/rules/README.md)."""
+    """Rule flags on which the English and Spanish printings differ (envs/unbroken/RULES.md, printing differences)."""
 
     name: str
     monster_drawn_at_setup: bool

@@ -1,7 +1,7 @@
 """Runebound's shipped combat content: what the rulebook and the public facts fix is there as they say (CONTENT.md),
 every shipped combat plays, and malformed data fails naming the file, the entry and the field.
 
-Rulebook: ../shared/rules/runebound-unbreakable-bonds.txt; public facts: ../shared/reference/runebound.md. Each
+Rulebook: Unbreakable Bonds (not shipped); public facts: envs/runebound/REFERENCE.md. Each
 malformed-data test copies the shipped YAML to tmp_path and corrupts one thing.
 """
 

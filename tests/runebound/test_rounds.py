@@ -1,6 +1,6 @@
 """Scripted rule scenarios for a combat round: casting, initiative, alternating actions, passing, the round's end,
-flight, the round cap and defeat. Each test quotes the text it checks (../shared/rules/runebound-unbreakable-bonds.txt,
-or the public facts of ../shared/reference/runebound.md where the expansion assumes the base game) and sets its
+flight, the round cap and defeat. Each test quotes the text it checks (the Unbreakable Bonds rulebook,
+or the public facts of envs/runebound/REFERENCE.md where the expansion assumes the base game) and sets its
 scenario up from a state dict (tests/runebound/scenarios.py), on the hand-made content of tests/runebound/content/.
 """
 

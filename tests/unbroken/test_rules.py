@@ -1,7 +1,7 @@
 """Scripted rule scenarios for Unbroken: one test per row of envs/unbroken/RULES.md ("Rules" table).
 
 Each scenario is set up with `State.from_dict` (helpers in conftest.py) and quotes the rulebook sentence it checks
-(../shared/rules/unbroken.en.txt or unbroken.es.txt). Rules on which the printings differ are in test_presets.py.
+(the English or the Spanish printing's). Rules on which the printings differ are in test_presets.py.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Scenario tests for resolving a claim on one Unearth Ruin (envs/unearth/claims.py), each quoting the rulebook.
 
-Rulebook: ../shared/rules/unearth.txt, "Resolving Claims to Ruins" and "Ties During Claims"; decisions in
+Rulebook: Unearth's, "Resolving Claims to Ruins" and "Ties During Claims"; decisions in
 envs/unearth/RULES.md, "Claims". Dice are written (owner seat, faces, value shown).
 """
 

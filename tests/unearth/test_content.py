@@ -1,7 +1,7 @@
 """Unearth component content: the shipped data has the rulebook's components, formulas read as the rulebook says,
 and malformed data fails clearly.
 
-Rulebook: ../shared/rules/unearth.txt; public facts: ../shared/reference/unearth.md; decisions: envs/unearth/RULES.md.
+Rulebook: Unearth's (not shipped); public facts: envs/unearth/REFERENCE.md; decisions: envs/unearth/RULES.md.
 A malformed file must raise envs.core.data.DataError naming the file, the entry and the field (CONTENT.md). Each
 malformed-data test copies the shipped YAML to tmp_path and corrupts one thing.
 """

@@ -1,7 +1,7 @@
 """Unearth rule scenarios for every Delver card: what it does, when it may be played, and the FAQ's rulings.
 
 Card effects are the reference's (delvers.yaml, RULES.md "A turn"); rulings quoted from the rulebook's FAQ
-(../shared/rules/unearth.txt). Scenarios are built from state dicts (tests/unearth/scenarios.py).
+(Unearth's). Scenarios are built from state dicts (tests/unearth/scenarios.py).
 """
 
 from __future__ import annotations

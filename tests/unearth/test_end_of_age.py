@@ -1,6 +1,6 @@
 """Unearth rule scenarios for the End of Age card, the end of the game and its rewards.
 
-Rulebook (../shared/rules/unearth.txt): "End of Age", "Winning the Game", "A Tied Game"; the cards' effects from the
+Rulebook (Unearth's): "End of Age", "Winning the Game", "A Tied Game"; the cards' effects from the
 reference (end_of_age.yaml); decisions in RULES.md, "End of Age and the end of the game" and "Rewards and results".
 """
 

@@ -1,6 +1,6 @@
 """Unearth's hidden information: what chance labels tell each seat, and `resample_hidden`'s redeal.
 
-Rulebook (../shared/rules/unearth.txt): hidden Ruins are kept "hidden from the other players until the end of the
+Rulebook (Unearth's): hidden Ruins are kept "hidden from the other players until the end of the
 game", removed Ruins go "back into the game box without looking at them", Wonder tokens are "viewable only by their
 owner"; RULES.md, "Hidden information", says what each seat may see and what `resample_hidden` redeals.
 """

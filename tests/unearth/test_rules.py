@@ -1,6 +1,6 @@
 """Unearth rule scenarios: setup, the turn, Stones, claims in play and roll modifiers.
 
-Each test quotes the rulebook (../shared/rules/unearth.txt) or the decision it checks in envs/unearth/RULES.md, and
+Each test quotes the rulebook (Unearth's) or the decision it checks in envs/unearth/RULES.md, and
 sets its scenario up from a state dict (tests/unearth/scenarios.py).
 """
 

@@ -1,6 +1,6 @@
 """Scenario tests for Unearth's end-of-game scoring and winner order (envs/unearth/scoring.py), quoting the rulebook.
 
-Rulebook: ../shared/rules/unearth.txt, "Winning the Game" and "A Tied Game"; decisions in envs/unearth/RULES.md,
+Rulebook: Unearth's, "Winning the Game" and "A Tied Game"; decisions in envs/unearth/RULES.md,
 "Scoring". Ruins and Named Wonders are the shipped content (envs/unearth/data).
 """
 

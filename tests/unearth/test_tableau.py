@@ -1,6 +1,6 @@
 """Unearth's tableau: where a stone may go, the rings it closes, the edge, saved tableaux.
 
-Each scenario quotes the rulebook sentence it checks (../shared/rules/unearth.txt, "BUILDING WONDERS" and the FAQ);
+Each scenario quotes the rulebook sentence it checks (Unearth's, "BUILDING WONDERS" and the FAQ);
 the rules chosen where the rulebook is silent (first stone, blocking, edge) are in envs/unearth/tableau.py's docstring.
 """
 

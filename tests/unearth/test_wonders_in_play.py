@@ -1,6 +1,6 @@
 """Unearth rule scenarios for Wonders: building one in a closed ring, the tokens, and every Named Wonder's effect.
 
-Rulebook (../shared/rules/unearth.txt): "Building Wonders"; Named Wonder effects from the reference (named_wonders.yaml)
+Rulebook (Unearth's): "Building Wonders"; Named Wonder effects from the reference (named_wonders.yaml)
 as RULES.md ("Wonders") decides them: which are automatic, which are their owner's optional choices.
 """
 

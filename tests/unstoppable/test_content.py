@@ -1,7 +1,7 @@
 """Unstoppable shipped content (envs/unstoppable/data): the rulebook's component counts, every card the rulebook names
 with the printed facts it states, and the Harbinger's boss mat. Each test quotes the sentence it checks.
 
-The rulebook is /work/shared/rules/unstoppable.txt; the public facts are /work/shared/reference/unstoppable.md.
+The rulebook is Unstoppable's (not shipped); the public facts are envs/unstoppable/REFERENCE.md.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """The effect engine on the hand-made cards: effects in the order the player chooses, forfeits, mandatory keyword
 effects, the faction keywords' worked examples, events that interrupt an effect and resume it, a level-up in the
-middle of an effect, and the repeat limit. Each test quotes the rulebook (../shared/rules/unstoppable.txt)."""
+middle of an effect, and the repeat limit. Each test quotes the Unstoppable rulebook."""
 
 from __future__ import annotations
 

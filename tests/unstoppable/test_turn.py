@@ -1,6 +1,6 @@
 """The solo game's setup and the five phases of a turn, level up and the danger track, on the hand-made cards.
 
-Each test quotes the rulebook (../shared/rules/unstoppable.txt); positions are written with card names.
+Each test quotes the Unstoppable rulebook; positions are written with card names.
 """
 
 from __future__ import annotations
