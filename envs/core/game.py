@@ -336,10 +336,11 @@ class Observer(abc.ABC):
     def action_text(self, state: State, action: int) -> str:
         """A legal action of `state` as this player reads it there (terminal play lists the choices with it).
 
-        By default the action's label; a game adds what the action names in this position (the card, its cost,
-        what it does), never what this player may not see.
+        By default the label the state gives this player (`State.action_label_for`, which replays and logs use too,
+        so a choice reads the same when offered and once played); a game adds what the action names in this
+        position (the card, its cost, what it does), never what this player may not see.
         """
-        return state.game.action_label(action)
+        return state.action_label_for(action, self.player)
 
     def report(self, before: State, player: int, action: int, after: State) -> list[str]:
         """What this player sees happen when `player` (or CHANCE) plays `action` in `before`, giving `after`.

@@ -19,8 +19,10 @@ Groups (append-only: a new group goes at the end, so saved replays keep their me
 | `discard` | one per sleeve | discard that card (down to 3 in hand on level up; an ally from play for Rage) |
 | `cycle` | one per market slot | move that market upgrade to the bottom of the upgrade deck |
 
-A sleeve's label names its card where the game knows it from the start (the character deck); a drafted sleeve is
-named by its draft ("drafted card 3"), and the state names its core (`action_label_for`).
+A sleeve's label names its core where the game knows it from the start (the character deck); a drafted sleeve is
+named by its draft ("drafted card 3"). A `target` acts on the threat side, so its label names the sleeve alone, never
+the core on the other side. These are the labels of the ids; the labels a player reads name what the position adds
+(a drafted card's core, a target's threat, a market slot's upgrade and its price: `action_label_for`).
 """
 
 from __future__ import annotations
@@ -73,8 +75,16 @@ class UnstoppableActions:
 
 def sleeve_names(cards: UnstoppableCards, character_deck: tuple[tuple[int, int], ...]) -> list[str]:
     """Every sleeve as labels name it: 'sleeve 1 (Strike)' for the character deck, 'drafted card 1' after."""
-    names = [f"sleeve {s + 1} ({cards.cores[core].name})" for s, (core, _) in enumerate(character_deck)]
-    return names + [f"drafted card {k + 1}" for k in range(MAX_SLEEVES - len(character_deck))]
+    places = sleeve_places(len(character_deck))
+    for sleeve, (core, _) in enumerate(character_deck):
+        places[sleeve] += f" ({cards.cores[core].name})"
+    return places
+
+
+def sleeve_places(character_deck_size: int) -> list[str]:
+    """Every sleeve by its place alone ('sleeve 1', 'drafted card 1'): the target labels, whose card is a threat."""
+    places = [f"sleeve {s + 1}" for s in range(character_deck_size)]
+    return places + [f"drafted card {k + 1}" for k in range(MAX_SLEEVES - character_deck_size)]
 
 
 def build_actions(cards: UnstoppableCards, character_deck: tuple[tuple[int, int], ...]) -> UnstoppableActions:
@@ -86,7 +96,7 @@ def build_actions(cards: UnstoppableCards, character_deck: tuple[tuple[int, int]
         "exhaust": codec.add_group(
             "exhaust", [f"{name} icon {icon + 1}" for name in sleeves for icon in range(MAX_EXHAUST_ICONS)]
         ),
-        "target": codec.add_group("target", sleeves),
+        "target": codec.add_group("target", sleeve_places(len(character_deck))),
         "eliminate": codec.add_group("eliminate", sleeves),
         "buy": codec.add_group(
             "buy", [f"market slot {slot + 1} onto {name}" for slot in range(MARKET_SIZE) for name in sleeves]

@@ -184,8 +184,10 @@ class UnstoppableState(UnstoppableStateData, FrameEngine):  # type: ignore[misc]
 
     def action_label_for(self, action: int, player: int | None) -> str:
         """The action with what the player knows of its cards named: a drafted sleeve's core, a target's threat
-        ("target: drafted card 2 (Rust Golem)"), an effect slot's effect written out, a market slot's upgrade
-        ("buy: market slot 2 (Nerve Toxin) onto drafted card 1 (Viren Strategy)"), a danger space's effect."""
+        ("target: drafted card 2 (Rust Golem)", never the core on its other side), an effect slot's effect written
+        out, a market slot's upgrade and what it costs on that card ("buy: market slot 2 (Nerve Toxin) onto drafted
+        card 1 (Viren Strategy) for 0 credits"), a danger space's effect. A threat the player has not seen is not
+        named. Terminal play and the viewer read actions with this (`Observer.action_text`), replays and logs too."""
         label = self.game.action_label(action)
         group, index = self.game.actions.codec.decode(action)
         frame = self.decision()
@@ -194,7 +196,12 @@ class UnstoppableState(UnstoppableStateData, FrameEngine):  # type: ignore[misc]
             return f"{label} of {core_of(self, sleeve).name}: {effect_at(self, sleeve, mode, index).text()}"
         if group == "buy":
             slot, sleeve = divmod(index, MAX_SLEEVES)
-            return f"buy: market slot {slot + 1} ({self._market_name(slot)}) onto {self._sleeve_words(sleeve)}"
+            words = f"buy: market slot {slot + 1} ({self._market_name(slot)}) onto {self._sleeve_words(sleeve)}"
+            upgrade = self.market[slot]
+            if upgrade == NONE or sleeve >= len(self.sleeves):
+                return words
+            price = self.upgrade_price(upgrade, sleeve)
+            return f"{words} for {price} credit{'' if price == 1 else 's'}"
         if group == "cycle":
             return f"{label} ({self._market_name(index)})"
         if group == "danger" and frame is not None and frame.kind == Kind.DANGER:
@@ -202,9 +209,8 @@ class UnstoppableState(UnstoppableStateData, FrameEngine):  # type: ignore[misc]
         sleeve = {"exhaust": index // MAX_EXHAUST_ICONS, "buy": index % MAX_SLEEVES}.get(group, index)
         if group not in SLEEVE_GROUPS or sleeve >= len(self.sleeves):
             return label
-        if group == "target" and self.sleeves[sleeve].seen:
-            threat = threat_of(self, sleeve).name
-            return f"{label.split(' (')[0]} ({threat})"
+        if group == "target":
+            return f"{label} ({threat_of(self, sleeve).name})" if self.sleeves[sleeve].seen else label
         if sleeve >= self.game.character_deck_size:
             return f"{label} ({core_of(self, sleeve).name})"
         return label

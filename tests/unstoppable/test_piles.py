@@ -143,7 +143,7 @@ def test_buying_an_upgrade_spends_credits_less_the_discount_and_refills_the_mark
     market = [state.game.cards.upgrades[u].name if u != NONE else None for u in state.market]
     offered = labels(state)
     toxin = market.index("Nerve Toxin") + 1
-    assert f"buy: market slot {toxin} (Nerve Toxin) onto drafted card 1 (Viren Strategy)" in offered
+    assert f"buy: market slot {toxin} (Nerve Toxin) onto drafted card 1 (Viren Strategy) for 0 credits" in offered
     edge = market.index("Sharpened Edge") + 1
     assert not any(f"market slot {edge} " in label for label in offered), "no credits for Sharpened Edge"
     act(state, f"buy: market slot {toxin} (Nerve Toxin) onto drafted card 1")
