@@ -49,13 +49,19 @@ class ConfigError(ValueError):
 
 
 def blame_overrides(error: ConfigError, overrides: Sequence[str]) -> ConfigError:
-    """`error` re-blamed on the command-line override that set its key (or a key under it), when one did: a value
-    given on the command line is not the config file's fault."""
+    """`error` re-blamed on the command-line override that set its key (or a key above or under it), when one did: a
+    value given on the command line is not the config file's fault. Of overrides of the same key the last is blamed:
+    it is the one that took effect. Texts that are no override (no `=`) are skipped: their own error names them."""
+    parsed = []
     for text in overrides:
-        key = parse_override(text).dotted_key
-        if error.key and (key == error.key or key.startswith((error.key + ".", error.key + "["))):
-            return ConfigError(f"command-line override {text!r}", error.key, error.reason)
-    return error
+        try:
+            parsed.append(parse_override(text))
+        except ConfigError:
+            continue
+    override = override_of(error.key, parsed)
+    if override is None:
+        return error
+    return ConfigError(f"command-line override {override.text!r}", error.key, error.reason)
 
 
 # --------------------------------------------------------------------------------------------------------------
@@ -97,6 +103,13 @@ def read_yaml_file(path: str | Path) -> dict[str, Any]:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError as error:
         raise ConfigError(str(path), "", "config file not found") from error
+    except UnicodeDecodeError as error:
+        raise ConfigError(
+            str(path),
+            "",
+            f"not UTF-8 text (byte 0x{error.object[error.start]:02x} at offset {error.start}): save the "
+            "config as UTF-8",
+        ) from None
     except OSError as error:
         raise ConfigError(str(path), "", f"cannot read config file: {error}") from error
     data = parse_yaml(text, str(path))
@@ -138,6 +151,18 @@ def parse_override(text: str) -> Override:
         # Shorthand: env.X=value sets env.kwargs.X (the env itself rejects a keyword it does not take).
         keys = ("env", "kwargs", *keys[1:])
     return Override(keys, parse_yaml(value_text, source), text)
+
+
+def override_of(key: str, overrides: Sequence[Override]) -> Override | None:
+    """The override that set the value at dotted `key`: the last one (later overrides win) whose key is `key`, a
+    section above it or a key under it; None when no override touched it."""
+    if not key:
+        return None
+    for override in reversed(overrides):
+        given = override.dotted_key
+        if given == key or key.startswith((given + ".", given + "[")) or given.startswith((key + ".", key + "[")):
+            return override
+    return None
 
 
 def apply_overrides(data: dict[str, Any], overrides: Sequence[Override]) -> dict[str, Any]:
@@ -266,9 +291,9 @@ def config_error(error: ValidationError, data: Any, source: str, overrides: Sequ
         expectations = [text.removeprefix("expected ").split(", got ")[0] for text in same_key]
         message = f"expected {' or '.join(dict.fromkeys(expectations))}, got {message.split(', got ', 1)[1]}"
     key = dotted(path)
-    for override in overrides:
-        if key == override.dotted_key or key.startswith((override.dotted_key + ".", override.dotted_key + "[")):
-            return ConfigError(f"command-line override {override.text!r}", key, message)
+    override = override_of(key, overrides)
+    if override is not None:
+        return ConfigError(f"command-line override {override.text!r}", key, message)
     return ConfigError(source, key, message)
 
 

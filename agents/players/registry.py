@@ -27,7 +27,7 @@ from agents.players.mcts import MCTSAgent
 from agents.players.ppo import MaskablePPOAgent, ModelLoadError
 from agents.players.random_agent import RandomAgent
 from agents.players.value_model import load_value_model
-from envs.core.registration import UnknownGameError, game_record, load_attribute
+from envs.core.registration import UnknownGameError, game_record, load_attribute, registered_games
 
 
 class AgentSpecError(ValueError):
@@ -186,7 +186,11 @@ def make_evaluation(game: Any) -> Callable[[Any, int], float]:
     except UnknownGameError as error:
         raise AgentSpecError(f"no evaluation: {error}") from None
     if record.evaluation is None:
-        raise AgentSpecError(f"no evaluation is known for game {record.name!r} (its record's `evaluation` field)")
+        having = [name for name, other in registered_games().items() if other.evaluation is not None]
+        raise AgentSpecError(
+            f"game {record.name!r} has no position evaluation (its registration record names no `evaluation`; "
+            f"games with one: {', '.join(having) or 'none'})"
+        )
     try:
         evaluation: Callable[[Any, int], float] = load_attribute(record.evaluation)
     except ImportError as error:
@@ -222,7 +226,15 @@ def _make_lookahead(env: gym.Env, argument: str | None, options: Mapping[str, An
         settings["others"] = None
     else:
         raise AgentSpecError(f"lookahead others must be 'heuristic' or 'random', got {others!r}")
-    return LookaheadAgent(make_evaluation(game), **settings)
+    try:
+        evaluation = make_evaluation(game)
+    except AgentSpecError as error:
+        spec = "lookahead" if argument is None else f"lookahead:{argument}"
+        raise AgentSpecError(
+            f"agent {spec!r} scores actions with the game's position evaluation, and {error}: use heuristic, "
+            "mcts:N or random on this game"
+        ) from None
+    return LookaheadAgent(evaluation, **settings)
 
 
 def _record_heuristic(game: Any) -> str | None:

@@ -107,10 +107,15 @@ def load_config(args: argparse.Namespace) -> tuple[ExperimentConfig, str]:
 
 
 def check_pretrain_teacher(config: ExperimentConfig, source: str) -> None:
-    """Fail before training when pretrain.teacher names no agent this env can build."""
+    """Fail before training when pretrain.teacher names no agent this env can build: also with pretraining off
+    (`steps: 0`), where a teacher other than the default is a mistake all the same (the unused default is not
+    built, so a game without a heuristic trains without pretraining)."""
+    from agents.common.config import PretrainConfig
     from agents.players.registry import AgentSpecError
     from agents.training.imitation import check_teacher
 
+    if config.pretrain.steps == 0 and config.pretrain.teacher == PretrainConfig().teacher:
+        return
     try:
         check_teacher(config.env.id, config.env.kwargs, config.pretrain.teacher, config.opponents)
     except AgentSpecError as error:
@@ -158,8 +163,7 @@ def _main(argv: list[str]) -> int:
             return 0
         facts = probe_env(config.env, source, config.opponents)
         check_features_extractor(config, source)
-        if config.pretrain.steps > 0:
-            check_pretrain_teacher(config, source)
+        check_pretrain_teacher(config, source)
         if config.algo.name == RLLIB_PPO:
             check_rllib_route(config, source, resuming=args.resume is not None)
     except ConfigError as error:

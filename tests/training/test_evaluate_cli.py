@@ -187,6 +187,11 @@ def test_sweep_settings_sweeps_the_games_record(tmp_path: Path) -> None:
         (["--agent", "random", "--sweep", "difficulty=easy,impossible"], "env.kwargs: "),
         (["--agent", "random", "--sweep", "difficulty"], "expected KEY=V1,V2"),
         (["--game", "monopoly"], "unknown game 'monopoly'; known games: "),  # toys are registered in tests
+        (
+            ["--config", str(REPO_ROOT / "configs/card_duel/eval.yaml"), "--agent", "lookahead", "--agent", "random"],
+            "error: agent 'lookahead' scores actions with the game's position evaluation, and game 'card_duel' has no "
+            "position evaluation",
+        ),
     ],
 )
 def test_bad_evaluations_fail_fast(arguments: list[str], message: str, capsys: pytest.CaptureFixture) -> None:

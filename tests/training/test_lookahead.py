@@ -230,5 +230,5 @@ def test_registry_builds_the_lookahead_from_the_games_record() -> None:
     solo = make_agent("lookahead", solo_env)
     solo_env.close()
     assert isinstance(solo, LookaheadAgent) and solo.others is None and solo.evaluation is unbroken_evaluation
-    with pytest.raises(AgentSpecError, match="no evaluation is known for game 'card_duel'"):
+    with pytest.raises(AgentSpecError, match="game 'card_duel' has no position evaluation"):
         make_evaluation(CardDuelGame(num_players=2))

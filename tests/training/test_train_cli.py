@@ -149,9 +149,25 @@ def bad_config_cases(tmp_path: Path) -> dict[str, tuple[list[str], str]]:
     teacher = variant("teacher", {"pretrain": {"steps": 100, "teacher": "alphazero"}})
     share = variant("share", {"pretrain": {"steps": 100, "student_share": 2.0}})
     no_grid = variant("no_grid", {"algo": {"policy_kwargs": {"features_extractor": "seat_grids"}}})
+    idle_teacher = variant("idle_teacher", {"pretrain": {"steps": 0, "teacher": "nobody"}})
     missing = str(tmp_path / "missing.yaml")
     good_path = variant("good", {})
+    latin = tmp_path / "latin.yaml"
+    latin.write_bytes(Path(good_path).read_bytes() + "# written in Latin-1: caf\xe9\n".encode("latin-1"))
     return {
+        "not UTF-8": (["--config", str(latin)], f"{latin}: not UTF-8 text (byte 0xe9 at offset "),
+        "override without =": (
+            ["--config", good_path, "train.seed"],
+            "error: command-line override 'train.seed': expected dotted.key=value",
+        ),
+        "key given twice": (
+            ["--config", good_path, "train.seed=1", "train.seed=x"],
+            "error: command-line override 'train.seed=x': train.seed: expected an integer, got string 'x'",
+        ),
+        "unknown teacher, pretraining off": (
+            ["--config", idle_teacher],
+            f"{idle_teacher}: pretrain.teacher: unknown agent 'nobody'",
+        ),
         "unknown teacher": (["--config", teacher], f"{teacher}: pretrain.teacher: unknown agent 'alphazero'"),
         "bad student share": (["--config", share], f"{share}: pretrain.student_share: must be within [0, 1]"),
         "unknown key": (["--config", unknown], f"{unknown}: train.total_timestep: unknown key"),
@@ -191,6 +207,10 @@ def bad_config_cases(tmp_path: Path) -> dict[str, tuple[list[str], str]]:
         "unknown teacher",
         "bad student share",
         "no grid view",
+        "not UTF-8",
+        "override without =",
+        "key given twice",
+        "unknown teacher, pretraining off",
     ],
 )
 def test_bad_configs_fail_before_training(case: str, tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
@@ -198,7 +218,7 @@ def test_bad_configs_fail_before_training(case: str, tmp_path: Path, capsys: pyt
     assert train.main(arguments) == 2
     captured = capsys.readouterr()
     assert message in captured.err
-    assert captured.err.startswith("error: ")
+    assert captured.err.startswith("error: ") and captured.err.count("\n") == 1  # one line, no traceback
     assert not (tmp_path / "runs").exists()  # nothing was started
 
 
