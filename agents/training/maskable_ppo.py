@@ -27,6 +27,7 @@ from agents.common.config import (
     dump_yaml,
     limit_openmp_spinning,
 )
+from agents.common.kernels import pin_cpu_kernels
 from agents.common.run_dir import (
     BEST_MODEL_NAME,
     CHECKPOINT_DIR_NAME,
@@ -277,6 +278,7 @@ def train(config: ExperimentConfig, run_dir: Path, progress_bar: bool = True, re
     propagates. Returns the path of the final model.
     """
     limit_openmp_spinning()  # train() called without train.py: effective if torch is not loaded yet
+    pin_cpu_kernels()
     import torch
     from sb3_contrib import MaskablePPO
 

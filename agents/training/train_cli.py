@@ -26,6 +26,7 @@ from agents.common.config import (
     load_experiment_config,
     parse_override,
 )
+from agents.common.kernels import pin_cpu_kernels
 from agents.common.run_dir import CONFIG_FILE_NAME, PRETRAINED_MODEL_NAME
 from agents.common.shipped_configs import (
     CONFIGS_DIR,
@@ -142,6 +143,7 @@ def main(argv: list[str] | None = None) -> int:
     torch, building the envs) or after it (the final evaluation) ends with one line and status 130, no traceback.
     """
     limit_openmp_spinning()  # before anything imports torch
+    pin_cpu_kernels()  # the same weights on every x86 CPU (agents.common.kernels)
     try:
         return _main(sys.argv[1:] if argv is None else argv)
     except KeyboardInterrupt:
