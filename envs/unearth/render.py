@@ -12,11 +12,12 @@ import math
 from collections.abc import Iterable, Sequence
 
 import numpy as np
-from PIL import Image, ImageDraw
+from PIL import Image, ImageDraw, ImageFont
 
 from envs.core.decisions import DecisionFrame
 from envs.core.game import State
-from envs.unearth.cards import UnearthCards
+from envs.unearth.cards import NamedWonder, UnearthCards
+from envs.unearth.claims import PlacedDie
 from envs.unearth.rules import GREATER, LESSER, NAMED_BASE, NOWHERE, PLACE_STONE, UnearthState
 from envs.unearth.tableau import (
     COLOUR_LETTERS,
@@ -283,11 +284,20 @@ def _token_values(values: Sequence[int]) -> str:
 
 
 # ============================================================================================ picture
-WIDTH, HEIGHT = 1280, 960
+WIDTH = 840
+"""Width of the picture: the viewer shows a picture at most as wide as its board column, 848 pixels in a 1,280-pixel
+window (agents/view/static/viewer.css), so this one is shown at its own size, its text unscaled."""
+MARGIN, GAP = 12, 8
+TITLE_SIZE, FONT_SIZE, SMALL_SIZE = 16, 13, 12
+"""Font sizes (pixels) of the header, the text and the smallest text (a die's size, a card's rules text)."""
+LINE = 16
+"""Height of a line of text at FONT_SIZE or SMALL_SIZE."""
 BACKGROUND = (34, 30, 26)
 INK = (235, 225, 200)
-DIM = (140, 128, 110)
+DIM = (160, 148, 128)
+DARK = (20, 20, 20)
 CARD = (70, 60, 50)
+PANEL = (44, 39, 34)
 EMPTY_CARD = (48, 42, 36)
 STONE_RGB = {"red": (200, 50, 40), "yellow": (230, 195, 50), "blue": (50, 100, 210), "black": (20, 20, 20)}
 """Fill of each Stone colour (by name; an unknown colour name is drawn grey)."""
@@ -304,43 +314,128 @@ END_OF_AGE_RGB = (215, 175, 60)
 SEAT_RGB = ((240, 240, 240), (60, 200, 200), (240, 140, 40), (200, 90, 200))
 """Dice and panel colour of each seat (distinct from the Stone colours)."""
 WONDER_RGB = (215, 175, 60)
-GRID_RGB = (58, 52, 45)
+GRID_RGB = (70, 63, 55)
+LEGAL_RGB = (120, 200, 120)
+"""Outline and letter of a legal cell while its seat places a Stone."""
 STONE_OUTLINE = (150, 140, 120)
 """Edge of a Stone or Wonder hex (light, so that black Stones show on the dark background)."""
-DIE_STEP, MIN_DIE_STEP = 40, 22
-"""A die on a Ruin is a square every DIE_STEP pixels (three rows of five fit a card of 5 places), its value and size
-written in it; more dice shrink the squares down to MIN_DIE_STEP, their value alone written."""
-TABLE_TOP, TABLE_HEIGHT = 44, 196
-PANELS_TOP = TABLE_TOP + TABLE_HEIGHT + 12
-PANEL_TEXT = 78
-"""Height of the text lines at the top of a seat's panel; its tableau is drawn below them."""
-MAX_HEX = 26
-"""Largest hex radius (pixels) of a tableau drawing; big tableaux shrink to fit their panel."""
+HEADER_HEIGHT = 50
+WONDER_TEXT_TOP = 42
+"""Where a Named Wonder's text starts on its card, below its name, formula and points."""
+FORMULA_HEX = 8
+"""Radius of a hex of a Named Wonder's formula."""
+TABLE_HEIGHT = 156
+"""A Ruin's card on the table: name, dice total and claim, Stones, and two rows of dice (three when shrunk)."""
+DIE_STEP, MIN_DIE_STEP = 36, 26
+"""A die on a Ruin is a square every DIE_STEP pixels, its value and size written in it; more dice than three rows hold
+shrink the squares down to MIN_DIE_STEP, their value alone written."""
+RUIN_STONE = 8
+"""Radius of a Stone's hex on a Ruin's card."""
+SEAT_HEIGHT = 200
+SEAT_TEXT_WIDTH = 196
+"""A seat's panel: its words in a column on the left, its tableau beside them."""
+MAX_HEX, MIN_LABEL_HEX = 17, 9
+"""Largest hex radius of a tableau (small tableaux are not blown up); a hex smaller than MIN_LABEL_HEX carries no
+letter (a Wonder's kind, a legal cell's key)."""
 SQRT3 = math.sqrt(3.0)
 
 
+@functools.cache
+def font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
+    """Pillow's own font at `size` (Pillow before 10.1 has one size only)."""
+    try:
+        return ImageFont.load_default(size=size)
+    except TypeError:
+        return ImageFont.load_default()
+
+
+def picture_size(num_players: int) -> tuple[int, int]:
+    """(width, height) of the picture of a game of `num_players`: the same throughout the game."""
+    return WIDTH, _seats_top(num_players) + _seat_rows(num_players) * (SEAT_HEIGHT + GAP) + MARGIN - GAP
+
+
+def _wonder_columns(num_players: int) -> int:
+    """Named Wonder cards per row: two rows of the Wonders set out at the start (one per seat, and two)."""
+    return math.ceil((num_players + 2) / 2)
+
+
+def _wonder_text_lines(num_players: int) -> int:
+    """Lines of a Named Wonder's text its card holds: the longest text takes 2 lines of a half-width card, 3 of a
+    third."""
+    return 2 if _wonder_columns(num_players) <= 2 else 3
+
+
+def _wonder_card_height(num_players: int) -> int:
+    return WONDER_TEXT_TOP + _wonder_text_lines(num_players) * (LINE - 1) + 6
+
+
+def _wonders_top() -> int:
+    return HEADER_HEIGHT
+
+
+def _table_top(num_players: int) -> int:
+    rows = math.ceil((num_players + 2) / _wonder_columns(num_players))
+    return _wonders_top() + LINE + 6 + rows * (_wonder_card_height(num_players) + GAP) + 4
+
+
+def _seats_top(num_players: int) -> int:
+    return _table_top(num_players) + TABLE_HEIGHT + 12
+
+
+def _seat_rows(num_players: int) -> int:
+    return math.ceil(num_players / 2)
+
+
 def render_rgb(state: State) -> np.ndarray:
-    """An HxWx3 uint8 picture of the public view: the Ruins on the table with Stones and dice, and every tableau."""
+    """An HxWx3 uint8 picture of the public view (`picture_size`): the header, the Named Wonders in play, the Ruins
+    on the table with their Stones and dice, and each seat's panel with its tableau."""
     assert isinstance(state, UnearthState)
-    image = Image.new("RGB", (WIDTH, HEIGHT), BACKGROUND)
-    draw = ImageDraw.Draw(image)
-    draw.text((12, 10), _header(state), fill=INK)
-    _draw_table(draw, state)
     n = state.num_players
-    columns = 2
-    rows = (n + columns - 1) // columns
-    width = (WIDTH - 12 * (columns + 1)) // columns
-    height = (HEIGHT - PANELS_TOP - 12 * rows) // rows
+    image = Image.new("RGB", picture_size(n), BACKGROUND)
+    draw = ImageDraw.Draw(image)
+    _draw_header(draw, state)
+    _draw_named_wonders(draw, state, _wonders_top())
+    _draw_table(draw, state, _table_top(n))
+    width = (WIDTH - 2 * MARGIN - GAP) // 2
     for seat in range(n):
-        row, column = divmod(seat, columns)
-        x = 12 + column * (width + 12)
-        y = PANELS_TOP + row * (height + 12)
-        _draw_seat(draw, state, seat, (x, y, x + width, y + height))
+        row, column = divmod(seat, 2)
+        x = MARGIN + column * (width + GAP)
+        y = _seats_top(n) + row * (SEAT_HEIGHT + GAP)
+        _draw_seat(draw, state, seat, (x, y, x + width, y + SEAT_HEIGHT))
     return np.asarray(image, dtype=np.uint8)
 
 
-def _header(state: UnearthState) -> str:
-    """The picture's top line: turn, pending decision, End of Age status, bag and Named Wonders in play."""
+def _text(draw: ImageDraw.ImageDraw, xy: tuple[float, float], words: str, size: int, fill: tuple[int, ...]) -> None:
+    draw.text(xy, words, fill=fill, font=font(size))
+
+
+def _fit(words: str, width: float, size: int = FONT_SIZE) -> str:
+    """`words` cut (with "...") to at most `width` pixels."""
+    face = font(size)
+    if face.getlength(words) <= width:
+        return words
+    while words and face.getlength(words + "...") > width:
+        words = words[:-1]
+    return words + "..."
+
+
+def _wrap(words: str, width: float, size: int, most: int) -> list[str]:
+    """`words` as at most `most` lines of at most `width` pixels (the last one cut with "..." if more is left)."""
+    face = font(size)
+    lines: list[str] = []
+    for word in words.split():
+        if lines and face.getlength(f"{lines[-1]} {word}") <= width:
+            lines[-1] += f" {word}"
+        else:
+            lines.append(word)
+    if len(lines) > most:
+        lines = lines[: most - 1] + [_fit(" ".join(lines[most - 1 :]), width, size)]
+    return [_fit(line, width, size) for line in lines]
+
+
+def _draw_header(draw: ImageDraw.ImageDraw, state: UnearthState) -> None:
+    """Two lines: turn and who is to play (or the final points) and the pending decision; the End of Age card (or the
+    Ruins left in the deck), the bag's Stones and the Wonder tokens left."""
     if state.over:
         turn = "game over: " + ", ".join(f"seat {seat} {points:g}" for seat, points in enumerate(state.score()))
     elif state.active == NOWHERE:
@@ -348,93 +443,165 @@ def _header(state: UnearthState) -> str:
     else:
         turn = f"turn {state.turn}, seat {state.active} to play"
     frame = state.decision()
-    decision = f" | seat {frame.seat}: {frame.kind}" if frame is not None else ""
+    decision = f"  |  seat {frame.seat} decides: {frame.kind}" if frame is not None else ""
+    _text(draw, (MARGIN, 8), _fit(f"UNEARTH  {turn}{decision}", WIDTH - 2 * MARGIN, TITLE_SIZE), TITLE_SIZE, INK)
     if state.end_of_age_revealed:
         age = f"End of Age: {state.game.cards.end_of_age[state.end_of_age].name}"
     else:
         age = f"{len(state.ruin_deck)} Ruins in the deck"
-    bag = " ".join(f"{name[0].upper()}{count}" for name, count in zip(COLOUR_NAMES, state.bag, strict=True))
-    named = ", ".join(state.game.cards.named_wonders[k].name for k in state.named_in_play)
-    return f"UNEARTH  {turn}{decision} | {age} | bag {bag}\nNamed Wonders in play: {named or 'none'}"
+    x = float(MARGIN)
+    y = 8 + TITLE_SIZE + 8
+    words = f"{age}  |  bag:"
+    _text(draw, (x, y), words, FONT_SIZE, DIM)
+    x += font(FONT_SIZE).getlength(words) + 6
+    for colour, count in enumerate(state.bag):
+        _hexagon(draw, (x + 7, y + 7), 7, _stone_rgb(colour))
+        _text(draw, (x + 17, y), str(count), FONT_SIZE, INK)
+        x += 17 + font(FONT_SIZE).getlength(str(count)) + 8
+    tokens = f"  |  Wonder tokens left: {len(state.lesser_tokens)} Lesser, {len(state.greater_tokens)} Greater"
+    _text(draw, (x, y), _fit(tokens, WIDTH - MARGIN - x), FONT_SIZE, DIM)
 
 
-def _draw_table(draw: ImageDraw.ImageDraw, state: UnearthState) -> None:
-    """One card per table place: name, claim, a Stone row, and each die on it (owner's colour, faces, value)."""
+def _draw_named_wonders(draw: ImageDraw.ImageDraw, state: UnearthState, top: int) -> None:
+    """The Named Wonders in play (not built yet): name, formula as a row of Stone hexes (? any colour, a digit one
+    colour per group), points and text."""
+    named = state.game.cards.named_wonders
+    built = sum(len(wonders) for wonders in state.named_built)
+    title = f"Named Wonders in play: {len(state.named_in_play)}" + (f" ({built} built)" if built else "")
+    _text(draw, (MARGIN, top), title, FONT_SIZE, INK)
+    columns = _wonder_columns(state.num_players)
+    width = (WIDTH - 2 * MARGIN - GAP * (columns - 1)) / columns
+    height = _wonder_card_height(state.num_players)
+    lines = _wonder_text_lines(state.num_players)
+    for index, k in enumerate(state.named_in_play):
+        row, column = divmod(index, columns)
+        x0 = MARGIN + column * (width + GAP)
+        y0 = top + LINE + 6 + row * (height + GAP)
+        _draw_named_wonder(draw, named[k], (x0, y0, x0 + width, y0 + height), lines)
+
+
+def _draw_named_wonder(
+    draw: ImageDraw.ImageDraw, wonder: NamedWonder, box: tuple[float, float, float, float], lines: int
+) -> None:
+    """A Named Wonder's card: its name, its formula's six symbols (a Stone hex in the colour it names, or ? or a
+    group's digit), its points and `lines` lines of its text."""
+    x0, y0, x1, _ = box
+    draw.rectangle(box, fill=CARD, outline=WONDER_RGB)
+    inner = x1 - x0 - 12
+    _text(draw, (x0 + 6, y0 + 4), _fit(wonder.name, inner), FONT_SIZE, WONDER_RGB)
+    letters = dict(zip(COLOUR_LETTERS, range(len(COLOUR_LETTERS)), strict=True))
+    y = y0 + 22 + FORMULA_HEX
+    x = x0 + 6 + FORMULA_HEX
+    for symbol in wonder.formula.notation:
+        colour = letters.get(symbol)
+        _hexagon(draw, (x, y), FORMULA_HEX, None if colour is None else _stone_rgb(colour))
+        if colour is None:  # any colour (?) or a group's digit
+            _text(draw, (x - font(SMALL_SIZE).getlength(symbol) / 2, y - 7), symbol, SMALL_SIZE, INK)
+        x += 2 * FORMULA_HEX + 3
+    _text(draw, (x + 6, y - 8), _count(wonder.points, "point"), FONT_SIZE, INK)
+    for line, words in enumerate(_wrap(wonder.text, inner, SMALL_SIZE, lines)):
+        _text(draw, (x0 + 6, y0 + WONDER_TEXT_TOP + line * (LINE - 1)), words, SMALL_SIZE, DIM)
+
+
+def _draw_table(draw: ImageDraw.ImageDraw, state: UnearthState, top: int) -> None:
+    """One card per table place: name, claim and points, the dice's total, a Stone row, each die on it (a square in
+    its owner's colour, its value and size)."""
     places = len(state.table)
-    gap = 12
-    width = (WIDTH - gap * (places + 1)) // places
+    width = (WIDTH - 2 * MARGIN - GAP * (places - 1)) / places
     ruins = state.game.ruins
     for place in range(places):
-        x0 = gap + place * (width + gap)
-        box = (x0, TABLE_TOP, x0 + width, TABLE_TOP + TABLE_HEIGHT)
+        x0 = MARGIN + place * (width + GAP)
+        box = (x0, top, x0 + width, top + TABLE_HEIGHT)
         ruin_id = state.table[place]
         if ruin_id == NOWHERE:
             draw.rectangle(box, fill=EMPTY_CARD, outline=DIM)
-            draw.text((x0 + 8, TABLE_TOP + 8), f"place {place + 1}: empty", fill=DIM)
+            _text(draw, (x0 + 6, top + 6), f"place {place + 1}: empty", FONT_SIZE, DIM)
             continue
         ruin = ruins[ruin_id]
         colour = END_OF_AGE_RGB if ruin.colour is None else RUIN_RGB.get(_ruin_colour(state, ruin.colour), DIM)
         draw.rectangle(box, fill=CARD, outline=colour, width=2)
-        draw.rectangle((x0, TABLE_TOP, x0 + width, TABLE_TOP + 22), fill=colour)
-        draw.text((x0 + 6, TABLE_TOP + 5), f"{place + 1}. {ruin.name}", fill=(20, 20, 20))
+        draw.rectangle((x0, top, x0 + width, top + 21), fill=colour)
+        _text(draw, (x0 + 6, top + 3), _fit(f"{place + 1}. {ruin.name}", width - 12), FONT_SIZE, DARK)
         dice = state.dice_on(place)
         total = sum(die.value for die in dice)
-        points = f"  {ruin.points:+d} pts" if ruin.points else ""
-        draw.text((x0 + 6, TABLE_TOP + 28), f"claim {ruin.claim}  dice {total}/{ruin.claim}{points}", fill=INK)
-        # The Stones on the Ruin, as small hexes.
+        points = f", {ruin.points:+d} pts" if ruin.points else ""
+        _text(draw, (x0 + 6, top + 25), _fit(f"dice {total} of {ruin.claim}{points}", width - 12), FONT_SIZE, INK)
         stones = [c for c, count in enumerate(state.ruin_stones[place]) for _ in range(count)]
         for i, stone in enumerate(stones):
-            _hexagon(draw, (x0 + 16 + i * 22, TABLE_TOP + 58), 10, _stone_rgb(stone))
-        # The dice, as squares in their owner's colour with the value and the die's size.
-        step = DIE_STEP
-        while step > MIN_DIE_STEP and math.ceil(len(dice) / ((width - 8) // step)) * step > TABLE_HEIGHT - 80:
-            step -= 2  # many dice on one Ruin: smaller squares, so that they stay on the card
-        per_row = (width - 8) // step
-        for i, die in enumerate(dice):
-            row, column = divmod(i, per_row)
-            dx, dy = x0 + 8 + column * step, TABLE_TOP + 76 + row * step
-            draw.rectangle((dx, dy, dx + step - 4, dy + step - 4), fill=SEAT_RGB[die.owner], outline=(0, 0, 0))
-            draw.text((dx + 4, dy + 2), str(die.value), fill=(0, 0, 0))
-            if step == DIE_STEP:
-                draw.text((dx + 4, dy + 20), f"d{die.faces} s{die.owner}", fill=(40, 40, 40))
+            _hexagon(draw, (x0 + 6 + RUIN_STONE + i * (2 * RUIN_STONE + 4), top + 52), RUIN_STONE, _stone_rgb(stone))
+        _draw_dice(draw, dice, (x0 + 6, top + 66, x0 + width - 2, top + TABLE_HEIGHT - 4))
+
+
+def _draw_dice(draw: ImageDraw.ImageDraw, dice: Sequence[PlacedDie], box: tuple[float, float, float, float]) -> None:
+    """Dice as squares in their owner's colour, in rows filling `box` (smaller squares when many)."""
+    x0, y0, x1, y1 = box
+    step = DIE_STEP
+    while step > MIN_DIE_STEP and math.ceil(len(dice) / max(1, int((x1 - x0) // step))) * step > y1 - y0:
+        step -= 2
+    per_row = max(1, int((x1 - x0) // step))
+    for i, die in enumerate(dice):
+        row, column = divmod(i, per_row)
+        dx, dy = x0 + column * step, y0 + row * step
+        if dy + step - 4 > y1:
+            break  # more dice than any game places on one Ruin
+        draw.rectangle((dx, dy, dx + step - 4, dy + step - 4), fill=SEAT_RGB[die.owner], outline=DARK)
+        _text(draw, (dx + 3, dy + 1), str(die.value), FONT_SIZE, DARK)
+        if step == DIE_STEP:
+            _text(draw, (dx + 3, dy + 16), f"d{die.faces}", SMALL_SIZE, (60, 60, 60))
 
 
 def _draw_seat(draw: ImageDraw.ImageDraw, state: UnearthState, seat: int, box: tuple[int, int, int, int]) -> None:
-    """A seat's panel: name, hand size, claimed Ruins, Wonders (token values face down), pool dice and tableau."""
+    """A seat's panel: its words (hand and hidden Ruins counted, pool dice, claimed Ruins, Wonders with token values
+    face down, Stones by colour) in a column, its tableau beside them."""
     x0, y0, x1, y1 = box
     cards = state.game.cards
-    draw.rectangle(box, outline=SEAT_RGB[seat], width=2)
-    active = "  (to play)" if seat == state.active and not state.over else ""
-    draw.text((x0 + 8, y0 + 6), f"seat {seat}{active}", fill=SEAT_RGB[seat])
+    draw.rectangle(box, fill=PANEL, outline=SEAT_RGB[seat], width=2)
+    active = " (to play)" if seat == state.active and not state.over else ""
+    _text(draw, (x0 + 8, y0 + 6), f"seat {seat}{active}", TITLE_SIZE, SEAT_RGB[seat])
     pool = " ".join(f"d{cards.die_sides[d]}" for d, place in enumerate(state.die_place[seat]) if place == NOWHERE)
-    draw.text(
-        (x0 + 130, y0 + 6),
-        f"{_count(sum(state.hands[seat]), 'Delver card')}, {_count(len(state.hidden_ruins[seat]), 'hidden Ruin')}"
-        f" | pool: {pool or '-'}",
-        fill=INK,
-    )
     claimed = ", ".join(_ruin_name(state, r) for r in state.claimed[seat])
-    draw.text((x0 + 8, y0 + 24), _fit(f"claimed: {claimed or 'none'}", x1 - x0 - 16), fill=INK)
+    built_names = {cards.named_wonders[k].name for k in state.named_built[seat]}
     lesser, greater = len(state.lesser_built[seat]), len(state.greater_built[seat])
-    named = ", ".join(cards.named_wonders[k].name for k in state.named_built[seat])
-    wonders = f"Wonders: {lesser} Lesser, {greater} Greater (face down)" + (f"; {named}" if named else "")
-    draw.text((x0 + 8, y0 + 42), _fit(wonders, x1 - x0 - 16), fill=INK)
-    stones = ", ".join(f"{c} {k}" for c, k in zip(COLOUR_NAMES, state.tableaus[seat].stones_by_colour, strict=True))
-    draw.text((x0 + 8, y0 + 60), f"Stones: {stones}", fill=DIM)
-    _draw_tableau(draw, cards, state.tableaus[seat], (x0 + 8, y0 + PANEL_TEXT, x1 - 8, y1 - 8))
+    texts = [
+        (f"{_count(sum(state.hands[seat]), 'Delver card')}, {_count(len(state.hidden_ruins[seat]), 'hidden Ruin')}", 1),
+        (f"pool: {pool or '-'}", 1),
+        (f"claimed: {claimed or 'none'}", 3),
+        (f"Wonders: {lesser} Lesser, {greater} Greater (face down)", 2),
+        *((cards.named_wonders[k].name, 1) for k in state.named_built[seat]),
+    ]
+    x, y = x0 + 8, y0 + 30
+    for colour, count in enumerate(state.tableaus[seat].stones_by_colour):
+        _hexagon(draw, (x + 7, y + 8), 7, _stone_rgb(colour))
+        _text(draw, (x + 17, y), str(count), FONT_SIZE, INK)
+        x += 44
+    y += LINE + 4
+    lines = [line for words, most in texts for line in _wrap(words, SEAT_TEXT_WIDTH, FONT_SIZE, most)]
+    room = (y1 - 4 - y) // LINE
+    if len(lines) > room:  # more than a panel holds (many Named Wonders built): the last line says so
+        lines = [*lines[: room - 1], "..."]
+    for line in lines:
+        _text(draw, (x0 + 8, y), line, FONT_SIZE, WONDER_RGB if line in built_names else INK)
+        y += LINE
+    frame = state.decision()
+    placing = frame is not None and frame.kind == PLACE_STONE and frame.detail("seat") == seat
+    tableau_box = (x0 + SEAT_TEXT_WIDTH + 16, y0 + 8, x1 - 8, y1 - 8)
+    _draw_tableau(draw, cards, state.tableaus[seat], tableau_box, placing)
 
 
 def _draw_tableau(
-    draw: ImageDraw.ImageDraw, cards: UnearthCards, tableau: Tableau, box: tuple[int, int, int, int]
+    draw: ImageDraw.ImageDraw, cards: UnearthCards, tableau: Tableau, box: tuple[int, int, int, int], placing: bool
 ) -> None:
     """The tableau's Stones as coloured hexes and its Wonders as gold hexes (`_wonder_label`), with the empty cells
-    around them, scaled and centred to fit `box`."""
+    around them (and, while its seat places a Stone, the legal cells with the letters the choices name), scaled and
+    centred to fit `box`."""
     stones = dict(tableau.stones())
     wonders = dict(tableau.wonders)
-    occupied = [tableau.hex_at(cell) for cell in (*stones, *wonders)]
-    if not occupied:
-        return
+    keys = legal_cell_keys(tableau) if placing else {}
     grid = tableau.grid
+    occupied = [tableau.hex_at(cell) for cell in (*stones, *wonders, *keys)]
+    if not occupied:
+        _text(draw, (box[0], box[1]), "no Stones yet", FONT_SIZE, DIM)
+        return
     shown = {
         hex_
         for q, r in occupied
@@ -453,14 +620,20 @@ def _draw_tableau(
     for q, r in sorted(shown, key=lambda h: (h[1], h[0])):
         centre = (offset_x + size * SQRT3 * (q + r / 2), offset_y + size * 1.5 * r)
         cell = grid.index((q, r))
+        label, ink = "", DARK
         if cell in stones:
             _hexagon(draw, centre, size - 1, _stone_rgb(stones[cell]))
         elif cell in wonders:
             _hexagon(draw, centre, size - 1, WONDER_RGB)
             label = _wonder_label(cards, wonders[cell])
-            draw.text((centre[0] - 3 * len(label), centre[1] - 6), label, fill=(20, 20, 20))
+        elif cell in keys:
+            _hexagon(draw, centre, size - 1, None, outline=LEGAL_RGB)
+            label, ink = keys[cell], LEGAL_RGB
         else:
             _hexagon(draw, centre, size - 1, None, outline=GRID_RGB)
+        if label and size >= MIN_LABEL_HEX:
+            face = font(SMALL_SIZE)
+            _text(draw, (centre[0] - face.getlength(label) / 2, centre[1] - 8), label, SMALL_SIZE, ink)
 
 
 def _wonder_label(cards: UnearthCards, wonder: int) -> str:
@@ -472,7 +645,7 @@ def _wonder_label(cards: UnearthCards, wonder: int) -> str:
     if wonder == UNCHOSEN_WONDER or wonder < NAMED_BASE:
         return "?"
     words = [word for word in cards.named_wonders[wonder - NAMED_BASE].name.split() if word[0].isupper()]
-    return "".join(word[0] for word in words if word != "The")[:3]
+    return "".join(word[0] for word in words if word != "The")[:2]
 
 
 def _hexagon(
@@ -497,9 +670,3 @@ def _stone_rgb(colour: int) -> tuple[int, int, int]:
 
 def _ruin_colour(state: UnearthState, colour: int) -> str:
     return state.game.cards.ruin_colours[colour]
-
-
-def _fit(text: str, width: int, char_width: int = 6) -> str:
-    """`text` cut (with an ellipsis) to about `width` pixels of the default font."""
-    most = max(4, width // char_width)
-    return text if len(text) <= most else text[: most - 3] + "..."

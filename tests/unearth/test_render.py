@@ -10,18 +10,18 @@ import pytest
 from envs.core.game import CHANCE
 from envs.unearth.game import UnearthGame
 from envs.unearth.render import (
-    HEIGHT,
     STONE_RGB,
-    WIDTH,
     WONDER_RGB,
     crop_ascii,
     legal_cell_keys,
+    picture_size,
     render_rgb,
     state_text,
 )
 from envs.unearth.rules import PLACE_STONE, UnearthState
 from envs.unearth.state import NOWHERE
 from envs.unearth.tableau import Tableau
+from tests.pictures import MIN_READABLE_PX, display_scale, drawn
 
 
 def _state(num_players: int, seed: int, decisions: int) -> UnearthState:
@@ -131,12 +131,13 @@ def test_legal_cells_lettered_while_placing_and_named_by_the_choices() -> None:
 
 @pytest.mark.parametrize("num_players", [2, 3, 4])
 def test_picture_is_an_rgb_array(num_players: int) -> None:
-    """render_rgb gives a HEIGHT x WIDTH x 3 uint8 picture of the table and every tableau, Wonders included."""
+    """render_rgb gives a uint8 picture of `picture_size` of the table and every tableau, Wonders included."""
     state = _state(num_players, seed=num_players, decisions=150)
     tableaus = list(state.tableaus)
     tableaus[0] = _ring_tableau()
     picture = render_rgb(dataclasses.replace(state, tableaus=tuple(tableaus)))
-    assert picture.shape == (HEIGHT, WIDTH, 3) and picture.dtype == np.uint8
+    width, height = picture_size(num_players)
+    assert picture.shape == (height, width, 3) and picture.dtype == np.uint8
     colours = {tuple(pixel) for pixel in picture[::4, ::4].reshape(-1, 3).tolist()}
     assert WONDER_RGB in colours and STONE_RGB["red"] in colours and STONE_RGB["blue"] in colours
 
@@ -201,3 +202,31 @@ def test_a_die_modified_on_a_ruin_is_reported_with_its_old_and_new_result() -> N
         f"seat {seat}'s die {die + 1} (d{game.cards.die_sides[die]}) on place {place}: {old} -> {new}"
     ]
     assert observer.report(state, player, action, state) == []
+
+
+@pytest.mark.parametrize("num_players", [2, 4])
+def test_picture_names_the_named_wonders_in_play_and_built(num_players: int) -> None:
+    """The picture draws every Named Wonder in play by its full name with its points and formula (issue 32: "the
+    Named Wonders not drawn"), and a built one by name in its builder's panel."""
+    state = _state(num_players, seed=4, decisions=40)
+    named = state.game.cards.named_wonders
+    built = state.named_in_play[0]
+    rest = tuple(k for k in state.named_in_play if k != built)
+    owned = tuple((built,) if seat == 1 else state.named_built[seat] for seat in range(num_players))
+    state = dataclasses.replace(state, named_in_play=rest, named_built=owned)
+    _, texts = drawn(render_rgb, state)
+    words = [text.words for text in texts]
+    for k in rest:
+        assert named[k].name in words, f"{named[k].name} is not drawn"
+        formula = [text.words for text in texts if text.words in ("?", "1", "2", "3")]
+        assert named[k].formula.notation.count("?") <= formula.count("?")
+    assert named[built].name in words
+
+
+def test_picture_text_reads_at_the_viewers_width() -> None:
+    """Issue 32: "about 5 px text once scaled": the picture fits the viewer's column in a 1,280-pixel window, so its
+    text is shown unscaled, none under MIN_READABLE_PX."""
+    state = _state(4, seed=6, decisions=150)
+    picture, texts = drawn(render_rgb, state)
+    assert display_scale(picture) == 1.0
+    assert min(text.size for text in texts) >= MIN_READABLE_PX
