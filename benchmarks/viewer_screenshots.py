@@ -3,17 +3,20 @@
     python -m benchmarks.viewer_screenshots [--out docs/_static] [--step-fraction 0.5]
 
 Every discovered game gets one seeded game on its first env id (each seat playing the game's heuristic, random where
-the game has none) recorded into a temporary folder; the viewer (agents/view) serves that folder on 127.0.0.1 and
-Debian's Chromium (`/usr/bin/chromium`, driven by Selenium through `/usr/bin/chromedriver`) opens each replay at a
-step part-way through, in a seat's view, and saves `viewer-<game>.png`. A live game (the person at the last
-seat) of the first multi-seat game is shot too, as `viewer-play.png`. The browser tests (tests/view) use the same
-server and browser helpers.
+the game has none) recorded into `runs/view` of a temporary folder, the folder `tabletop-view play` writes to (the
+page shows it as that relative path, as it would after that command); the viewer (agents/view) serves it on
+127.0.0.1 and Debian's Chromium (`/usr/bin/chromium`, driven by Selenium through `/usr/bin/chromedriver`) opens
+each replay at a step part-way through, in a seat's view, and saves `viewer-<game>.png`. A live game of `PLAY_ENV`
+set up with the home form's defaults (the heuristic, then the person), the game of the README's and the docs'
+`tabletop-view play` command, is shot too, as `viewer-play.png`. The browser tests (tests/view) use the same server
+and browser helpers.
 """
 
 from __future__ import annotations
 
 import argparse
 import contextlib
+import os
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -37,6 +40,8 @@ WAIT_SECONDS: Final = 20.0
 """How long a page may take to show what is waited for before a test fails."""
 DOCS_STATIC: Final = Path(__file__).resolve().parents[1] / "docs" / "_static"
 """Where the documentation's pictures live."""
+PLAY_ENV: Final = "tabletop/unearth_v0"
+"""The env of the live game shot as `viewer-play.png` (the README's caption: "The viewer playing Unearth")."""
 
 
 # ------------------------------------------------------------------------------------------------ records
@@ -143,17 +148,32 @@ def picture_loaded(driver: Any, element_id: str) -> bool:
 
 
 # ------------------------------------------------------------------------------------------------ screenshots
+@contextlib.contextmanager
+def working_directory(path: Path) -> Iterator[None]:
+    """Run the block in `path` as the working directory, and come back after."""
+    before = Path.cwd()
+    os.chdir(path)
+    try:
+        yield
+    finally:
+        os.chdir(before)
+
+
 def take_screenshots(out: Path, step_fraction: float, seed: int) -> list[Path]:
-    """Record one game per env id of every discovered game, and shoot the viewer showing each; returns the files."""
+    """Record one game per env id of every discovered game, and shoot the viewer showing each, then a live game of
+    `PLAY_ENV`; returns the files."""
     import tempfile
 
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import Select
 
+    from agents.view.cli import DEFAULT_LIVE_FOLDER
+
+    out = out.resolve()
     out.mkdir(parents=True, exist_ok=True)
     taken = []
-    with tempfile.TemporaryDirectory() as temporary:
-        folder = Path(temporary)
+    with tempfile.TemporaryDirectory() as temporary, working_directory(Path(temporary)):
+        folder = DEFAULT_LIVE_FOLDER  # relative, as `tabletop-view play` serves it: the page shows no temporary path
         # One picture per game: its first env id (a game's ids share its rules and its picture).
         games = {name: (*record.gym_env_ids, *record.pettingzoo_ids)[0] for name, record in discovered_games().items()}
         steps = {}
@@ -171,22 +191,15 @@ def take_screenshots(out: Path, step_fraction: float, seed: int) -> list[Path]:
                     shot = out / f"viewer-{next(game for game, env in games.items() if env == env_id)}.png"
                     driver.save_screenshot(str(shot))
                     taken.append(shot)
-                multi = next((env for env, (_, _, seats) in steps.items() if seats > 1), None)
-                if multi is not None:
-                    seats = steps[multi][2]
-                    agents = ", ".join("human" if seat == seats - 1 else "heuristic" for seat in range(seats))
-                    open_page(driver, f"{address}/#/")
-                    Select(driver.find_element(By.ID, "new-env")).select_by_value(multi)
-                    agents_box = driver.find_element(By.ID, "new-agents")
-                    agents_box.clear()
-                    agents_box.send_keys(agents)
-                    driver.find_element(By.ID, "new-seed").send_keys(str(seed))
-                    driver.find_element(By.CSS_SELECTOR, "#new-game button").click()
-                    wait_until(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#actions button"), "actions")
-                    wait_until(driver, lambda d: picture_loaded(d, "game-picture"), "the live picture")
-                    shot = out / "viewer-play.png"
-                    driver.save_screenshot(str(shot))
-                    taken.append(shot)
+                open_page(driver, f"{address}/#/")
+                Select(driver.find_element(By.ID, "new-env")).select_by_value(PLAY_ENV)  # its default agents
+                driver.find_element(By.ID, "new-seed").send_keys(str(seed))
+                driver.find_element(By.CSS_SELECTOR, "#new-game button").click()
+                wait_until(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#actions button"), "actions")
+                wait_until(driver, lambda d: picture_loaded(d, "game-picture"), "the live picture")
+                shot = out / "viewer-play.png"
+                driver.save_screenshot(str(shot))
+                taken.append(shot)
         finally:
             driver.quit()
     return taken

@@ -1,14 +1,19 @@
 """The viewer's web app (Starlette): JSON over HTTP for replays and live games, and the static page that reads it.
 
 Endpoints (every answer is JSON but the pictures; a refused request gets a 4xx with `{"error": message}`, the
-message naming the replay, game, step, view, action or body field that is wrong, and changes nothing):
+message naming the replay, game, step, view, action or body field that is wrong (quoting at most `QUOTE_CHARS` of
+what was sent), and changes nothing; a body over `MAX_BODY_BYTES` is refused with 413 before it is read):
 
-- `GET /api/info`: the folder, every registered env id, the agent specs (`human` for the person).
-- `GET /api/replays`: every record of the folder: name, env id, game, seed, players, steps, outcome.
+- `GET /api/info`: the folder, every registered env id with its new game's default agents, the agent specs.
+- `GET /api/replays`: every record of the folder: name, env id, game, seed, players, steps, outcome, running.
 - `GET /api/replays/{name}/steps?view=V`: the replay's header and every step as view V sees it (acting seat or
   "chance", action, label, rewards after it). V is `public` (the default), a seat number or `omniscient`.
 - `GET /api/replays/{name}/states/{step}?view=V`: the state after `step` events: V's text, who acts, rewards.
 - `GET /api/replays/{name}/states/{step}/picture`: the game's picture of it (PNG), 404 for a game without one.
+
+The record of a live game that is still running is served only with the views the live game allows (the person's
+seat and the public view; 403 for any other), without its outcome, and listed with `running: true`, until it ends.
+
 - `GET /api/games`, `POST /api/games` with `{"env": ID, "agents": [SPEC, ...], "seed": S, "env_kwargs": {...}}`:
   the live games, and a new one (201; one spec per seat, exactly one `human`).
 - `GET /api/games/{name}?view=V`: the live game: who acts, the person's legal actions by group, events, V's text.
@@ -20,12 +25,12 @@ from __future__ import annotations
 
 import inspect
 import json
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
 from importlib import resources
 from pathlib import Path
 from typing import Any, Final
 
-from pydantic import BaseModel, ConfigDict, StrictInt, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, ValidationError
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
@@ -36,12 +41,30 @@ from starlette.staticfiles import StaticFiles
 
 from agents.evaluation.play import HUMAN
 from agents.players.registry import registered_agent_names
-from agents.view.board import ViewError, actor_of, has_picture, parse_view, picture_png, rewards_after, view_names
-from agents.view.catalogue import ReplayFolder, StepError, UnknownReplayError
-from agents.view.live import GameOverError, GameSetupError, HiddenViewError, LiveGames, MoveError
+from agents.view.board import (
+    ViewError,
+    actor_of,
+    has_picture,
+    parse_view,
+    picture_png,
+    quoted,
+    rewards_after,
+    shortened,
+    view_names,
+)
+from agents.view.catalogue import OpenedReplay, ReplayFolder, StepError, UnknownReplayError
+from agents.view.live import (
+    GameOverError,
+    GameSetupError,
+    HiddenViewError,
+    LiveGame,
+    LiveGames,
+    MoveError,
+    default_agents,
+)
 from envs.core.game import State
 from envs.core.registration import registered_games
-from envs.core.replays import ReplayError, view_text
+from envs.core.replays import ReplayError, View, view_text
 
 STATIC_PACKAGE: Final = "agents.view"
 """The package whose `static/` folder holds the page, its script and its style (package data)."""
@@ -57,6 +80,15 @@ ERRORS: Final[tuple[tuple[type[Exception], int], ...]] = (
     (LookupError, 404),  # an unknown live game
 )
 """The status of each refusal, first match wins (a subclass before its base)."""
+MAX_BODY_BYTES: Final = 64 * 1024
+"""The largest request body read (a new game's is some hundred bytes); a longer one is refused with 413 unread."""
+MAX_BODY_DEPTH: Final = 32
+"""How many objects and arrays a request body's JSON may hold one inside another (a new game's: three)."""
+STEP_DIGITS: Final = 9
+"""The most digits of a step number read as a number: more is past the end of any replay (and never meets Python's
+limit on the digits of an integer)."""
+MAX_TEXT: Final = 4096
+"""The longest env id or agent spec a body may give (a model's path included)."""
 
 
 class RequestError(Exception):
@@ -71,8 +103,8 @@ class NewGame(BaseModel):
     """The body of `POST /api/games`."""
 
     model_config = ConfigDict(extra="forbid")
-    env: str
-    agents: list[str]
+    env: StrictStr = Field(max_length=MAX_TEXT)
+    agents: list[StrictStr] = Field(max_length=MAX_TEXT)
     seed: StrictInt | None = None
     env_kwargs: dict[str, Any] = {}
 
@@ -91,21 +123,65 @@ def status_of(error: Exception) -> int | None:
     return next((status for kind, status in ERRORS if isinstance(error, kind)), None)
 
 
+async def read_raw_body(request: Request) -> bytes:
+    """The request's body, at most MAX_BODY_BYTES: RequestError 413 for a longer one, without reading it (a declared
+    length over the limit) or as soon as what arrives passes it."""
+    declared = request.headers.get("content-length")
+    if declared is not None and declared.isascii() and declared.isdigit() and int(declared) > MAX_BODY_BYTES:
+        raise RequestError(413, f"body: {int(declared)} bytes, over the limit of {MAX_BODY_BYTES} bytes")
+    chunks = []
+    size = 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > MAX_BODY_BYTES:
+            raise RequestError(413, f"body: over the limit of {MAX_BODY_BYTES} bytes")
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+def nesting_depth(document: Any) -> int:
+    """How many objects and arrays of a JSON document lie one inside another at most (a scalar: 0, `{"a": []}`: 2),
+    counted without recursion."""
+    deepest = 0
+    pending: list[tuple[Any, int]] = [(document, 1)]
+    while pending:
+        value, depth = pending.pop()
+        if isinstance(value, dict):
+            children: Any = value.values()
+        elif isinstance(value, list):
+            children = value
+        else:
+            continue
+        deepest = max(deepest, depth)
+        pending.extend((child, depth + 1) for child in children)
+    return deepest
+
+
+def field_errors(failure: ValidationError) -> Iterator[str]:
+    """Each failure of a body's validation as `field 'x': message` (the message names no input)."""
+    for error in failure.errors(include_input=False, include_url=False):
+        field = ".".join(str(part) for part in error["loc"]) or "body"
+        yield f"field {quoted(field)}: {error['msg']}"
+
+
 async def read_body(request: Request, model: type[BaseModel]) -> Any:
-    """The request's JSON body as `model`; RequestError 400 naming the field that is missing, extra or wrong."""
-    raw = await request.body()
+    """The request's JSON body as `model`; RequestError 413 for a body over MAX_BODY_BYTES, 400 naming what is wrong
+    for one that is no JSON, nests deeper than MAX_BODY_DEPTH, or has a field missing, extra or wrong."""
+    raw = await read_raw_body(request)
     try:
         document = json.loads(raw or b"null")
-    except (json.JSONDecodeError, UnicodeDecodeError) as error:
-        raise RequestError(400, f"body: not valid JSON: {error}") from None
+    except RecursionError:
+        raise RequestError(400, f"body: JSON nested deeper than {MAX_BODY_DEPTH} levels") from None
+    except ValueError as error:  # not JSON, not UTF-8, or an integer past Python's limit on digits
+        raise RequestError(400, f"body: not valid JSON: {shortened(str(error), 200)}") from None
+    if nesting_depth(document) > MAX_BODY_DEPTH:
+        raise RequestError(400, f"body: JSON nested deeper than {MAX_BODY_DEPTH} levels")
     if not isinstance(document, dict):
         raise RequestError(400, f"body: expected a JSON object, got {type(document).__name__}")
     try:
         return model.model_validate(document)
     except ValidationError as failure:
-        first = failure.errors()[0]
-        field = ".".join(str(part) for part in first["loc"]) or "body"
-        raise RequestError(400, f"body: field {field!r}: {first['msg']}") from None
+        raise RequestError(400, f"body: {next(field_errors(failure))}") from None
 
 
 def png(state: State, cache: bool = True) -> Response:
@@ -117,11 +193,16 @@ def png(state: State, cache: bool = True) -> Response:
     return Response(picture, media_type="image/png", headers={} if cache else {"Cache-Control": "no-store"})
 
 
-def parse_step(text: str) -> int:
-    """A step number from the path; RequestError 400 naming it otherwise."""
-    if not text.isdigit():
-        raise RequestError(400, f"step: expected a whole number of events, got {text!r}")
-    return int(text)
+def step_of(opened: OpenedReplay, text: str) -> int:
+    """A step of `opened` from the path: ASCII digits (`str.isdigit` accepts "²", which `int` refuses), RequestError
+    400 naming it otherwise, StepError naming the replay's steps for one past its end."""
+    if not (text.isascii() and text.isdigit()):
+        raise RequestError(400, f"step: expected a whole number of events, got {quoted(text)}")
+    if len(text) > STEP_DIGITS:
+        raise StepError(f"step {quoted(text)}: replay {opened.name!r} has steps 0..{len(opened.record.events)}")
+    step = int(text)
+    opened.state(step)  # StepError for a step past the end
+    return step
 
 
 def create_app(folder: Path | str, live_folder: Path | str | None = None) -> Starlette:
@@ -143,7 +224,7 @@ def create_app(folder: Path | str, live_folder: Path | str | None = None) -> Sta
                 status = status_of(error)
                 if status is None:
                     raise
-                return JSONResponse({"error": str(error)}, status_code=status)
+                return JSONResponse({"error": shortened(str(error))}, status_code=status)
             return answer if isinstance(answer, Response) else JSONResponse(answer)
 
         return endpoint
@@ -152,26 +233,52 @@ def create_app(folder: Path | str, live_folder: Path | str | None = None) -> Sta
     def info(request: Request) -> dict[str, Any]:
         records = registered_games().values()
         env_ids = [env for record in records for env in (*record.gym_env_ids, *record.pettingzoo_ids)]
-        return {"folder": str(replays.folder), "envs": env_ids, "agents": [HUMAN, *registered_agent_names()]}
+        return {
+            "folder": str(replays.folder),
+            "envs": env_ids,
+            "agents": [HUMAN, *registered_agent_names()],
+            "new_game_agents": {env: list(default_agents(env)) for env in env_ids},
+        }
+
+    def running_game(name: str) -> LiveGame | None:
+        """The live game still running whose record the replay `name` is, or None."""
+        return games.running_record(replays.folder / name)
 
     def replay_list(request: Request) -> dict[str, Any]:
-        return {"folder": str(replays.folder), "replays": replays.summaries()}
+        listed = []
+        for summary in replays.summaries():
+            running = "error" not in summary and running_game(summary["name"]) is not None
+            listed.append({**summary, "running": running, **({"outcome": None} if running else {})})
+        return {"folder": str(replays.folder), "replays": listed}
+
+    def opened_view(request: Request) -> tuple[OpenedReplay, View, LiveGame | None]:
+        """The replay the path names, the view the query names (HiddenViewError for one that the replay's live game,
+        while it runs, does not show) and that game (None: the record of no running game)."""
+        name = request.path_params["name"]
+        running = running_game(name)  # asked first: a game that ends meanwhile only shows less
+        opened = replays.open(name)
+        view = parse_view(request.query_params.get("view"), opened.num_players)
+        if running is not None:
+            running.check_view(view, record=name)
+        return opened, view, running
 
     def replay_steps(request: Request) -> dict[str, Any]:
-        opened = replays.open(request.path_params["name"])
-        view = parse_view(request.query_params.get("view"), opened.num_players)
+        opened, view, running = opened_view(request)
+        header = opened.describe()
+        if running is not None:
+            header["outcome"] = None  # the scores of a game in progress may count what is hidden
         return {
-            **opened.describe(),
-            "views": view_names(opened.num_players),
+            **header,
+            "running": running is not None,
+            "views": view_names(opened.num_players) if running is None else running.views(),
             "view": view,
             "picture": has_picture(opened.states[0].game),
             "events": opened.steps(view),
         }
 
     def replay_state(request: Request) -> dict[str, Any]:
-        opened = replays.open(request.path_params["name"])
-        step = parse_step(request.path_params["step"])
-        view = parse_view(request.query_params.get("view"), opened.num_players)
+        opened, view, _ = opened_view(request)
+        step = step_of(opened, request.path_params["step"])
         state = opened.state(step)
         return {
             "name": opened.name,
@@ -185,8 +292,8 @@ def create_app(folder: Path | str, live_folder: Path | str | None = None) -> Sta
         }
 
     def replay_picture(request: Request) -> Response:
-        opened = replays.open(request.path_params["name"])
-        return png(opened.state(parse_step(request.path_params["step"])))
+        opened, _, _ = opened_view(request)  # the public view's picture; a view asked for is checked all the same
+        return png(opened.state(step_of(opened, request.path_params["step"])))
 
     # -------------------------------------------------------------------------------------------- live games
     def game_list(request: Request) -> dict[str, Any]:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import functools
 import importlib
 import io
+import re
 from collections.abc import Callable
 from typing import Any, Final, cast
 
@@ -19,7 +20,7 @@ from PIL import Image
 from envs.core.actions import ActionCodec
 from envs.core.game import CHANCE, TERMINAL, Game, State
 from envs.core.registration import UnknownGameError, game_record
-from envs.core.replays import View, check_view
+from envs.core.replays import VIEWS, View, check_view
 
 RENDER_MODULE: Final = "render"
 """The module of a game's package that draws its pictures (beside the game's `game` module)."""
@@ -29,17 +30,42 @@ GROUP_SEPARATOR: Final = ": "
 """Between a group's name and the action's own words in a label (`ActionCodec.add_group` writes it so)."""
 UNGROUPED: Final = ""
 """The group of an action whose game declares no groups and whose label names none."""
+SEAT_NUMBER: Final = re.compile(r"-?[0-9]{1,6}")
+"""How a seat is written in a view: ASCII digits only (`str.isdigit` accepts "²", which `int` refuses), and few
+enough of them that `int` never meets Python's limit on the digits of an integer."""
+QUOTE_CHARS: Final = 60
+"""The most characters of a request's input an error message quotes (the rest is counted, never echoed)."""
+MESSAGE_CHARS: Final = 4000
+"""The most characters of any error message the viewer answers (a message may quote what another module quotes)."""
 
 
 class ViewError(ValueError):
     """A view that names no view of the game: the message says which views there are."""
 
 
+def quoted(text: str, limit: int = QUOTE_CHARS) -> str:
+    """`text` quoted for an error message: its repr, cut after `limit` characters with the length said."""
+    if len(text) <= limit:
+        return repr(text)
+    return f"{text[:limit]!r}... ({len(text)} characters)"
+
+
+def shortened(message: str, limit: int = MESSAGE_CHARS) -> str:
+    """An error message cut after `limit` characters, saying how many were left out."""
+    if len(message) <= limit:
+        return message
+    return f"{message[:limit]}... ({len(message) - limit} more characters left out)"
+
+
 def parse_view(text: str | None, num_players: int, default: View = "public") -> View:
     """A view from a request's words: "public", "omniscient" or a seat number; ViewError names a bad one."""
     if text is None or text == "":
         return default
-    view: View = int(text) if text.lstrip("-").isdigit() else text
+    if SEAT_NUMBER.fullmatch(text) is None and text not in VIEWS:
+        raise ViewError(
+            f"view: unknown view {quoted(text)}: use one of {', '.join(VIEWS)} or a seat number 0..{num_players - 1}"
+        )
+    view: View = text if text in VIEWS else int(text)
     try:
         check_view(view, num_players)
     except ValueError as error:

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
 
-from agents.view.board import actor_of, rewards_after
+from agents.view.board import actor_of, quoted, rewards_after, shortened
 from envs.core.game import CHANCE, State
 from envs.core.replays import (
     ReplayError,
@@ -123,6 +123,19 @@ def open_record(name: str, record: ReplayRecord) -> OpenedReplay:
     return OpenedReplay(name, record, tuple(states))
 
 
+def read_file_record(path: Path) -> ReplayRecord:
+    """`read_record`, with the files Python's JSON reader fails on in other ways (nested too deeply for its
+    recursion, an integer past its limit on digits) refused as ReplayFormatError too, naming the file."""
+    try:
+        return read_record(path)
+    except ReplayFormatError:
+        raise
+    except RecursionError:
+        raise ReplayFormatError(str(path), "file", "not readable: JSON nested too deeply") from None
+    except ValueError as error:  # an integer longer than Python's int-string limit
+        raise ReplayFormatError(str(path), "file", f"not readable: {shortened(str(error))}") from None
+
+
 def is_other_json(error: ReplayFormatError) -> bool:
     """Whether a file refused as a record is some other JSON file (a run's results.json beside its recordings): it
     names no record format. A recording of an earlier version, or a file that names the format but is broken, is a
@@ -153,9 +166,12 @@ class ReplayFolder:
     def _file(self, name: str) -> tuple[Path, int]:
         """The file of replay `name` and its modification time; UnknownReplayError for any other name."""
         if name not in self.names():
-            raise UnknownReplayError(f"unknown replay {name!r}: no such record file under {self.folder}")
+            raise UnknownReplayError(f"unknown replay {quoted(name)}: no such record file under {self.folder}")
         path = self.folder / name
-        return path, path.stat().st_mtime_ns
+        try:
+            return path, path.stat().st_mtime_ns
+        except FileNotFoundError:  # removed since it was found
+            raise UnknownReplayError(f"unknown replay {quoted(name)}: removed from {self.folder}") from None
 
     def summaries(self) -> list[dict[str, Any]]:
         """Every record of the folder as listed (`summary_of`); a record that cannot be read is listed with its error,
@@ -163,13 +179,16 @@ class ReplayFolder:
         listed = []
         for name in self.names():
             path = self.folder / name
-            key = (name, path.stat().st_mtime_ns)
+            try:
+                key = (name, path.stat().st_mtime_ns)
+            except FileNotFoundError:  # removed since it was found
+                continue
             summary = self._summaries.get(key)
             if summary is None:
                 try:
-                    summary = summary_of(name, read_record(path))
+                    summary = summary_of(name, read_file_record(path))
                 except ReplayFormatError as error:  # it names the file and the field
-                    summary = {"name": name, "error": str(error), "record": not is_other_json(error)}
+                    summary = {"name": name, "error": shortened(str(error)), "record": not is_other_json(error)}
                 self._summaries[key] = summary
             if summary.get("record", True):
                 listed.append(summary)
@@ -184,7 +203,7 @@ class ReplayFolder:
             if opened is not None:
                 self._opened.move_to_end(key)
                 return opened
-        opened = open_record(name, read_record(path))
+        opened = open_record(name, read_file_record(path))
         with self._lock:
             self._opened[key] = opened
             while len(self._opened) > self._capacity:

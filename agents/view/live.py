@@ -5,30 +5,39 @@ agent per other seat), so the agents answer inside each step; a solo game is a t
 the game's replay record (envs/core/replays.py, the format `evaluate.py --record` writes) is written into the
 viewer's folder, so a game, finished or not, is listed and can be watched again.
 
-While a game runs, the person sees what their seat may see: their own view or the public one; every view (other
-seats', the full table) opens once the game is over. A request that is refused changes nothing.
+While a game runs, the person sees what their seat may see: their own view or the public one, in the live game and
+in its record alike (`LiveGames.running_record`); every view (other seats', the full table) opens once the game is
+over. A decision of the person's with a single legal action is taken without asking, as terminal play takes it, and
+the game's events say so. A request that is refused changes nothing.
 """
 
 from __future__ import annotations
 
+import functools
 import itertools
+import os
 import threading
 import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, Final
 
-from agents.evaluation.play import HUMAN, Table, seat_table
+from agents.evaluation.play import HUMAN, ONLY_CHOICE, Table, seat_table
 from agents.players.registry import AgentSpecError
-from agents.view.board import actor_of, grouped_actions, has_picture, parse_view, rewards_after, view_names
+from agents.view.board import actor_of, grouped_actions, has_picture, parse_view, quoted, rewards_after, view_names
 from agents.view.catalogue import RECORD_SUFFIX
 from envs.adapters.driver import split_env_kwargs
 from envs.core.game import CHANCE, State
-from envs.core.registration import make_env_game
+from envs.core.registration import game_record_of_env_id, make_env_game
 from envs.core.replays import View, apply_event, build_record, event_label, view_text, write_record
 
 LIVE_PREFIX: Final = "live-"
 """How the record files of live games start (then the start time and a number)."""
+PARTIAL_PREFIX: Final = "."
+"""A record being written is a hidden file first (the folder's listing leaves those out), then renamed into place."""
+DEFAULT_OTHER_AGENT: Final = "heuristic"
+"""Who plays the other seats of a new game unless told otherwise (random for a game without a heuristic)."""
+FALLBACK_OTHER_AGENT: Final = "random"
 
 
 class GameSetupError(ValueError):
@@ -60,6 +69,24 @@ def human_seat(agents: Sequence[str], num_players: int) -> int:
     return humans[0]
 
 
+def check_seed(seed: Any) -> None:
+    """GameSetupError unless `seed` is None or a whole number 0 or more (the envs' generators take no other)."""
+    if seed is None:
+        return
+    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+        shown = quoted(str(seed)) if isinstance(seed, int) and abs(seed) < 10**100 else f"a {type(seed).__name__}"
+        raise GameSetupError(f"seed: expected a whole number 0 or more, got {shown}")
+
+
+@functools.cache
+def default_agents(env_id: str) -> tuple[str, ...]:
+    """The agent specs a new game of `env_id` starts from: the person at the last seat, the game's heuristic (random
+    for a game without one) at every other, one spec per seat of the game the id makes with no kwargs."""
+    num_players = make_env_game(env_id, {}).spec.num_players
+    other = DEFAULT_OTHER_AGENT if game_record_of_env_id(env_id).heuristic else FALLBACK_OTHER_AGENT
+    return (*([other] * (num_players - 1)), HUMAN)
+
+
 class LiveGame:
     """One game in play: its table, the state after each event, and the record file written after every move."""
 
@@ -68,13 +95,23 @@ class LiveGame:
         self.table = table
         self.seed = seed
         self.record_path = record_path
+        self.resolved_record_path = record_path.resolve()
+        self.only_choices: set[int] = set()
+        """The steps of the person's decisions that had a single legal action, taken without asking."""
+        self.states: list[State] = []
         self._lock = threading.Lock()
-        env = table.env
-        env.reset(seed=seed)
-        start = env.start_state
-        first = table.game.new_initial_state() if start is None else table.game.state_from_dict(start)
-        self.states: list[State] = [first]
-        self._follow()
+
+    def start(self) -> None:
+        """Reset the table and play up to the person's first decision with a choice; write the record.
+        RuntimeError when the game ends before the person's seat has a decision."""
+        with self._lock:
+            env = self.table.env
+            env.reset(seed=self.seed)
+            start = env.start_state
+            first = self.table.game.new_initial_state() if start is None else self.table.game.state_from_dict(start)
+            self.states = [first]
+            self._take_only_choices()
+            self._follow()
 
     @property
     def seat(self) -> int:
@@ -85,13 +122,24 @@ class LiveGame:
     def state(self) -> State:
         """The live state (read it, never change it)."""
         state = self.table.env.state
-        assert state is not None  # reset in __init__
+        assert state is not None  # reset in start()
         return state
 
     @property
     def over(self) -> bool:
-        """Whether the game has ended."""
-        return self.state.is_terminal()
+        """Whether the game has ended (not before it has started)."""
+        state = self.table.env.state
+        return state is not None and state.is_terminal()
+
+    def _take_only_choices(self) -> None:
+        """Play the person's decisions that have a single legal action, as terminal play does (`ONLY_CHOICE`)."""
+        env = self.table.env
+        while not self.over and self.state.current_player() == self.seat:
+            legal = self.state.legal_actions()
+            if len(legal) != 1:
+                return
+            self.only_choices.add(len(env.history) + 1)  # the person's event comes first, then the agents' answers
+            env.step(legal[0])
 
     def _follow(self) -> None:
         """Extend the kept states by the events played since the last call, then write the record."""
@@ -104,7 +152,8 @@ class LiveGame:
         self.write_record()
 
     def write_record(self) -> Path:
-        """Write the game's replay record (finished or not) into the viewer's folder; returns its path."""
+        """Write the game's replay record (finished or not) into the viewer's folder; returns its path. It is written
+        to a hidden file first and renamed into place, so a reader never meets half a record."""
         env = self.table.env
         record = build_record(
             self.table.game,
@@ -116,16 +165,32 @@ class LiveGame:
             start_state=env.start_state,
             players=self.table.labels,
         )
-        return write_record(record, self.record_path)
+        partial = self.record_path.with_name(PARTIAL_PREFIX + self.record_path.name)
+        write_record(record, partial)
+        os.replace(partial, self.record_path)
+        return self.record_path
+
+    def views(self) -> list[str | int]:
+        """The views open now: the public view and the person's seat while the game runs, every view after."""
+        if self.over:
+            return view_names(self.table.game.spec.num_players)
+        return ["public", self.seat]
+
+    def check_view(self, view: View, record: str | None = None) -> None:
+        """HiddenViewError for another seat's view or the full table while the game runs (of its record, when named:
+        the file of the folder the view was asked of)."""
+        if view not in self.views():
+            of_record = "" if record is None else f" of the record {record!r} (the live game {self.name})"
+            raise HiddenViewError(
+                f"view: {view!r}{of_record} is hidden while the game runs: you may see your seat ({self.seat}) or "
+                "'public'"
+            )
 
     def view_of(self, text: str | None) -> View:
         """The view a request names (default: the person's seat); HiddenViewError for another seat's or the full
         table while the game runs, ViewError for no view of the game."""
         view = parse_view(text, self.table.game.spec.num_players, default=self.seat)
-        if not self.over and view not in ("public", self.seat):
-            raise HiddenViewError(
-                f"view: {view!r} is hidden while the game runs: you may see your seat ({self.seat}) or 'public'"
-            )
+        self.check_view(view)
         return view
 
     def move(self, action: Any) -> None:
@@ -135,19 +200,23 @@ class LiveGame:
             if self.over:
                 raise GameOverError("action: the game is over")
             if isinstance(action, bool) or not isinstance(action, int):
-                raise MoveError(f"action: expected an action id (a whole number), got {action!r}")
+                raise MoveError(f"action: expected an action id (a whole number), got {quoted(repr(action))}")
             state = self.state
             game = state.game
             legal = state.legal_actions()
             if action not in legal:
-                shown = game.action_label(action) if 0 <= action < game.spec.num_actions else "out of range"
+                in_range = 0 <= action < game.spec.num_actions
+                shown = game.action_label(action) if in_range else "out of range"
+                number = str(action) if in_range else quoted(str(action))
                 choices = ", ".join(f"{a} ({game.action_label(a)})" for a in legal)
-                raise MoveError(f"action: {action} ({shown}) is not legal here; the legal actions: {choices}")
+                raise MoveError(f"action: {number} ({shown}) is not legal here; the legal actions: {choices}")
             self.table.env.step(action)
+            self._take_only_choices()
             self._follow()
 
     def status(self, view: View) -> dict[str, Any]:
-        """The game as `view` sees it: players, who acts, the person's legal actions by group, events and text."""
+        """The game as `view` sees it: players, who acts, the person's legal actions by group, events (each with the
+        note `ONLY_CHOICE` where the person's seat had a single legal action) and text."""
         state = self.state
         game = state.game
         events = []
@@ -160,6 +229,7 @@ class LiveGame:
                     "action": action,
                     "label": event_label(self.states[index], player, action, view),
                     "rewards": rewards_after(self.states[index + 1]),
+                    "note": ONLY_CHOICE if index + 1 in self.only_choices else None,
                 }
             )
         your_turn = not self.over and state.current_player() == self.seat
@@ -174,7 +244,7 @@ class LiveGame:
             "players": list(self.table.labels),
             "seat": self.seat,
             "num_players": game.spec.num_players,
-            "views": view_names(game.spec.num_players) if self.over else ["public", self.seat],
+            "views": self.views(),
             "view": view,
             "to_act": actor_of(state),
             "over": self.over,
@@ -203,6 +273,7 @@ class LiveGames:
         """Set up a game of `env_id` with one agent spec per seat (`human` for the person) and play the agents'
         turns up to the person's first decision; GameSetupError names what is wrong."""
         kwargs = dict(env_kwargs or {})
+        check_seed(seed)
         try:
             _, game_kwargs = split_env_kwargs(kwargs)
             num_players = make_env_game(env_id, game_kwargs).spec.num_players
@@ -215,18 +286,28 @@ class LiveGames:
             raise GameSetupError(str(error)) from None
         with self._lock:
             name = f"{LIVE_PREFIX}{time.strftime('%Y%m%d-%H%M%S')}-{next(self._numbers)}"
-        try:
             game = LiveGame(name, table, seed, self.folder / f"{name}{RECORD_SUFFIX}")
+            self.games[name] = game  # known as running before its record is first written
+        try:
+            game.start()
         except RuntimeError as error:  # the game ended before the person's seat had a decision
+            with self._lock:
+                del self.games[name]
             raise GameSetupError(str(error)) from None
-        with self._lock:
-            self.games[name] = game
         return game
+
+    def running_record(self, path: Path) -> LiveGame | None:
+        """The game still running whose record is the file `path` (its views are the only ones its record may be
+        shown with), or None: no live game's, or a game that is over."""
+        resolved = path.resolve()
+        with self._lock:
+            games = list(self.games.values())
+        return next((game for game in games if game.resolved_record_path == resolved and not game.over), None)
 
     def get(self, name: str) -> LiveGame:
         """The live game called `name`; LookupError names it and the games there are."""
         game = self.games.get(name)
         if game is None:
             known = ", ".join(self.games) or "none"
-            raise LookupError(f"unknown game {name!r}; live games: {known}")
+            raise LookupError(f"unknown game {quoted(name)}; live games: {known}")
         return game

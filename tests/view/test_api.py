@@ -1,6 +1,8 @@
 """The viewer's JSON API on every registered game (Gymnasium and PettingZoo ids, the toys too), through Starlette's
 TestClient: replays listed, stepped and shown for every view; pictures equal to the envs' rgb_array pictures; live
-games played against the heuristic and recorded; every bad request refused with a 4xx that names what is wrong."""
+games played against the heuristic and recorded, set up from the defaults the page gets, the person's lone legal
+actions taken as terminal play takes them; every bad request refused with a 4xx that names what is wrong.
+tests/view/test_server.py speaks to a real server: hidden information of running games, bad input."""
 
 from __future__ import annotations
 
@@ -17,8 +19,10 @@ import pytest
 from PIL import Image
 from starlette.testclient import TestClient
 
+from agents.evaluation.play import ONLY_CHOICE, play_table, seat_table
 from agents.view.app import create_app
 from agents.view.board import picture_function
+from agents.view.live import LiveGame, LiveGames
 from envs.core.actions import ActionCodec
 from envs.core.game import CHANCE, State
 from envs.core.registration import game_record_of_env_id, make_env_game
@@ -332,6 +336,63 @@ def test_a_game_that_cannot_be_set_up_is_refused_naming_why(
     games_before = client.get("/api/games").json()["games"]
     refused(client.post("/api/games", content=json.dumps(body)), 400, *words)
     assert client.get("/api/games").json()["games"] == games_before
+
+
+def test_each_envs_new_game_agents_set_up_a_game(client: TestClient) -> None:
+    """The page's form starts from these: a valid game for every env it offers (the person at the last seat)."""
+    info = client.get("/api/info").json()
+    assert list(info["new_game_agents"]) == info["envs"]
+    for env_id in info["envs"]:
+        agents = info["new_game_agents"][env_id]
+        seats = make_env_game(env_id, {}).spec.num_players
+        other = "heuristic" if game_record_of_env_id(env_id).heuristic else "random"
+        assert agents == [*([other] * (seats - 1)), "human"]
+        created = client.post("/api/games", json={"env": env_id, "agents": agents})
+        assert created.status_code == 201, (env_id, created.text)
+        assert created.json()["seat"] == seats - 1
+
+
+def test_a_lone_legal_action_of_the_person_is_taken_and_noted_as_terminal_play_does(
+    client: TestClient, folder: Path, tmp_path: Path
+) -> None:
+    env_id, seat, seed = "tabletop/card_duel_v0", 1, 5
+    status = client.post("/api/games", json={"env": env_id, "agents": ["heuristic", "human"], "seed": seed}).json()
+    while not status["over"]:
+        offered = [entry["action"] for group in status["legal"] for entry in group["actions"]]
+        assert len(offered) > 1, status["events"][-1:]  # a single legal action is never asked for
+        answer = client.post(f"/api/games/{status['name']}/actions", json={"action": offered[0]})
+        status = answer.json()
+    record = read_record(folder / "live" / status["replay"])
+    states = states_of(folder / "live" / status["replay"])
+    lone = [
+        player == seat and len(states[index].legal_actions()) == 1 for index, (player, _) in enumerate(record.events)
+    ]
+    assert any(lone)
+    assert [event["note"] for event in status["events"]] == [ONLY_CHOICE if alone else None for alone in lone]
+    # terminal play, making the same choices (the first legal action each time), takes the same ones itself
+    lines: list[str] = []
+    played = tmp_path / "terminal.json"
+    table = seat_table(env_id, {}, seat, ["heuristic"])
+    play_table(table, seed, read_line=lambda prompt: "1", write=lines.append, record_path=played)
+    assert read_record(played).events == record.events
+    assert sum(ONLY_CHOICE in line for line in lines) == sum(lone)
+
+
+def test_a_live_game_is_known_as_running_before_its_record_is_first_written(
+    folder: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    games = LiveGames(folder / "early")
+    known: list[bool] = []
+    write = LiveGame.write_record
+
+    def watched(game: LiveGame) -> Path:
+        known.append(games.running_record(game.record_path) is game)
+        return write(game)
+
+    monkeypatch.setattr(LiveGame, "write_record", watched)
+    game = games.create("tabletop/card_duel_v0", ["human", "heuristic"], seed=1)
+    assert known and all(known)
+    assert [path.name for path in (folder / "early").iterdir()] == [game.record_path.name]  # no partial file left
 
 
 def test_the_live_picture_is_the_games_picture_of_the_live_state(client: TestClient, folder: Path) -> None:

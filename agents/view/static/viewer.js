@@ -53,6 +53,12 @@ function outcomeText(outcome) {
   return (outcome.terminal === false ? "unfinished; " : "") + parts.join("; ");
 }
 
+function replayOutcome(replay) {
+  // A running live game's record has no outcome yet (its scores may count what is hidden).
+  if (replay.running) return "running (a live game: your seat's view or the public one until it ends)";
+  return outcomeText(replay.outcome);
+}
+
 function eventItems(list, events, players, onClick) {
   list.replaceChildren(
     ...events.map((event) => {
@@ -60,7 +66,7 @@ function eventItems(list, events, players, onClick) {
       item.value = event.step;
       item.dataset.step = event.step;
       item.className = event.player === "chance" ? "chance" : "decision";
-      item.textContent = `${actorName(event.player, players)}: ${event.label}`;
+      item.textContent = `${actorName(event.player, players)}: ${event.label}${event.note ? ` ${event.note}` : ""}`;
       if (onClick) item.addEventListener("click", () => onClick(event.step));
       return item;
     }),
@@ -79,7 +85,11 @@ async function openHome() {
   $("folder").textContent = info.folder;
   $("agent-names").textContent = info.agents.join(", ");
   const envSelect = $("new-env");
-  if (!envSelect.options.length) envSelect.replaceChildren(...info.envs.map((env) => new Option(env, env)));
+  if (!envSelect.options.length) {
+    envSelect.replaceChildren(...info.envs.map((env) => new Option(env, env)));
+    newGameAgents = info.new_game_agents;
+    fillAgents();
+  }
   $("replays").tBodies[0].replaceChildren(
     ...listed.replays.map((replay) => {
       const row = document.createElement("tr");
@@ -90,7 +100,7 @@ async function openHome() {
       const cells = replay.error
         ? [replay.error]
         : [replay.env_id || replay.game, replay.seed ?? "-", (replay.players || []).join(", ") || "-",
-           `${replay.steps} (${replay.decisions} decisions)`, outcomeText(replay.outcome)];
+           `${replay.steps} (${replay.decisions} decisions)`, replayOutcome(replay)];
       const first = document.createElement("td");
       first.append(link);
       row.append(first, ...cells.map((text) => Object.assign(document.createElement("td"), { textContent: text })));
@@ -107,6 +117,16 @@ async function openHome() {
     }),
   );
 }
+
+let newGameAgents = {}; // each env id's default agents (one per seat, the person last), from /api/info
+
+function fillAgents() {
+  // The agents of a valid game of the env selected: the defaults the server gives for it.
+  const agents = newGameAgents[$("new-env").value];
+  if (agents) $("new-agents").value = agents.join(", ");
+}
+
+$("new-env").addEventListener("change", fillAgents);
 
 $("new-game").addEventListener("submit", async (submitted) => {
   submitted.preventDefault();
@@ -139,7 +159,7 @@ async function openReplay(name, params) {
     const header = player.header;
     $("replay-title").textContent =
       `${name}: ${header.env_id || header.game}, seed ${header.seed ?? "-"}` +
-      `, ${(header.players || []).join(" vs ") || `${header.num_players} seat(s)`} - ${outcomeText(header.outcome)}`;
+      `, ${(header.players || []).join(" vs ") || `${header.num_players} seat(s)`} - ${replayOutcome(header)}`;
     fillViews($("view"), header.views, header.view);
     eventItems($("events"), header.events, header.players, (step) => goTo(step));
     $("picture").hidden = !header.picture;
