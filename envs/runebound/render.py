@@ -115,10 +115,14 @@ WIDTH, HEIGHT = 960, 600
 MARGIN = 12
 COLUMN = 470
 """The board's column starts here; the two sides, their abilities and the tokens off the board are left of it."""
-LINE = 15
-FONT_SIZE = 12
-CHARACTERS = 66
-"""Characters of a wrapped line in the left column (about 7 pixels each)."""
+LINE = 16
+FONT_SIZE = 13
+"""Font size (pixels): the viewer shows this picture at 848 of its 960 pixels in a 1,280-pixel window
+(agents/view/static/viewer.css), so 13 pixels read as 11.5."""
+LEFT_TEXT = COLUMN - MARGIN - 16
+"""Width (pixels) of a wrapped line in the left column."""
+SPACE_TEXT = 190
+"""Width (pixels) of a board space's wrapped text, left of its tokens."""
 BACKGROUND = (30, 28, 36)
 INK = (235, 230, 215)
 DIM = (150, 145, 135)
@@ -152,25 +156,27 @@ SHORT = {
     Symbol.BLANK: "blank",
 }
 """A symbol's word on a disc (short enough to fit it)."""
-TOKEN = 46
-"""A token's disc, in pixels."""
+TOKEN = 50
+"""A token's disc, in pixels (its symbol's word fits across it)."""
 TOKEN_STEP = TOKEN + 12
 
 
 @cache
 def _font() -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
+    """Pillow's own font at FONT_SIZE, the same on every machine (Pillow before 10.1 has one size only)."""
     try:
-        return ImageFont.truetype("DejaVuSans.ttf", FONT_SIZE)
-    except OSError:
+        return ImageFont.load_default(size=FONT_SIZE)
+    except TypeError:
         return ImageFont.load_default()
 
 
 def _wrap(words: str, width: int) -> list[str]:
-    """`words` in lines of at most `width` characters."""
+    """`words` in lines of at most `width` pixels."""
+    font = _font()
     lines: list[str] = []
     line = ""
     for word in words.split():
-        if line and len(line) + 1 + len(word) > width:
+        if line and font.getlength(f"{line} {word}") > width:
             lines.append(line)
             line = word
         else:
@@ -178,8 +184,14 @@ def _wrap(words: str, width: int) -> list[str]:
     return [*lines, line] if line else lines
 
 
+def _centred(draw: ImageDraw.ImageDraw, centre: float, y: int, words: str, colour: tuple[int, int, int]) -> None:
+    """Draw `words` centred on x = `centre`."""
+    font = _font()
+    draw.text((centre - font.getlength(words) / 2, y), words, fill=colour, font=font)
+
+
 def _text(draw: ImageDraw.ImageDraw, x: int, y: int, words: str, colour: tuple[int, int, int], width: int) -> int:
-    """Draw `words` wrapped to `width` characters; the y below them."""
+    """Draw `words` wrapped to `width` pixels; the y below them."""
     for line in _wrap(words, width):
         draw.text((x, y), line, fill=colour, font=_font())
         y += LINE
@@ -191,8 +203,7 @@ def _disc(draw: ImageDraw.ImageDraw, x: int, y: int, state: CombatState, side: i
     its side's casting order under it."""
     held = state.tokens[side][index]
     box = (x, y, x + TOKEN, y + TOKEN)
-    font = _font()
-    draw.text((x + TOKEN // 2 - 3, y + TOKEN + 1), str(index + 1), fill=DIM, font=font)
+    _centred(draw, x + TOKEN / 2, y + TOKEN + 1, str(index + 1), DIM)
     if held.face == NOT_CAST:
         draw.ellipse(box, outline=DIM, width=2)
         return
@@ -200,9 +211,9 @@ def _disc(draw: ImageDraw.ImageDraw, x: int, y: int, state: CombatState, side: i
     fill = SPENT if held.spent else SYMBOL_COLOURS[face.symbol]
     draw.ellipse(box, fill=fill, outline=GOLD if face.gold else FRAME, width=4 if face.gold else 2)
     word = SHORT[face.symbol]
-    draw.text((x + TOKEN // 2 - 3 * len(word), y + 11), word, fill=(20, 20, 20), font=font)
+    _centred(draw, x + TOKEN / 2, y + 10, word, (20, 20, 20))
     if face.symbol not in (Symbol.AGILITY, Symbol.DOUBLE, Symbol.TACTICS, Symbol.BLANK):
-        draw.text((x + TOKEN // 2 - 3, y + 25), str(face.value), fill=(20, 20, 20), font=font)
+        _centred(draw, x + TOKEN / 2, y + 26, str(face.value), (20, 20, 20))
 
 
 def _bar(draw: ImageDraw.ImageDraw, x: int, y: int, health: int, damage: int) -> None:
@@ -230,7 +241,7 @@ def render_rgb(state: State) -> np.ndarray:
     status = (
         "deciding: " + DECISION_WORDS.get(frame.kind, frame.kind) if frame is not None else state.outcome.name.lower()
     )
-    y = _text(draw, MARGIN, MARGIN + LINE, status, GOLD, CHARACTERS) + 6
+    y = _text(draw, MARGIN, MARGIN + LINE, status, GOLD, LEFT_TEXT) + 6
     for side, name, health in ((HERO, hero.name, hero.health), (ENEMY, f"{enemy.name} ({enemy.trait})", enemy.health)):
         flags = [word for word, on in (("passed", state.passed[side]), ("charged", state.charged[side]),
                                        ("silenced", state.silenced[side])) if on]  # fmt: skip
@@ -242,7 +253,7 @@ def render_rgb(state: State) -> np.ndarray:
         y += LINE + 2
         for slot, ability in enumerate(state.abilities(side)):
             mark = " (triggered)" if state.has_triggered(side, slot) else ""
-            y = _text(draw, MARGIN + 8, y, f"{ability.name}{mark}: {ability.text}", DIM, CHARACTERS - 2)
+            y = _text(draw, MARGIN + 8, y, f"{ability.name}{mark}: {ability.text}", DIM, LEFT_TEXT - 8)
         if side == HERO:
             y += 4
             for index in range(len(state.tokens[HERO])):
@@ -250,7 +261,7 @@ def render_rgb(state: State) -> np.ndarray:
             y += TOKEN + LINE + 6
         y += 6
     board = state.trait().board
-    y = _text(draw, MARGIN, y, f"{enemy.trait} board, {board.ability.name}: {board.ability.text}", INK, CHARACTERS)
+    y = _text(draw, MARGIN, y, f"{enemy.trait} board, {board.ability.name}: {board.ability.text}", INK, LEFT_TEXT)
     off = [
         i
         for i in range(len(state.tokens[ENEMY]))
@@ -279,7 +290,7 @@ def _board(draw: ImageDraw.ImageDraw, state: CombatState) -> None:
         draw.text(
             (COLUMN + 6, top + 4), f"{space.symbol.name.lower()}{bonus}", fill=SYMBOL_COLOURS[space.symbol], font=font
         )
-        _text(draw, COLUMN + 6, top + 4 + LINE, space.text, DIM, 26)
+        _text(draw, COLUMN + 6, top + 4 + LINE, space.text, DIM, SPACE_TEXT)
         x = COLUMN + 200
         for index in range(len(state.tokens[ENEMY])):
             if state.tokens[ENEMY][index].on != NOWHERE or state.space_of(index) != number:

@@ -32,7 +32,9 @@ from envs.unbroken.words import (
     row_text,
 )
 
-WIDTH, HEIGHT = 1000, 660
+WIDTH, HEIGHT = 840, 660
+"""The viewer shows a picture at most as wide as its board column, 848 pixels in a 1,280-pixel window
+(agents/view/static/viewer.css): this one is shown at its own size, its text unscaled."""
 MARGIN = 10
 COLUMN_GAP = 20
 COLUMN_WIDTH = (WIDTH - 2 * MARGIN - COLUMN_GAP) // 2
@@ -49,11 +51,12 @@ PIP = 14
 PIP_STEP = PIP + 2
 BAR_LABEL_WIDTH = 110
 """Room for a bar's name left of its pips."""
-SKULL_ROW = 12
+SKULL_ROW = 14
 """Room under the time bar for its skull marks (I..IV)."""
 CARDS_PER_ROW = 2
 """Revealed encounters and offered skills are drawn as cards, this many side by side."""
-FONT_SIZE, TITLE_SIZE = 12, 15
+FONT_SIZE, TITLE_SIZE, MARK_SIZE = 12, 15, 11
+"""Font sizes (pixels): text, the header, the skull marks under the time bar."""
 BACKGROUND = (32, 28, 24)
 INK = (235, 225, 200)
 DIM = (150, 140, 120)
@@ -379,7 +382,7 @@ def _draw_pips(draw: ImageDraw.ImageDraw, x: int, y: int, width: int, item: Pips
         draw.rectangle(box, fill=item.colour if i < item.filled else None, outline=DIM)
     for pip, mark in item.marks:
         centre = left + (pip - 1) * step + size // 2
-        draw.text((centre - text_width(mark, 10) / 2, y + size + 1), mark, fill=DIM, font=font(10))
+        draw.text((centre - text_width(mark, MARK_SIZE) / 2, y + size + 1), mark, fill=DIM, font=font(MARK_SIZE))
 
 
 def render_rgb(state: State) -> np.ndarray:
