@@ -1,6 +1,6 @@
 """Screenshots of the browser viewer, one per registered game, taken in headless Chromium: the docs' pictures.
 
-    python -m benchmarks.viewer_screenshots [--out docs/_static] [--step-fraction 0.5]
+    python -m benchmarks.viewer_screenshots [--out docs/_static] [--step-fraction 0.5] [--only play unearth ...]
 
 Every discovered game gets one seeded game on its first env id (each seat playing the game's heuristic, random where
 the game has none) recorded into `runs/view` of a temporary folder, the folder `tabletop-view play` writes to (the
@@ -42,6 +42,8 @@ DOCS_STATIC: Final = Path(__file__).resolve().parents[1] / "docs" / "_static"
 """Where the documentation's pictures live."""
 PLAY_ENV: Final = "tabletop/unearth_v0"
 """The env of the live game shot as `viewer-play.png` (the README's caption: "The viewer playing Unearth")."""
+PLAY_SHOT: Final = "play"
+"""The name of the live game's picture (`viewer-play.png`) beside the games' names."""
 
 
 # ------------------------------------------------------------------------------------------------ records
@@ -159,9 +161,9 @@ def working_directory(path: Path) -> Iterator[None]:
         os.chdir(before)
 
 
-def take_screenshots(out: Path, step_fraction: float, seed: int) -> list[Path]:
+def take_screenshots(out: Path, step_fraction: float, seed: int, only: list[str] | None = None) -> list[Path]:
     """Record one game per env id of every discovered game, and shoot the viewer showing each, then a live game of
-    `PLAY_ENV`; returns the files."""
+    `PLAY_ENV`; `only` names the pictures to take (games' names, `PLAY_SHOT`; default all). Returns the files."""
     import tempfile
 
     from selenium.webdriver.common.by import By
@@ -176,6 +178,10 @@ def take_screenshots(out: Path, step_fraction: float, seed: int) -> list[Path]:
         folder = DEFAULT_LIVE_FOLDER  # relative, as `tabletop-view play` serves it: the page shows no temporary path
         # One picture per game: its first env id (a game's ids share its rules and its picture).
         games = {name: (*record.gym_env_ids, *record.pettingzoo_ids)[0] for name, record in discovered_games().items()}
+        unknown = set(only or ()) - {*games, PLAY_SHOT}
+        if unknown:
+            raise ValueError(f"--only {sorted(unknown)}: no such picture; the pictures: {[*games, PLAY_SHOT]}")
+        games = {name: env_id for name, env_id in games.items() if only is None or name in only}
         steps = {}
         for env_id in games.values():
             path = record_game(env_id, seed, folder / f"{env_id.replace('/', '_')}.json", agent="heuristic")
@@ -191,15 +197,16 @@ def take_screenshots(out: Path, step_fraction: float, seed: int) -> list[Path]:
                     shot = out / f"viewer-{next(game for game, env in games.items() if env == env_id)}.png"
                     driver.save_screenshot(str(shot))
                     taken.append(shot)
-                open_page(driver, f"{address}/#/")
-                Select(driver.find_element(By.ID, "new-env")).select_by_value(PLAY_ENV)  # its default agents
-                driver.find_element(By.ID, "new-seed").send_keys(str(seed))
-                driver.find_element(By.CSS_SELECTOR, "#new-game button").click()
-                wait_until(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#actions button"), "actions")
-                wait_until(driver, lambda d: picture_loaded(d, "game-picture"), "the live picture")
-                shot = out / "viewer-play.png"
-                driver.save_screenshot(str(shot))
-                taken.append(shot)
+                if only is None or PLAY_SHOT in only:
+                    open_page(driver, f"{address}/#/")
+                    Select(driver.find_element(By.ID, "new-env")).select_by_value(PLAY_ENV)  # its default agents
+                    driver.find_element(By.ID, "new-seed").send_keys(str(seed))
+                    driver.find_element(By.CSS_SELECTOR, "#new-game button").click()
+                    wait_until(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#actions button"), "actions")
+                    wait_until(driver, lambda d: picture_loaded(d, "game-picture"), "the live picture")
+                    shot = out / f"viewer-{PLAY_SHOT}.png"
+                    driver.save_screenshot(str(shot))
+                    taken.append(shot)
         finally:
             driver.quit()
     return taken
@@ -217,8 +224,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=DOCS_STATIC, help=f"folder of the pictures (default {DOCS_STATIC})")
     parser.add_argument("--step-fraction", type=float, default=0.5, help="how far into each game (0..1, default 0.5)")
     parser.add_argument("--seed", type=int, default=3, help="seed of every recorded game (default 3)")
+    parser.add_argument(
+        "--only", nargs="+", metavar="NAME", help=f"take only these pictures: games' names, {PLAY_SHOT} (default all)"
+    )
     args = parser.parse_args(argv)
-    for path in take_screenshots(args.out, args.step_fraction, args.seed):
+    for path in take_screenshots(args.out, args.step_fraction, args.seed, args.only):
         print(path)
     return 0
 

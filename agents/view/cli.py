@@ -1,6 +1,6 @@
 """The viewer's command line: `tabletop-view FOLDER` to watch replays, `tabletop-view play --env ID --agent ...`.
 
-    tabletop-view runs/RUN/recordings/                      # every replay record under the folder
+    tabletop-view OUT/recordings/                           # every replay record under the folder
     tabletop-view play --env tabletop/unearth_v0 --agent heuristic --agent human [--seed 3]
 
 Both start a local server (127.0.0.1 unless `--host` says otherwise) and print its address. `play` sets up a live

@@ -23,6 +23,10 @@ from agents.view.cli import DEFAULT_HOST, USAGE_EXIT_CODE, address_of, listen, m
             ["play", "--env", "tabletop/card_duel_v0", "--agent", "human", "--agent", "random", "--env-kwarg", "x"],
             ["--env-kwarg x"],
         ),
+        (
+            ["play", "--env", "tabletop/card_duel_v0", "--agent", "human", "--agent", "random", "--seed", "-1"],
+            ["seed", "-1"],
+        ),
     ],
 )
 def test_a_game_that_cannot_be_set_up_is_one_error_line(

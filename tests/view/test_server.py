@@ -309,3 +309,11 @@ def test_a_record_nested_too_deeply_is_listed_with_its_error_beside_the_others(v
     assert entries[file_name(FINISHED_ENV)]["outcome"]["terminal"] is True  # the others are listed still
     refused(viewer.get(f"/api/replays/{DEEP_RECORD}/steps"), 422, DEEP_RECORD, "nested too deeply")
     refused(viewer.get(f"/api/replays/{DEEP_RECORD}/states/0/picture"), 422, DEEP_RECORD)
+
+
+def test_the_docs_state_the_limits_the_server_applies() -> None:
+    """docs/viewer.md gives the body limit, its nesting and the quoted length: the constants of the code."""
+    docs = (Path(__file__).resolve().parents[2] / "docs" / "viewer.md").read_text(encoding="utf-8")
+    assert f"{MAX_BODY_BYTES // 1024} KiB" in docs
+    assert f"at most {MAX_BODY_DEPTH} objects and arrays deep" in docs
+    assert f"quotes at most {QUOTE_CHARS} characters" in docs
