@@ -5,10 +5,10 @@ is sleeved "without viewing the threat side"), the on-deck threat but not the or
 each core deck, the market, never a face-down deck's order. A solo game has no one else to hide from, so the
 player's view is also the public one.
 
-The picture (`WIDTH` x `HEIGHT`) is laid out in bands: the header; the player mat (health, armor, credits, action
-points, level discs, boss damage) beside the danger track (each space's value, border colour and effect, the skipped
-spaces crossed out, the marker) and the core decks; then the battlefield with the on-deck threat; the hand; the
-cards in play (exhausted allies marked); the market of upgrades.
+The picture (`WIDTH` x `HEIGHT`, as wide as the viewer shows it unscaled) is laid out in bands: the header; the
+player mat (health, armor, credits, action points, level discs, boss damage) beside the core decks and the draft; the
+danger track (each space's value, border colour and effect, the skipped spaces crossed out, the marker); then the
+battlefield with the on-deck threat; the hand; the cards in play (exhausted allies marked); the market of upgrades.
 """
 
 from __future__ import annotations
@@ -109,9 +109,12 @@ def core_deck_top(state: UnstoppableState, level: int) -> int:
 
 
 # ============================================================================================ picture
-WIDTH, HEIGHT = 1280, 960
+WIDTH, HEIGHT = 840, 1076
+"""The viewer shows a picture at most as wide as its board column, 848 pixels in a 1,280-pixel window
+(agents/view/static/viewer.css): this one is shown at its own size, its text unscaled."""
 MARGIN = 12
 FONT_SIZE, SMALL_SIZE, TITLE_SIZE = 12, 11, 15
+"""Font sizes (pixels): text, the smallest text (a card's rules, a label), the header."""
 LINE = 14
 """Height of one line of card text."""
 BACKGROUND = (30, 28, 36)
@@ -141,15 +144,18 @@ BORDER_RGB = {"green": (80, 190, 90), "yellow": (230, 200, 60), "red": (220, 60,
 """Outline of a danger-track space by its border colour."""
 SPACE_EFFECT_LETTER = {"eliminate": "ELIM", "market_cycle": "CYCLE", "none": ""}
 TOP_BAND = (36, 244)
-"""Vertical extent of the player mat, danger track and core decks."""
-BATTLEFIELD_BAND = (254, 474)
-HAND_BAND = (484, 670)
-PLAY_BAND = (680, 826)
-MARKET_BAND = (836, 952)
-MAT_WIDTH = 420
-ON_DECK_WIDTH = 190
+"""Vertical extent of the player mat, and beside it the core decks and the draft."""
+DANGER_BAND = (252, 356)
+BATTLEFIELD_BAND = (364, 574)
+HAND_BAND = (582, 760)
+PLAY_BAND = (768, 906)
+MARKET_BAND = (914, HEIGHT - 12)
+MAT_WIDTH = 400
+ON_DECK_WIDTH = 160
 """Room right of the active threats for the on-deck threat and the deck."""
-LEVEL_STEP = 40
+CORE_DECK_COLUMNS = 3
+"""Core decks per row (two rows of three)."""
+LEVEL_STEP = 36
 """Width of a level's box under the level discs."""
 MAX_CARD_WIDTH = 172
 MIN_CARD_WIDTH = 60
@@ -240,8 +246,8 @@ def render_rgb(state: State) -> np.ndarray:
     draw = ImageDraw.Draw(image)
     draw.text((MARGIN, 10), _header(state), fill=INK, font=font(TITLE_SIZE))
     _draw_mat(draw, state, (MARGIN, TOP_BAND[0], MARGIN + MAT_WIDTH, TOP_BAND[1]))
-    _draw_danger_track(draw, state, (MARGIN * 2 + MAT_WIDTH, TOP_BAND[0], WIDTH - MARGIN, TOP_BAND[0] + 104))
-    _draw_core_decks(draw, state, (MARGIN * 2 + MAT_WIDTH, TOP_BAND[0] + 112, WIDTH - MARGIN, TOP_BAND[1]))
+    _draw_core_decks(draw, state, (MARGIN + MAT_WIDTH + 8, TOP_BAND[0], WIDTH - MARGIN, TOP_BAND[1]))
+    _draw_danger_track(draw, state, (MARGIN, DANGER_BAND[0], WIDTH - MARGIN, DANGER_BAND[1]))
     _draw_battlefield(draw, state)
     _draw_row(draw, state, "Hand", state.hand, HAND_BAND)
     _draw_row(draw, state, "In play", state.in_play, PLAY_BAND)
@@ -295,7 +301,9 @@ def _draw_mat(draw: ImageDraw.ImageDraw, state: UnstoppableState, box: tuple[int
         draw.rectangle((lx, y - 2, lx + LEVEL_STEP - 6, y + 30), outline=DIM)
         draw.text((lx + 3, y - 1), f"L{level}", fill=DIM, font=font(SMALL_SIZE))
         if level == state.level:
-            draw.ellipse((lx + LEVEL_STEP - 22, y + 1, lx + LEVEL_STEP - 8, y + 15), fill=(230, 230, 240), outline=DARK)
+            draw.ellipse(
+                (lx + LEVEL_STEP - 21, y + 12, lx + LEVEL_STEP - 8, y + 25), fill=(230, 230, 240), outline=DARK
+            )
         if level == state.small_level:
             draw.ellipse((lx + 4, y + 16, lx + 14, y + 26), fill=(160, 200, 250), outline=DARK)
     draw.text((pip_x + MAX_LEVEL * LEVEL_STEP + 2, y), "big: level", fill=DIM, font=font(SMALL_SIZE))
@@ -333,7 +341,7 @@ def _draw_danger_track(draw: ImageDraw.ImageDraw, state: UnstoppableState, box: 
         draw.text((sx + 7, top + 6), "MAX" if last else str(space.value), fill=INK, font=font(FONT_SIZE))
         effect = SPACE_EFFECT_LETTER[space.effect]
         if effect:
-            draw.text((sx + 5, top + 24), effect[:4], fill=CREDIT_RGB, font=font(9))
+            draw.text((sx + 5, top + 24), effect, fill=CREDIT_RGB, font=font(SMALL_SIZE))
         if space.border == skipped:
             draw.line((cell[0], cell[1], cell[2], cell[3]), fill=DIM, width=2)
             draw.line((cell[0], cell[3], cell[2], cell[1]), fill=DIM, width=2)
@@ -347,26 +355,34 @@ def _draw_danger_track(draw: ImageDraw.ImageDraw, state: UnstoppableState, box: 
 
 
 def _draw_core_decks(draw: ImageDraw.ImageDraw, state: UnstoppableState, box: tuple[int, int, int, int]) -> None:
-    """The six face-up core decks: each top card and count, the small disc's deck marked; the draft's cores."""
+    """The six face-up core decks (two rows of three): each top card and count, the small disc's deck marked; the
+    draft's cores below them while the player drafts."""
     cores = state.game.cards.cores
     x0, y0, x1, y1 = box
-    title = "Core decks (face up)"
-    if state.draft:
-        title += "  |  draft: " + ", ".join(cores[c].name for c in state.draft)
-    _panel(draw, box, _fit(title, x1 - x0 - 16))
-    width = (x1 - x0 - 16) / MAX_LEVEL
+    _panel(draw, box, "Core decks (face up)")
+    width = (x1 - x0 - 16) / CORE_DECK_COLUMNS
+    height = 40
     for level in range(1, MAX_LEVEL + 1):
-        cx = x0 + 8 + (level - 1) * width
-        cell = (cx + 2, y0 + 24, cx + width - 2, y1 - 6)
+        row, column = divmod(level - 1, CORE_DECK_COLUMNS)
+        cx = x0 + 8 + column * width
+        cy = y0 + 24 + row * (height + 6)
+        cell = (cx + 2, cy, cx + width - 2, cy + height)
         marked = level == state.small_level
         draw.rectangle(cell, fill=CARD, outline=(160, 200, 250) if marked else DIM, width=2 if marked else 1)
         top = core_deck_top(state, level)
         name = cores[top].name if top != NONE else "-"
-        draw.text((cx + 6, y0 + 27), f"L{level} ({len(state.core_decks[level - 1])})", fill=DIM, font=font(10))
+        draw.text((cx + 6, cy + 2), f"L{level} ({len(state.core_decks[level - 1])})", fill=DIM, font=font(SMALL_SIZE))
         if top != NONE:
-            band = FACTION_RGB[cores[top].faction]
-            draw.rectangle((cx + 4, y0 + 42, cx + width - 4, y0 + 56), fill=band)
-        draw.text((cx + 6, y0 + 43), _fit(name, width - 12, 10), fill=DARK if top != NONE else DIM, font=font(10))
+            draw.rectangle((cx + 4, cy + 19, cx + width - 4, cy + height - 3), fill=FACTION_RGB[cores[top].faction])
+        draw.text(
+            (cx + 7, cy + 21),
+            _fit(name, width - 14, SMALL_SIZE),
+            fill=DARK if top != NONE else DIM,
+            font=font(SMALL_SIZE),
+        )
+    if state.draft:
+        draft = "Draft: " + ", ".join(cores[c].name for c in state.draft)
+        _lines(draw, x0 + 10, y0 + 24 + 2 * (height + 6) + 4, [(draft, INK)], x1 - x0 - 20, y1 - 4, FONT_SIZE)
 
 
 def _card_widths(count: int, room: float) -> float:
@@ -408,7 +424,10 @@ def _draw_threat(
     width = x1 - x0 - 10
     draw.text((x0 + 5, y0 + 4), _fit(threat.name, width, FONT_SIZE), fill=INK, font=font(FONT_SIZE))
     draw.text(
-        (x0 + 5, y0 + 21), _fit(f"ATK {attack}  DEF {health - attack}  HP {health}", width), fill=INK, font=font(12)
+        (x0 + 5, y0 + 21),
+        _fit(f"ATK {attack}  DEF {health - attack}  HP {health}", width),
+        fill=INK,
+        font=font(FONT_SIZE),
     )
     # The health bar: one segment per point of health, the damage taken in orange.
     bar_y = y0 + 39
