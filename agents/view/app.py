@@ -28,7 +28,7 @@ import json
 from collections.abc import Awaitable, Callable, Iterator
 from importlib import resources
 from pathlib import Path
-from typing import Any, Final
+from typing import Annotated, Any, Final
 
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, ValidationError
 from starlette.applications import Starlette
@@ -89,6 +89,8 @@ STEP_DIGITS: Final = 9
 limit on the digits of an integer)."""
 MAX_TEXT: Final = 4096
 """The longest env id or agent spec a body may give (a model's path included)."""
+MAX_SEATS: Final = 64
+"""The most agent specs a body may give (one per seat)."""
 
 
 class RequestError(Exception):
@@ -104,7 +106,7 @@ class NewGame(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
     env: StrictStr = Field(max_length=MAX_TEXT)
-    agents: list[StrictStr] = Field(max_length=MAX_TEXT)
+    agents: list[Annotated[StrictStr, Field(max_length=MAX_TEXT)]] = Field(max_length=MAX_SEATS)
     seed: StrictInt | None = None
     env_kwargs: dict[str, Any] = {}
 

@@ -258,6 +258,7 @@ def test_a_number_past_pythons_digit_limit_in_a_body_is_refused(viewer: Client) 
 def test_long_input_is_never_echoed_whole(viewer: Client) -> None:
     long = "x" * (MAX_BODY_BYTES // 2)
     refused(viewer.post("/api/games", {"env": long, "agents": ["human"]}), 400, "body", "env")
+    refused(viewer.post("/api/games", {"env": FINISHED_ENV, "agents": ["human", long]}), 400, "body", "agents.1")
     message = refused(viewer.post("/api/games", {"env": f"tabletop/{long}", "agents": ["human"]}), 400)
     assert long not in message
     message = refused(viewer.get(f"/api/games/{long[:5000]}"), 404, "unknown game", "(5000 characters)")
