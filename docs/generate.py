@@ -1,20 +1,37 @@
-"""Pages of the documentation site written from the code: one per game, and the results page.
+"""Pages of the documentation site written from the code: one per game with its own pages, and the results pages.
 
-`write_pages(folder)` is called by `docs/conf.py` on every build. A game's page lists its env ids, its keyword
-arguments (the game's own, with defaults and the values evaluation sweeps, then the adapters' and the entry point's
-own, such as an opponent env's `opponents`), its observation views
-(name, shape, axis roles) and its action groups (first id, count, an example label), read from the registration
-record, the rules-core game and its observer. The results page includes every `benchmarks/results/*.md` report, each
-of which starts with the command that wrote it.
+`write_pages(folder)` is called by `docs/conf.py` on every build. Every fact on a generated page is read from the one
+place that holds it, never retyped here:
+
+- a game's page: its env ids (the registration record); its players, reward modes, actions and bound (`GameSpec`);
+  its keyword arguments with the defaults of the signatures that take them (the game class, each Gymnasium entry
+  point, the PettingZoo adapter), the values the game accepts (`Game.kwarg_values`), the values evaluation sweeps
+  (the record's settings) and their meanings (`Game.KWARG_MEANINGS`, the opponent env's `OPPONENT_ENV_KWARGS`);
+  its observation views (the observer) and action groups (the action labels); a picture of a position reached in
+  play (the env's `rgb_array` render); the hand-written part of the page (`docs/notes/<game>.md`);
+- the game's documents (`envs/<game>/*.md`: RULES.md, CONTENT.md, REFERENCE.md, ...), each as a page of its own;
+- a results page per game: the agents' win rates with their 95% intervals, read from `benchmarks/results/<game>_*.json`,
+  then every report of the game (`benchmarks/results/<game>_*.md`, each starting with the command that wrote it);
+  the platform's reports (those of no game) on the results page.
 """
 
 from __future__ import annotations
 
+import importlib
 import inspect
+import re
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import gymnasium as gym
+import numpy as np
+
+from envs.adapters.driver import ENV_ADAPTER_KWARGS
 from envs.adapters.opponents import OPPONENT_ENV_KWARGS
+from envs.adapters.pettingzoo_env import ADAPTER_KWARGS as PETTINGZOO_ADAPTER_KWARGS
+from envs.adapters.pettingzoo_env import TabletopAECEnv
+from envs.core import game as game_module
 from envs.core.observation import observer_view_axes
 from envs.core.registration import GameRecord, discovered_games, load_attribute, make_game
 
@@ -22,65 +39,110 @@ ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "benchmarks" / "results"
 NOTES = ROOT / "docs" / "notes"
 """Each game's hand-written part of its page (`docs/notes/<game>.md`), placed above the generated tables."""
+GAMES = ROOT / "envs"
 
-ADAPTER_KWARGS = {
-    "reward": "what a terminal reward measures: one of the game's declared reward modes (default `win`)",
-    "illegal_action": "`raise` (default) or `penalize`: end the episode with a penalty instead of raising",
-    "flat": "Gymnasium only: a flat Box observation (the action mask appended) instead of the Dict",
-    "render_mode": "`ansi` (text) or `rgb_array` (a picture)",
-    "max_decisions": "truncate the episode after this many decisions (default: the game's bound)",
+ADAPTER_KWARG_MEANINGS = {
+    "reward": "what a terminal reward measures: one of the game's reward modes (above)",
+    "illegal_action": "`raise`: an illegal action raises IllegalActionError naming it and the legal ones; `penalize`: "
+    "the episode ends with -1 for the offender and 0 for every other seat",
+    "flat": "`True`: the observation is the float32 vector alone ({flat}), not the Dict; the mask is then read from "
+    '`env.action_masks()` or `info["action_mask"]`',
+    "render_mode": "`ansi`: the player's view as text; `rgb_array`: a picture (an HxWx3 uint8 array, as above)",
+    "max_decisions": "truncate the episode after this many decisions (default: no limit beyond the game's)",
 }
-"""The keyword arguments every env takes from the shared adapters (envs/adapters/driver.py)."""
+"""What each keyword argument of the shared adapters does (`envs.adapters.driver.ENV_ADAPTER_KWARGS`); `{flat}` is
+filled with the flat observation space of the game's env."""
+
+PICTURE_DECISIONS = 40
+"""Decisions played from a seeded reset before a game's picture is taken: a position in play."""
+RATE_KEYS = ("win_rate", "share")
+"""Keys of a results row holding an agent's rate: games won, or (in a game of places) the share of placings above
+the reference agent."""
+INTERVAL_KEYS = ("win_rate_ci95", "ci95")
+"""Keys of a results row holding the 95% interval of its rate."""
+COUNT_KEYS = ("games", "episodes")
+"""Keys of a results row holding the number of games its rate is measured on."""
+API_PACKAGES = ("envs.core", "envs.adapters")
+"""Packages whose every module the API reference documents (the rules-core contract and the adapters)."""
+API_MODULES = (
+    "envs.core.registration",
+    "agents.players.base",
+    "agents.players.registry",
+    "agents.players.random_agent",
+    "agents.players.lookahead",
+    "agents.players.mcts",
+    "agents.players.ppo",
+    "agents.evaluation.tournament",
+    "agents.evaluation.episodes",
+    "agents.evaluation.play",
+    "agents.training.train_cli",
+    "agents.evaluation.evaluate_cli",
+    "agents.common.config",
+)
+"""The agents' public entry points the API reference documents besides those packages and each game's modules (its
+rules-core game class and its heuristic, named by its registration record)."""
+LABEL_NUMBER_KEYS = ("steps", "simulations")
+"""Integer keys that name what a row measures (training steps of a model, an MCTS agent's simulations)."""
 
 
 def write_pages(folder: Path) -> None:
-    """Write `games/<game>.md` for every game under envs/ and `results.md` into `folder`."""
-    (folder / "games").mkdir(parents=True, exist_ok=True)
-    for name, record in sorted(discovered_games().items()):
-        (folder / "games" / f"{name}.md").write_text(game_page(record))
-    (folder / "results.md").write_text(results_page())
+    """Write every generated page into `folder`: `games/<game>.md` (with its picture), `games/<game>/*.md`,
+    `results.md` and `configs.md`."""
+    games = folder / "games"
+    games.mkdir(parents=True, exist_ok=True)
+    records = discovered_games()
+    for name, record in sorted(records.items()):
+        pages = games / name
+        pages.mkdir(exist_ok=True)
+        documents = game_documents(name)
+        for stem, text in documents.items():
+            (pages / f"{stem}.md").write_text(text)
+        (pages / "results.md").write_text(game_results_page(name))
+        picture = game_picture(record)
+        if picture is not None:
+            from PIL import Image
+
+            Image.fromarray(picture).save(games / f"{name}.png")
+        (games / f"{name}.md").write_text(game_page(record, [*documents, "results"], picture is not None))
+    (folder / "results.md").write_text(results_page(sorted(records)))
+    write_api_pages(folder / "api", api_modules(list(records.values())))
     (folder / "configs.md").write_text(config_page())
 
 
-def game_page(record: GameRecord) -> str:
-    """A game's reference page."""
+def players_text(spec: Any) -> str:
+    """`1` for a solo game, else the range and the default (`2-4 (default 2)`)."""
+    if spec.min_players == spec.max_players:
+        return str(spec.min_players)
+    return f"{spec.min_players}-{spec.max_players} (default {spec.num_players})"
+
+
+def game_page(record: GameRecord, subpages: list[str], has_picture: bool) -> str:
+    """A game's reference page: facts, picture, its documents, the hand-written notes, then the generated tables."""
     game = make_game(record, {})
     spec = game.spec
-    lines = [f"# {record.name.capitalize()}", "", record.description, ""]
+    title = record.name.capitalize()
+    lines = [f"# {title}", "", record.description, ""]
+    if has_picture:
+        lines += [f"![{title}: a position in play, as the rgb_array render draws it]({record.name}.png)", ""]
     lines += [
-        f"Players: {spec.min_players}-{spec.max_players} (default {spec.num_players}); utility: {spec.utility}; "
-        f"information: {spec.information}; reward modes: {', '.join(f'`{m}`' for m in spec.reward_modes)}; "
-        f"{spec.num_actions} actions; at most {spec.max_game_length} decisions.",
+        f"Players: {players_text(spec)}; utility: {spec.utility}; information: {spec.information}; reward modes: "
+        f"{', '.join(f'`{m}`' for m in spec.reward_modes)}; {spec.num_actions} actions; at most "
+        f"{spec.max_game_length} decisions.",
         "",
-        f"Rules and every reading of an ambiguity: `envs/{record.name}/RULES.md`; content provenance: "
-        f"`envs/{record.name}/CONTENT.md`.",
+        "```{toctree}",
+        ":maxdepth: 1",
+        "",
+        *(f"{record.name}/{page}" for page in subpages),
+        "```",
         "",
     ]
     notes = NOTES / f"{record.name}.md"
     if notes.exists():  # the game's hand-written page: results, interpretations, how it plays
         lines += [notes.read_text().strip(), ""]
-    lines += [
-        "## Environments",
-        "",
-        "| id | kind |",
-        "|---|---|",
-    ]
+    lines += ["## Environments", "", "| id | kind |", "|---|---|"]
     lines += [f"| `{env_id}` | Gymnasium |" for env_id in record.gym_env_ids]
     lines += [f"| `{env_id}` | PettingZoo AEC |" for env_id in record.pettingzoo_ids]
-    lines += [
-        "",
-        "## Keyword arguments",
-        "",
-        "| kwarg | default | values swept by evaluation | meaning |",
-        "|---|---|---|---|",
-    ]
-    meanings = type(game).KWARG_MEANINGS
-    for kwarg, default in game_kwargs(game).items():
-        swept = ", ".join(f"`{value}`" for value in record.settings.get(kwarg, ())) or ""
-        lines.append(f"| `{kwarg}` | `{default!r}` | {swept} | {meanings.get(kwarg, '')} |")
-    lines += [f"| `{kwarg}` | | | {meaning} |" for kwarg, meaning in ADAPTER_KWARGS.items()]
-    for kwarg, (default, meaning) in env_kwargs(record).items():
-        lines.append(f"| `{kwarg}` | `{default!r}` | | {meaning} |")
+    lines += ["", *kwargs_section(record, game)]
     observer = game.observer(0)
     axes = observer_view_axes(observer)
     lines += ["", "## Observation", "", f"One float32 vector of {observer.size} values, in these views:", ""]
@@ -95,6 +157,122 @@ def game_page(record: GameRecord) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _code(value: Any) -> str:
+    """A value as inline code in a table cell."""
+    return "`" + repr(value).replace("|", "\\|").replace("`", "'") + "`"
+
+
+def _cell(text: str) -> str:
+    """Text in a table cell (one line, pipes escaped)."""
+    return " ".join(text.split()).replace("|", "\\|")
+
+
+def kwargs_section(record: GameRecord, game: Any) -> list[str]:
+    """The keyword arguments: the game's, the adapters' by entry point, and those only some entry points take."""
+    defaults = game_kwargs(game)
+    accepted = game.kwarg_values()
+    meanings = type(game).KWARG_MEANINGS
+    lines = [
+        "## Keyword arguments",
+        "",
+        "The game's (every env id of the game takes them):",
+        "",
+        "| kwarg | default | values | swept by evaluation | meaning |",
+        "|---|---|---|---|---|",
+    ]
+    for kwarg, default in defaults.items():
+        values = accepted.get(kwarg, ())
+        shown = _code(default)
+        if default is None and values:
+            shown += f" (plays {_code(values[0])})"
+        listed = ", ".join(_code(value) for value in values)
+        swept = ", ".join(_code(value) for value in record.settings.get(kwarg, ()))
+        lines.append(f"| `{kwarg}` | {shown} | {listed} | {swept} | {_cell(meanings.get(kwarg, ''))} |")
+    entries = entry_points(record)
+    adapter_defaults = {env_id: adapter_kwargs(entry, kind) for env_id, (entry, kind) in entries.items()}
+    header = " | ".join(f"`{env_id}` ({kind})" for env_id, (_entry, kind) in entries.items())
+    lines += [
+        "",
+        "The adapters' (the default each env id takes; `-`: the id does not take it):",
+        "",
+        f"| kwarg | {header} | meaning |",
+        "|---|" + "---|" * len(entries) + "---|",
+    ]
+    meanings_here = adapter_meanings(record, game)
+    for kwarg in ENV_ADAPTER_KWARGS:
+        cells = [_code(taken[kwarg]) if kwarg in taken else "-" for taken in adapter_defaults.values()]
+        if any(cell != "-" for cell in cells):
+            lines.append(f"| `{kwarg}` | {' | '.join(cells)} | {_cell(meanings_here[kwarg])} |")
+    for env_id, (entry, kind) in entries.items():
+        if kind == "PettingZoo AEC":
+            wrapped = inspect.getdoc(importlib.import_module(entry).env) or ""
+            lines += ["", f"`{env_id}`: the defaults are `raw_env`'s. `env()`: {_cell(wrapped)}"]
+    for env_id, extra in env_kwargs(record).items():
+        lines += [
+            "",
+            f"Only `{env_id}` takes these:",
+            "",
+            "| kwarg | default | meaning |",
+            "|---|---|---|",
+            *(f"| `{kwarg}` | {_code(default)} | {_cell(meaning)} |" for kwarg, (default, meaning) in extra.items()),
+        ]
+    return lines
+
+
+def entry_points(record: GameRecord) -> dict[str, tuple[str, str]]:
+    """Each env id of the game with what builds it: a Gymnasium entry point ("module:function") or a PettingZoo
+    module, and its kind."""
+    entries = {env.id: (env.entry_point, "Gymnasium") for env in record.gym_envs}
+    entries |= {
+        env_id: (module, "PettingZoo AEC")
+        for env_id, module in zip(record.pettingzoo_ids, record.pettingzoo_modules, strict=True)
+    }
+    return entries
+
+
+def adapter_kwargs(entry: str, kind: str) -> dict[str, Any]:
+    """The adapter keyword arguments an entry point takes, with its defaults (a PettingZoo module's `raw_env` takes
+    those of the PettingZoo adapter)."""
+    if kind == "Gymnasium":
+        parameters = inspect.signature(load_attribute(entry)).parameters
+        return {name: p.default for name, p in parameters.items() if name in ENV_ADAPTER_KWARGS}
+    parameters = inspect.signature(TabletopAECEnv.__init__).parameters
+    return {name: parameters[name].default for name in PETTINGZOO_ADAPTER_KWARGS}
+
+
+def adapter_meanings(record: GameRecord, game: Any) -> dict[str, str]:
+    """The adapters' kwargs' meanings, with what this game's flat observation and reward modes are."""
+    meanings = dict(ADAPTER_KWARG_MEANINGS)
+    if record.gym_envs:
+        env = load_attribute(record.gym_envs[0].entry_point)(flat=True)
+        space = env.observation_space
+        env.close()
+        meanings["flat"] = meanings["flat"].format(flat=f"`Box({space.dtype}, {space.shape})`")
+    else:
+        meanings["flat"] = meanings["flat"].format(flat="the observer's vector")
+    state_class = type(game.new_initial_state())
+    overridden = state_class.rewards.__qualname__.split(".")[0] != "State"
+    said = inspect.getdoc(state_class.rewards if overridden else state_class.score) or ""
+    modes = ", ".join(f"`{mode}`" for mode in game.spec.reward_modes)
+    meanings["reward"] = f"{attribute_docstring(game_module, 'REWARD_MODES')} This game takes {modes}; " + (
+        said if overridden else f"`score` is {said[0].lower()}{said[1:]}"
+    )
+    return meanings
+
+
+def attribute_docstring(module: Any, name: str) -> str:
+    """The docstring written under a module-level assignment (`NAME = ...` then a string), read from the source."""
+    import ast
+
+    body = ast.parse(inspect.getsource(module)).body
+    for statement, following in zip(body, body[1:], strict=False):
+        targets = statement.targets if isinstance(statement, ast.Assign) else []
+        if any(isinstance(target, ast.Name) and target.id == name for target in targets):
+            if isinstance(following, ast.Expr) and isinstance(following.value, ast.Constant):
+                return " ".join(str(following.value.value).split())
+    raise LookupError(f"{module.__name__}.{name} has no docstring under its assignment")
+
+
 def game_kwargs(game: Any) -> dict[str, Any]:
     """The keyword arguments of the game's class with their defaults."""
     parameters = inspect.signature(type(game).__init__).parameters
@@ -105,17 +283,17 @@ def game_kwargs(game: Any) -> dict[str, Any]:
     }
 
 
-def env_kwargs(record: Any) -> dict[str, tuple[Any, str]]:
-    """The keyword arguments of the game's Gymnasium entry points beyond the game's and the adapter's (an opponent
-    env's `opponents`, `learner_seats`, ...), with their defaults and meanings."""
+def env_kwargs(record: Any) -> dict[str, dict[str, tuple[Any, str]]]:
+    """By Gymnasium id, the keyword arguments its entry point takes beyond the game's and the adapters' (an opponent
+    env's `opponents`, `learner_seats`, ...), with their defaults and meanings; ids that take none are left out."""
     game = make_game(record, {})
-    known = set(game_kwargs(game)) | set(ADAPTER_KWARGS)
-    extra: dict[str, tuple[Any, str]] = {}
+    known = set(game_kwargs(game)) | set(ENV_ADAPTER_KWARGS)
+    extra: dict[str, dict[str, tuple[Any, str]]] = {}
     for env in record.gym_envs:
         entry_point = load_attribute(env.entry_point)
         for name, parameter in inspect.signature(entry_point).parameters.items():
             if name not in known and parameter.kind in (parameter.KEYWORD_ONLY, parameter.POSITIONAL_OR_KEYWORD):
-                extra[name] = (parameter.default, OPPONENT_ENV_KWARGS.get(name, ""))
+                extra.setdefault(env.id, {})[name] = (parameter.default, OPPONENT_ENV_KWARGS.get(name, ""))
     return extra
 
 
@@ -131,6 +309,252 @@ def action_groups(game: Any, num_actions: int) -> list[tuple[str, int, int, str]
         else:
             groups.append((group, action, 1, label))
     return groups
+
+
+def game_picture(record: GameRecord) -> np.ndarray | None:
+    """The `rgb_array` render of the game's first Gymnasium env after a seeded reset and up to `PICTURE_DECISIONS`
+    decisions of the game's heuristic (random legal ones without a heuristic): the last position before the end; None
+    for a game without a Gymnasium env or a picture."""
+    from agents.players.registry import make_agent
+
+    if not record.gym_envs:
+        return None
+    env = gym.make(record.gym_envs[0].id, render_mode="rgb_array")
+    if "rgb_array" not in env.metadata.get("render_modes", ()):
+        return None
+    rng = np.random.default_rng(0)
+    agent = make_agent("heuristic", env) if record.heuristic else None
+    observation, info = env.reset(seed=0)
+    picture: Any = env.render()
+    for _ in range(PICTURE_DECISIONS):
+        mask = info["action_mask"]
+        if agent is not None:
+            action = agent.act(observation, mask, state=env.unwrapped.state)  # type: ignore[attr-defined]
+        else:
+            action = int(rng.choice(np.flatnonzero(mask)))
+        observation, _reward, terminated, truncated, info = env.step(action)
+        if terminated or truncated:
+            break
+        picture = env.render()
+    env.close()
+    return np.asarray(picture, dtype=np.uint8)
+
+
+def game_documents(name: str) -> dict[str, str]:
+    """The game's documents (`envs/<game>/*.md`: its rules, content, public-fact sheet), by page name."""
+    documents = {}
+    for path in sorted((GAMES / name).glob("*.md"), key=lambda path: (path.stem != "RULES", path.stem)):
+        documents[path.stem.lower()] = path.read_text(encoding="utf-8")
+    return documents
+
+
+# ------------------------------------------------------------------ results
+
+
+def rate_tables(report: Any, where: str = "") -> Iterator[tuple[str, list[dict[str, Any]]]]:
+    """Every list of rows in a results report (a JSON document) whose rows hold a rate and its interval, with the
+    path of keys that leads to it."""
+    if isinstance(report, dict):
+        for key, value in report.items():
+            yield from rate_tables(value, f"{where}.{key}" if where else key)
+    elif isinstance(report, list) and report and all(isinstance(row, dict) for row in report):
+        first = report[0]
+        if any(key in first for key in RATE_KEYS) and any(key in first for key in INTERVAL_KEYS):
+            yield where, report
+
+
+def _label_keys(rows: list[dict[str, Any]]) -> list[str]:
+    """The keys that name what each row measures: text values, settings, training steps, simulations."""
+    keys: list[str] = []
+    for key in rows[0]:
+        values = [row.get(key) for row in rows]
+        text = all(isinstance(value, str) for value in values)
+        setting = key == "setting" and all(isinstance(value, dict) for value in values)
+        number = key in LABEL_NUMBER_KEYS
+        duplicate = any(values == [row.get(other) for row in rows] for other in keys)
+        if (text or setting or number) and not duplicate:
+            keys.append(key)
+    return keys
+
+
+def _label(value: Any) -> str:
+    """A row's label value as table text."""
+    if isinstance(value, dict):
+        return ", ".join(f"{key}={item}" for key, item in value.items())
+    return "" if value is None else f"{value:,}" if isinstance(value, int) else str(value)
+
+
+def rate_table(rows: list[dict[str, Any]]) -> list[str]:
+    """A table of rows with a rate: what each row measures, its games, the rate and its 95% interval (percent)."""
+    rate = next(key for key in RATE_KEYS if key in rows[0])
+    interval = next(key for key in INTERVAL_KEYS if key in rows[0])
+    count = next((key for key in COUNT_KEYS if key in rows[0]), None)
+    labels = _label_keys(rows)
+    header = [*labels, *([count] if count else []), rate.replace("_", " "), "95% interval"]
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    for row in rows:
+        low, high = row[interval]
+        cells = [_cell(_label(row.get(key))) for key in labels]
+        if count:
+            cells.append(f"{row[count]:,}")
+        cells += [f"{100 * row[rate]:.1f}%", f"[{100 * low:.1f}, {100 * high:.1f}]"]
+        lines.append("| " + " | ".join(cells) + " |")
+    return lines
+
+
+def _command(report: dict[str, Any], markdown: Path) -> str:
+    """The command that wrote a report: the JSON's own `command`, else the one its markdown report names first."""
+    if isinstance(report.get("command"), str):
+        return report["command"]
+    if markdown.is_file():
+        text = markdown.read_text(encoding="utf-8")
+        for start in ("`python -m benchmarks.", "`python "):  # a benchmark's own command before a command it runs
+            if start in text:
+                return start[1:] + text.split(start, 1)[1].split("`", 1)[0]
+    return ""
+
+
+def _report_body(path: Path) -> str:
+    """A markdown report, its headings moved two levels down (it sits under a heading of the page)."""
+    text = path.read_text(encoding="utf-8")
+    return "\n".join("##" + line if line.startswith("#") else line for line in text.splitlines())
+
+
+def results_files(prefix: str | None, games: list[str]) -> list[Path]:
+    """The results files (JSON and markdown) of game `prefix`, or with None those of no game."""
+    paths = sorted(RESULTS.glob("*.json")) + sorted(RESULTS.glob("*.md"))
+    if prefix is not None:
+        return [path for path in paths if path.stem.startswith(f"{prefix}_")]
+    return [path for path in paths if not any(path.stem.startswith(f"{game}_") for game in games)]
+
+
+def game_results_page(name: str) -> str:
+    """A game's results: the agents' win rates with their intervals first, then every report of the game."""
+    import json
+
+    lines = [
+        f"# {name.capitalize()}: results",
+        "",
+        "Every figure here is read from `benchmarks/results/`; each table names the command that wrote its file.",
+        "Re-run the command to regenerate the file, then rebuild the site.",
+        "",
+        "## Agents: win rates",
+        "",
+    ]
+    strength: list[str] = []
+    for path in results_files(name, []):
+        if path.suffix != ".json":
+            continue
+        report = json.loads(path.read_text(encoding="utf-8"))
+        tables = list(rate_tables(report))
+        if not tables:
+            continue
+        strength.append(path.stem)
+        command = _command(report, path.with_suffix(".md")) if isinstance(report, dict) else ""
+        lines += [f"### {path.stem}", ""]
+        lines += [f"`{command}` (`benchmarks/results/{path.name}`)" if command else f"`benchmarks/results/{path.name}`"]
+        if isinstance(report, dict) and isinstance(report.get("env_id"), str):
+            settings = ", ".join(f"{key}={value}" for key, value in (report.get("env_kwargs") or {}).items())
+            lines[-1] += f"; on `{report['env_id']}`" + (f" with {settings}" if settings else "")
+        for where, rows in tables:
+            lines += ["", *([f"`{where}`:", ""] if len(tables) > 1 else []), *rate_table(rows)]
+        lines.append("")
+    if not strength:
+        lines += ["No results file of this game holds a win rate yet.", ""]
+    reports = [path for path in results_files(name, []) if path.suffix == ".md"]
+    lines += [
+        "## Reports",
+        "",
+        "Each report in full (timings, breakdowns, fuzzing, the win-rate reports' details).",
+        "",
+    ]
+    for path in sorted(reports, key=lambda path: (path.stem in strength, path.stem)):
+        lines += [f"### {path.stem}", "", _report_body(path), ""]
+    return "\n".join(lines)
+
+
+def results_page(games: list[str]) -> str:
+    """The platform's benchmark reports (those of no game) and a link to each game's results page."""
+    lines = [
+        "# Results",
+        "",
+        "Every figure here was written by a benchmark; each report starts with the command that produced it. Re-run",
+        "the command to regenerate the report, then rebuild the site. Each game's results (its agents' win rates",
+        "first) are on its own page:",
+        "",
+        *(f"- {{doc}}`{game.capitalize()} <games/{game}/results>`" for game in games),
+        "",
+    ]
+    for path in results_files(None, games):
+        if path.suffix == ".md":
+            lines += [f"## {path.stem}", "", _report_body(path), ""]
+    return "\n".join(lines)
+
+
+# ------------------------------------------------------------------ API reference
+
+
+def api_modules(records: list[GameRecord]) -> list[str]:
+    """The modules the API reference documents: every module of `API_PACKAGES`, `API_MODULES`, and each game's
+    rules-core game module and heuristic module (from its record)."""
+    import pkgutil
+
+    modules: list[str] = []
+    for package in API_PACKAGES:
+        found = importlib.import_module(package)
+        modules += [package, *(f"{package}.{info.name}" for info in pkgutil.iter_modules(found.__path__))]
+    modules += API_MODULES
+    for record in sorted(records, key=lambda record: record.name):
+        modules += [target.partition(":")[0] for target in (record.game, record.heuristic) if target is not None]
+    return list(dict.fromkeys(modules))
+
+
+PLAIN_MARKUP = re.compile(r"([*|`\\]|(?<=\w)_(?=\W|$))")
+"""Characters of a plain-text docstring that reStructuredText would read as markup: emphasis, substitutions, a stray
+backtick, backslashes, a reference's trailing underscore."""
+CODE_SPAN = re.compile(r"(?<!`)`([^`\s](?:[^`]*[^`\s])?)`(?!`)")
+"""A `code` span of a plain-text docstring."""
+
+
+def plain_docstring(lines: list[str]) -> list[str]:
+    """A plain-text docstring (the project writes them for `help()`, not as reStructuredText) as a reST line block:
+    every line as written, `code` spans as code, nothing else read as markup."""
+    converted = []
+    for line in lines:
+        parts = CODE_SPAN.split(line)  # text, code, text, code, ... text
+        text = "".join(
+            f"``{part}``" if index % 2 else PLAIN_MARKUP.sub(r"\\\1", part) for index, part in enumerate(parts)
+        )
+        converted.append(f"| {text}" if text.strip() else "|")
+    while converted and converted[-1] == "|":
+        converted.pop()
+    return [*converted, ""] if converted else []
+
+
+def write_api_pages(folder: Path, modules: list[str]) -> None:
+    """`index.md` (the modules, in order) and one page per module: its docstring and public members (autodoc)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    lines = [
+        "# API reference",
+        "",
+        "The public classes and functions of the rules core, the adapters, each game's game class and heuristic, and",
+        "the agents' entry points, from their docstrings.",
+        "",
+        "```{toctree}",
+        ":maxdepth: 1",
+        "",
+        *modules,
+        "```",
+        "",
+    ]
+    (folder / "index.md").write_text("\n".join(lines))
+    for module in modules:
+        directive = [f".. automodule:: {module}", "   :members:", "   :show-inheritance:"]
+        page = [f"# `{module}`", "", "```{eval-rst}", *directive, "```", ""]
+        (folder / f"{module}.md").write_text("\n".join(page))
+
+
+# ------------------------------------------------------------------ configs
 
 
 def config_page() -> str:
@@ -179,19 +603,3 @@ def _config_table(model: Any, prefix: str, skip: Any = None) -> list[str]:
         kind = getattr(annotation, "__name__", None) or str(annotation).replace("typing.", "")
         rows.append(f"| `{key}` | `{kind}` | `{default}` | {meaning} |")
     return rows
-
-
-def results_page() -> str:
-    """Every benchmark report of benchmarks/results, each under its file name."""
-    lines = [
-        "# Results",
-        "",
-        "Every figure here was written by a benchmark; each report starts with the command that produced it. Re-run",
-        "the command to regenerate the report, then rebuild the site.",
-        "",
-    ]
-    for path in sorted(RESULTS.glob("*.md")):
-        text = path.read_text()
-        body = "\n".join("#" + line if line.startswith("#") else line for line in text.splitlines())
-        lines += [f"## {path.stem}", "", body, ""]
-    return "\n".join(lines)

@@ -3,13 +3,17 @@ And the hand-written prose reads as documentation, not as a diary of how it was 
 
 from __future__ import annotations
 
+import importlib
 import importlib.util
+import json
 import re
+import subprocess
 from pathlib import Path
 
+import numpy as np
 import pytest
 
-from envs.core.registration import discovered_games, make_game
+from envs.core.registration import discovered_games, load_attribute, make_game
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
@@ -138,20 +142,188 @@ def test_typed_figures_are_those_of_the_results_files_they_cite(path: Path) -> N
     assert unbacked_figures(path.read_text(encoding="utf-8")) == []
 
 
-def test_every_game_gets_a_page_naming_its_ids_views_and_action_groups(tmp_path: Path) -> None:
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The generated pages, written once for the tests that read them (as `docs/conf.py` writes them on a build)."""
+    folder = tmp_path_factory.mktemp("generated")
+    load_generator().write_pages(folder)  # type: ignore[attr-defined]
+    return folder
+
+
+def kwarg_rows(page: str) -> dict[str, list[str]]:
+    """The cells of each row of a page's tables whose first cell is a `kwarg`, by kwarg (the last table wins)."""
+    rows = {}
+    for line in page.split("## Keyword arguments", 1)[1].split("## Observation", 1)[0].splitlines():
+        match = re.match(r"\| `(\w+)` \|(.*)\|$", line)
+        if match:
+            rows[match.group(1)] = [cell.strip() for cell in re.split(r"(?<!\\)\|", match.group(2))]
+    return rows
+
+
+@pytest.mark.slow
+def test_every_game_gets_a_page_naming_its_ids_views_and_action_groups(site: Path) -> None:
     """Each game under envs/ has a page; it names every env id, every observation view and the action count."""
-    generator = load_generator()
-    generator.write_pages(tmp_path)  # type: ignore[attr-defined]
     for name, record in discovered_games().items():
-        page = (tmp_path / "games" / f"{name}.md").read_text()
+        page = (site / "games" / f"{name}.md").read_text()
         game = make_game(record, {})
         for env_id in (*record.gym_env_ids, *record.pettingzoo_ids):
             assert f"`{env_id}`" in page
         for view in game.observer(0).views:
             assert f"| `{view}` |" in page
         assert f"Discrete({game.spec.num_actions})" in page
-    results = (tmp_path / "results.md").read_text()
+    results = (site / "results.md").read_text()
     assert "## core_components" in results and "python -m benchmarks.core_components" in results
+
+
+@pytest.mark.slow
+def test_players_read_as_the_spec_says(site: Path) -> None:
+    """A solo game reads "Players: 1" (not "1-1"); a game for several, its range and default."""
+    for name, record in discovered_games().items():
+        spec = make_game(record, {}).spec
+        page = (site / "games" / f"{name}.md").read_text()
+        expected = (
+            "Players: 1;"
+            if spec.max_players == 1
+            else f"Players: {spec.min_players}-{spec.max_players} (default {spec.num_players});"
+        )
+        assert expected in page and "Players: 1-1" not in page
+
+
+@pytest.mark.slow
+def test_kwarg_tables_give_every_default_and_value_from_the_code(site: Path) -> None:
+    """Every game kwarg shows its signature's default and every value the game accepts (`Game.kwarg_values`: the
+    content's names, so no `None` without what it plays); every adapter kwarg shows each env id's own default, and
+    `flat` what the flat env really observes (the observer's vector alone, no mask appended)."""
+    generator = load_generator()
+    for name, record in discovered_games().items():
+        game = make_game(record, {})
+        page = (site / "games" / f"{name}.md").read_text()
+        rows = kwarg_rows(page)
+        for kwarg, default in generator.game_kwargs(game).items():  # type: ignore[attr-defined]
+            default_cell, values_cell = rows[kwarg][:2]
+            assert default_cell.startswith(f"`{default!r}`"), (name, kwarg, default_cell)
+            for value in game.kwarg_values().get(kwarg, ()):
+                assert f"`{value!r}`" in values_cell, (name, kwarg, value)
+            if default is None and game.kwarg_values().get(kwarg):
+                assert "plays" in default_cell, (name, kwarg, default_cell)
+        entries = generator.entry_points(record)  # type: ignore[attr-defined]
+        for column, (entry, kind) in enumerate(entries.values()):
+            taken = generator.adapter_kwargs(entry, kind)  # type: ignore[attr-defined]
+            for kwarg, default in taken.items():
+                assert rows[kwarg][column] == f"`{default!r}`", (name, kwarg, rows[kwarg])
+        assert "appended" not in page
+        if record.gym_envs:
+            env = load_attribute(record.gym_envs[0].entry_point)(flat=True)
+            assert env.observation_space.shape == (game.observer(0).size,)
+            assert f"`Box(float32, {env.observation_space.shape})`" in rows["flat"][-1]
+
+
+@pytest.mark.slow
+def test_kwargs_only_some_ids_take_are_said_to_be_theirs(site: Path) -> None:
+    """An entry point's own kwargs (an opponent env's `opponents`, ...) stand under "Only `<id>` takes these"."""
+    generator = load_generator()
+    found = 0
+    for name, record in discovered_games().items():
+        page = (site / "games" / f"{name}.md").read_text()
+        for env_id, extra in generator.env_kwargs(record).items():  # type: ignore[attr-defined]
+            section = page.split(f"Only `{env_id}` takes these:", 1)[1].split("## Observation", 1)[0]
+            for kwarg in extra:
+                assert f"| `{kwarg}` |" in section
+                found += 1
+    assert found  # the opponent env of a multi-player game has some
+
+
+@pytest.mark.slow
+def test_every_game_page_shows_its_picture_and_its_documents(site: Path) -> None:
+    """Each game page shows a picture of a position in play (its rgb_array render) and lists its documents
+    (RULES.md, CONTENT.md, REFERENCE.md, ...) and its results as pages of the site."""
+    from PIL import Image
+
+    for name in discovered_games():
+        page = (site / "games" / f"{name}.md").read_text()
+        picture = np.asarray(Image.open(site / "games" / f"{name}.png"))
+        assert picture.ndim == 3 and picture.shape[2] == 3 and picture.std() > 0
+        assert f"]({name}.png)" in page
+        toctree = page.split("```{toctree}", 1)[1].split("```", 1)[0]
+        documents = sorted((ROOT / "envs" / name).glob("*.md"))
+        assert {"RULES", "CONTENT", "REFERENCE"} <= {path.stem for path in documents}
+        for path in documents:
+            assert f"{name}/{path.stem.lower()}" in toctree
+            assert (site / "games" / name / f"{path.stem.lower()}.md").read_text() == path.read_text()
+        assert f"{name}/results" in toctree
+
+
+@pytest.mark.slow
+def test_results_pages_give_win_rates_first_from_the_results_files(site: Path) -> None:
+    """Each game's results page starts with the agents' win rates and intervals of every results file that holds
+    them, formatted from the JSON (never typed), and its reports (timings and the rest) come after."""
+    generator = load_generator()
+    for name in discovered_games():
+        page = (site / "games" / name / "results.md").read_text()
+        strength, reports = page.split("## Reports", 1)
+        assert "## Agents: win rates" in strength
+        for path in sorted(RESULTS.glob(f"{name}_*.json")):
+            report = json.loads(path.read_text(encoding="utf-8"))
+            for _where, rows in generator.rate_tables(report):  # type: ignore[attr-defined]
+                assert f"### {path.stem}" in strength
+                for row in rows:
+                    rate = row.get("win_rate", row.get("share"))
+                    low, high = row.get("win_rate_ci95", row.get("ci95"))
+                    assert f"| {100 * rate:.1f}% | [{100 * low:.1f}, {100 * high:.1f}] |" in strength
+        for path in sorted(RESULTS.glob(f"{name}_*.md")):
+            assert f"### {path.stem}" in reports
+    assert "unbroken_balance" in (site / "games" / "unbroken" / "results.md").read_text().split("## Reports")[0]
+
+
+def test_api_reference_documents_the_core_the_adapters_each_game_and_the_agents(tmp_path: Path) -> None:
+    """The API reference has a page per module (autodoc) for the rules core, the adapters, each game's game class
+    and heuristic and the agents' entry points, and the site's index lists it."""
+    generator = load_generator()
+    api = tmp_path / "api"
+    generator.write_api_pages(api, generator.api_modules(list(discovered_games().values())))  # type: ignore[attr-defined]
+    index = (api / "index.md").read_text()
+    modules = [line for line in index.split("```{toctree}", 1)[1].split("```", 1)[0].splitlines()[2:] if line]
+    assert {"envs.core.game", "envs.adapters.gym_env", "agents.players.registry", "agents.common.config"} <= set(
+        modules
+    )
+    for record in discovered_games().values():
+        assert record.game is not None and record.game.partition(":")[0] in modules
+    for module in modules:
+        importlib.import_module(module)
+        assert f".. automodule:: {module}" in (api / f"{module}.md").read_text()
+    assert "_generated/api/index" in (DOCS / "index.md").read_text()
+
+
+def test_plain_docstrings_are_shown_as_written() -> None:
+    """A docstring is plain text: its lines stay lines, `code` stays code, and nothing else is read as
+    reStructuredText markup (a stray `*`, `|`, backtick or trailing underscore)."""
+    plain = load_generator().plain_docstring  # type: ignore[attr-defined]
+    assert plain(["Call `make_env(flat=True)` with *args | kwargs_ and a stray ` here.", "", "    indented"]) == [
+        "| Call ``make_env(flat=True)`` with \\*args \\| kwargs\\_ and a stray \\` here.",
+        "|",
+        "|     indented",
+        "",
+    ]
+
+
+SHARED_CITATION = re.compile(r"(\.\.|/work)/shared/")
+"""A path into the folder beside the repository that held the rulebooks and public-fact sheets: a clone lacks it."""
+
+
+def test_no_file_cites_sources_a_clone_lacks() -> None:
+    """Every source the repository cites is in it (the public-fact sheets are envs/<game>/REFERENCE.md): no tracked
+    text file but the CI script points beside the repository."""
+    tracked = subprocess.run(["git", "ls-files"], cwd=ROOT, capture_output=True, text=True, check=True).stdout
+    citing = []
+    for name in tracked.splitlines():
+        path = ROOT / name
+        if name == ".ci/run" or path.suffix not in {".py", ".md", ".yaml", ".toml", ".txt", ""} or not path.is_file():
+            continue
+        text = path.read_text(encoding="utf-8", errors="replace")
+        citing += [f"{name}:{n}" for n, line in enumerate(text.splitlines(), 1) if SHARED_CITATION.search(line)]
+    assert not citing, citing
+    for name in discovered_games():
+        assert (ROOT / "envs" / name / "REFERENCE.md").is_file()
 
 
 def test_action_groups_cover_every_id_once(tmp_path: Path) -> None:
@@ -194,7 +366,7 @@ def test_every_entry_point_kwarg_has_a_meaning() -> None:
     generator = load_generator()
     for record in discovered_games().values():
         extra = generator.env_kwargs(record)  # type: ignore[attr-defined]
-        missing = sorted(name for name, (_default, meaning) in extra.items() if not meaning)
+        missing = sorted(name for taken in extra.values() for name, (_default, meaning) in taken.items() if not meaning)
         assert not missing, f"{record.name}: entry-point kwargs without a meaning: {missing}"
 
 
