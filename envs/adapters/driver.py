@@ -26,6 +26,7 @@ would play a move nobody chose.
 from __future__ import annotations
 
 import reprlib
+import warnings
 from collections.abc import Mapping
 from typing import Any
 
@@ -96,6 +97,53 @@ def reward_mode_error(reward: Any, spec: GameSpec) -> str:
     else:
         why = f"{_SHORT.repr(reward)} is no reward mode (modes: {', '.join(REWARD_MODES)})"
     return f"reward: {why}; {spec.name} declares {', '.join(map(repr, spec.reward_modes))}"
+
+
+RESET_OPTION_KEYS = ("state",)
+"""The keys of `reset(options=...)` every adapter takes: `state`, a `State.to_dict()` to start from instead of setup."""
+
+
+def unknown_reset_options(options: Any) -> str | None:
+    """What is wrong with `reset(options=...)`: keys no adapter reads, named with the valid ones (None: nothing)."""
+    if options is None:
+        return None
+    if not isinstance(options, Mapping):
+        return f"reset options must be a dict or None, got {_SHORT.repr(options)} ({_type_name(options)})"
+    unknown = [key for key in options if key not in RESET_OPTION_KEYS]
+    if not unknown:
+        return None
+    named = ", ".join(_SHORT.repr(key) for key in unknown)
+    keys = "keys" if len(unknown) > 1 else "key"
+    return f"reset options: unknown {keys} {named}; valid keys: {', '.join(RESET_OPTION_KEYS)}"
+
+
+def reset_start_state(game: Game, options: Mapping[str, Any] | None) -> State | None:
+    """The state `reset(options=...)` starts from: `options["state"]` read by the game, or None (the game's setup).
+
+    An unknown key or an options value that is no mapping is refused with ValueError naming it and the valid keys
+    (nothing is reset): a misspelt `stat` would otherwise start from setup without a word. Gymnasium's adapters call
+    this; PettingZoo's warns instead (`warn_unknown_reset_options`).
+    """
+    problem = unknown_reset_options(options)
+    if problem is not None:
+        raise ValueError(problem)
+    return game.state_from_dict(options["state"]) if options and "state" in options else None
+
+
+class UnknownResetOptionWarning(UserWarning):
+    """PettingZoo's `reset` was handed option keys no adapter reads (they are ignored)."""
+
+
+def warn_unknown_reset_options(game: Game, options: Any) -> State | None:
+    """PettingZoo's `reset_start_state`: an unknown key is warned about (UnknownResetOptionWarning naming it and the
+    valid keys), not refused, because PettingZoo's own `api_test` resets with `options={"options": 1}` to check that
+    reset takes the argument, and an env must pass it."""
+    problem = unknown_reset_options(options)
+    if problem is not None:
+        if not isinstance(options, Mapping):
+            raise ValueError(problem)
+        warnings.warn(f"{problem} (ignored)", UnknownResetOptionWarning, stacklevel=3)
+    return game.state_from_dict(options["state"]) if options and "state" in options else None
 
 
 class GameDriver:

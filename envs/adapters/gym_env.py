@@ -22,6 +22,7 @@ from envs.adapters.driver import (
     ReplayViews,
     action_index,
     require_bool,
+    reset_start_state,
 )
 from envs.adapters.spaces import observation_space
 from envs.core.game import Game, State
@@ -80,11 +81,13 @@ class TabletopEnv(ReplayViews, gym.Env):
         return info
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[Any, dict[str, Any]]:
-        """Start a new game; `options={"state": dict}` starts from a given state instead of setup."""
+        """Start a new game; `options={"state": dict}` starts from a given state instead of setup (another key is a
+        ValueError naming it)."""
+        start = reset_start_state(self.game, options)  # before anything changes: a refused reset changes nothing
         super().reset(seed=seed)
         driver = self._driver
         driver.rng = self.np_random  # chance is sampled from the generator Gymnasium seeded
-        driver.reset(self.game.state_from_dict(options["state"]) if options and "state" in options else None)
+        driver.reset(start)
         return self._observation(), self._info()
 
     def step(self, action: Any) -> tuple[Any, float, bool, bool, dict[str, Any]]:

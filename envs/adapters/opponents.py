@@ -50,7 +50,14 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
-from envs.adapters.driver import ILLEGAL_ACTION_PENALTY, GameDriver, ReplayViews, action_index, require_bool
+from envs.adapters.driver import (
+    ILLEGAL_ACTION_PENALTY,
+    GameDriver,
+    ReplayViews,
+    action_index,
+    require_bool,
+    reset_start_state,
+)
 from envs.adapters.spaces import observation_space
 from envs.core.game import Game, IllegalActionError, State
 from envs.core.registration import game_record, load_attribute
@@ -291,7 +298,9 @@ class OpponentEnv(ReplayViews, gym.Env):
 
     # ------------------------------------------------------------------ Gymnasium API
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[Any, dict[str, Any]]:
-        """New episode: pick seats and opponents, play to the learner's turn; `options={"state": dict}` starts there."""
+        """New episode: pick seats and opponents, play to the learner's turn; `options={"state": dict}` starts there
+        (another key is a ValueError naming it)."""
+        start = reset_start_state(self.game, options)  # before anything changes: a refused reset changes nothing
         super().reset(seed=seed)
         if seed is not None:
             self._episode = 0
@@ -299,7 +308,7 @@ class OpponentEnv(ReplayViews, gym.Env):
         driver.rng = self.np_random  # one seeded generator: seats, opponents, policy seeds and chance
         self._pick_seats(self.np_random)
         self._episode += 1
-        driver.reset(self.game.state_from_dict(options["state"]) if options and "state" in options else None)
+        driver.reset(start)
         self._seat = self.learner_seat if self.learner_seat is not None else max(driver.current_player(), 0)
         self._play_opponents()
         if driver.over:

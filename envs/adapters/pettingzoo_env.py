@@ -49,7 +49,13 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from envs.adapters.driver import ILLEGAL_ACTION_PENALTY, GameDriver, ReplayViews, action_index
+from envs.adapters.driver import (
+    ILLEGAL_ACTION_PENALTY,
+    GameDriver,
+    ReplayViews,
+    action_index,
+    warn_unknown_reset_options,
+)
 from envs.adapters.spaces import observation_space
 from envs.core.game import TERMINAL, Game, IllegalActionError, State
 from envs.core.keywords import check_keywords, keywords_of
@@ -146,10 +152,12 @@ class TabletopAECEnv(ReplayViews, AECEnv):
 
     # -------------------------------------------------------------- AEC loop
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        """Start a new game; `options={"state": dict}` starts from a given state instead of setup."""
+        """Start a new game; `options={"state": dict}` starts from a given state instead of setup (another key is
+        warned about and ignored: `envs.adapters.driver.warn_unknown_reset_options` says why not refused)."""
+        start = warn_unknown_reset_options(self.game, options)
         driver = self._driver
         driver.seed(seed)
-        driver.reset(self.game.state_from_dict(options["state"]) if options and "state" in options else None)
+        driver.reset(start)
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)

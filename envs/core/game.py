@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import abc
+import functools
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
@@ -142,6 +144,10 @@ class Game(abc.ABC):
     def observer(self, player: int | None = 0) -> Observer:
         """The observer of seat `player` (its tensor and text view), or with None the public/spectator view."""
 
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        check_arguments(cls, GAME_ARGUMENT_CHECKS)
+
     def kwarg_values(self) -> dict[str, tuple[Any, ...]]:
         """The values each keyword argument with a closed list of them accepts (content names included; where the
         default is None, the value it plays comes first); its documentation page lists them."""
@@ -153,6 +159,10 @@ class State(abc.ABC):
 
     game: Game
     chance_labels: ClassVar[dict[str, str]] = {}
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        check_arguments(cls, STATE_ARGUMENT_CHECKS)
 
     @abc.abstractmethod
     def current_player(self) -> int:
@@ -311,6 +321,130 @@ class State(abc.ABC):
 
     def __str__(self) -> str:
         return self.game.observer(max(self.current_player(), 0)).text(self)
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Argument checks of the contract's queries, in one place for every game: each game implements a query, the check
+# wraps it (`check_arguments`, run for every subclass), so a chance outcome the node does not list, a draw or a chance
+# label asked at a decision node, or a seat the game does not have is a ValueError naming the argument and what is
+# valid, never an IndexError from deep in a game or an answer about something else.
+# ---------------------------------------------------------------------------------------------------------------
+
+QueryMethod = Callable[..., Any]
+"""A method of the Game/State contract (the first argument is the game or the state)."""
+CHECKED_MARK = "_arguments_checked"
+"""Set on a wrapped method, so a method inherited or wrapped already is not wrapped twice."""
+LISTED_OUTCOMES = 12
+"""Outcome ids written out in full in an error message (a deck draw may have dozens)."""
+
+
+def check_arguments(cls: type, checks: Mapping[str, Callable[[QueryMethod], QueryMethod]]) -> None:
+    """Wrap each method of `checks` that `cls` itself defines with its argument check (once)."""
+    for name, checked in checks.items():
+        method = cls.__dict__.get(name)
+        if callable(method) and not getattr(method, CHECKED_MARK, False) and not _is_abstract(method):
+            wrapper = functools.wraps(method)(checked(method))
+            setattr(wrapper, CHECKED_MARK, True)
+            setattr(cls, name, wrapper)
+
+
+def _is_abstract(method: Any) -> bool:
+    return bool(getattr(method, "__isabstractmethod__", False))
+
+
+def _node_text(state: State) -> str:
+    player = state.current_player()
+    return "the game is over" if player == TERMINAL else f"seat {player} is to decide"
+
+
+def require_chance_node(state: State, query: str) -> None:
+    """ValueError naming `query` unless `state` is a chance node."""
+    if state.current_player() != CHANCE:
+        raise ValueError(
+            f"{query}: {state.game.spec.name} is not at a chance node ({_node_text(state)}); chance_outcomes() is "
+            "empty there"
+        )
+
+
+def require_chance_outcome(state: State, outcome: Any, query: str) -> None:
+    """ValueError naming `query` and `outcome` unless it is one of the outcomes of the chance node `state` is at."""
+    require_chance_node(state, f"{query}({outcome!r})")
+    outcomes = [listed for listed, _ in state.chance_outcomes()]
+    if isinstance(outcome, bool) or outcome not in outcomes:
+        shown = ", ".join(map(str, outcomes[:LISTED_OUTCOMES]))
+        more = f", ... ({len(outcomes)} in all)" if len(outcomes) > LISTED_OUTCOMES else ""
+        raise ValueError(
+            f"{query}({outcome!r}): not an outcome of this chance node of {state.game.spec.name}; its outcomes are "
+            f"[{shown}{more}]"
+        )
+
+
+def require_seat(game: Game, player: Any, query: str, public: bool = False) -> None:
+    """ValueError naming `query` and `player` unless it is a seat of `game` (or None, the public view, if `public`)."""
+    if public and player is None:
+        return
+    count = game.spec.num_players
+    is_seat = isinstance(player, int | np.integer) and not isinstance(player, bool) and 0 <= player < count
+    if not is_seat:
+        seats = "one seat, 0" if count == 1 else f"seats 0..{count - 1}"
+        also = ", or None for the public view" if public else ""
+        raise ValueError(f"{query}: seat {player!r} does not exist; {game.spec.name} has {seats}{also}")
+
+
+def _checked_chance_label(label: QueryMethod) -> QueryMethod:
+    def chance_label(self: State, outcome: int) -> str:
+        require_chance_outcome(self, outcome, "chance_label")
+        return str(label(self, outcome))
+
+    return chance_label
+
+
+def _checked_chance_label_for(label: QueryMethod) -> QueryMethod:
+    def chance_label_for(self: State, outcome: int, player: int | None) -> str:
+        require_chance_outcome(self, outcome, "chance_label_for")
+        return str(label(self, outcome, player))
+
+    return chance_label_for
+
+
+def _checked_sample_chance(sample: QueryMethod) -> QueryMethod:
+    def sample_chance(self: State, rng: np.random.Generator) -> int:
+        if self.current_player() != CHANCE:
+            require_chance_node(self, "sample_chance")
+        outcome: int = sample(self, rng)
+        return outcome
+
+    return sample_chance
+
+
+def _checked_resample_hidden(resample: QueryMethod) -> QueryMethod:
+    def resample_hidden(self: State, player: int, rng: np.random.Generator) -> State:
+        require_seat(self.game, player, f"resample_hidden({player!r}, ...)")
+        resampled: State = resample(self, player, rng)
+        return resampled
+
+    return resample_hidden
+
+
+def _checked_observer(observer: QueryMethod) -> QueryMethod:
+    def observer_of(self: Game, player: int | None = 0) -> Observer:
+        require_seat(self, player, f"observer({player!r})", public=True)
+        built: Observer = observer(self, player)
+        return built
+
+    return observer_of
+
+
+STATE_ARGUMENT_CHECKS: dict[str, Callable[[QueryMethod], QueryMethod]] = {
+    "chance_label": _checked_chance_label,
+    "chance_label_for": _checked_chance_label_for,
+    "sample_chance": _checked_sample_chance,
+    "resample_hidden": _checked_resample_hidden,
+}
+"""The State queries whose arguments are checked, and how."""
+GAME_ARGUMENT_CHECKS: dict[str, Callable[[QueryMethod], QueryMethod]] = {"observer": _checked_observer}
+"""The Game queries whose arguments are checked, and how."""
+check_arguments(State, STATE_ARGUMENT_CHECKS)  # the defaults State itself gives (sample_chance, resample_hidden)
 
 
 class Observer(abc.ABC):

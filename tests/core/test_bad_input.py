@@ -5,7 +5,9 @@ Actions: every adapter (Gymnasium, the opponent env, PettingZoo's raw_env() and 
 array (MaskablePPO.predict on one observation) is an action id; a float (4.7 used to be played as 4), a string ("4"
 used to be accepted), None, a bool, a list or an array raises TypeError naming the value, its type and what is
 expected, under either illegal-action policy, and the game is exactly as before. Options: `flat` must be a bool, and
-a misspelled keyword lists the valid ones (envs.core.keywords).
+a misspelled keyword lists the valid ones (envs.core.keywords). The contract's queries name a bad argument in every
+game (a chance outcome the node does not list, a chance query at a decision node, a seat the game does not have), and
+`reset` refuses an option key it does not read.
 """
 
 from __future__ import annotations
@@ -20,8 +22,9 @@ from envs.adapters.driver import action_index, require_bool
 from envs.adapters.gym_env import TabletopEnv
 from envs.adapters.opponents import OpponentEnv
 from envs.adapters.pettingzoo_env import TabletopAECEnv
+from envs.core.game import Game, State
 from envs.core.keywords import check_keywords, keyword_checked, keywords_of
-from envs.core.registration import make_env_game, registered_games
+from envs.core.registration import make_env_game, make_game, registered_games
 from envs.toys.card_duel import CardDuelGame
 from envs.toys.card_duel_v0 import env as card_duel_env
 from envs.toys.card_duel_v0 import raw_env as card_duel_raw_env
@@ -275,3 +278,125 @@ def test_a_function_with_var_keywords_is_left_alone() -> None:
 
     assert keywords_of(factory) is None
     assert keyword_checked("toy")(factory) is factory
+
+
+# ---------------------------------------------------------------------------------------- the contract's queries
+GAMES = sorted(
+    ((name, make_game(record, {})) for name, record in registered_games().items() if record.game is not None),
+    key=lambda pair: pair[0],
+)
+"""One game of every registered record (the toys' included), at its default settings."""
+GAME_IDS = [name for name, _ in GAMES]
+
+
+def first_decision(game: Game, seed: int = 0) -> State:
+    """The game's first position where a seat decides (the opening chance nodes sampled)."""
+    state = game.new_initial_state()
+    rng = np.random.default_rng(seed)
+    while state.is_chance_node():
+        state.apply_action(state.sample_chance(rng))
+    return state
+
+
+OPENED_BY_CHANCE = [(name, game) for name, game in GAMES if game.new_initial_state().is_chance_node()]
+"""The games whose setup is drawn (every game but a chance-free toy)."""
+
+
+@pytest.mark.parametrize("game", [game for _, game in OPENED_BY_CHANCE], ids=[name for name, _ in OPENED_BY_CHANCE])
+def test_a_chance_outcome_the_node_does_not_list_is_named(game: Game) -> None:
+    """`chance_label(999)` (and `chance_label_for`) at a chance node is a ValueError naming the outcome and the node's
+    outcomes, in every game (it was an IndexError from deep in each game); the listed outcomes keep their labels."""
+    state = game.new_initial_state()
+    assert state.is_chance_node()
+    outcomes = [outcome for outcome, _ in state.chance_outcomes()]
+    assert all(state.chance_label(outcome) for outcome in outcomes)
+    for query in (
+        lambda: state.chance_label(999),
+        lambda: state.chance_label_for(999, 0),
+        lambda: state.chance_label(-1),
+    ):
+        with pytest.raises(
+            ValueError, match=r"chance_label(_for)?\((999|-1)\): not an outcome of this chance node of"
+        ) as e:
+            query()
+        assert f"its outcomes are [{outcomes[0]}, " in str(e.value) or len(outcomes) == 1
+
+
+@pytest.mark.parametrize("game", [game for _, game in GAMES], ids=GAME_IDS)
+def test_chance_queries_at_a_decision_node_say_so(game: Game) -> None:
+    """`sample_chance` and `chance_label` where a seat decides are a ValueError saying which seat is to decide (it was
+    an IndexError, and Unbroken drew a die face for a decision node without a word); the generator is untouched."""
+    state = first_decision(game)
+    seat = state.current_player()
+    rng = np.random.default_rng(1)
+    before = rng.bit_generator.state
+    with pytest.raises(ValueError, match=rf"^sample_chance: {game.spec.name} is not at a chance node \(seat {seat} is"):
+        state.sample_chance(rng)
+    assert rng.bit_generator.state == before
+    with pytest.raises(ValueError, match=rf"^chance_label\(0\): {game.spec.name} is not at a chance node"):
+        state.chance_label(0)
+
+
+@pytest.mark.parametrize("game", [game for _, game in GAMES], ids=GAME_IDS)
+@pytest.mark.parametrize("seat", [99, -1, True, 0.0, "0"])
+def test_a_seat_the_game_does_not_have_is_named(game: Game, seat: Any) -> None:
+    """`observer(seat)` and `resample_hidden(seat, rng)` refuse a seat the game does not have, naming it and the
+    seats (Unstoppable built an observer for seat 99 and redealt for it; Unearth too, or raised IndexError)."""
+    state = first_decision(game)
+    with pytest.raises(ValueError, match=rf"^observer\({seat!r}\): seat {seat!r} does not exist; {game.spec.name} has"):
+        game.observer(seat)
+    with pytest.raises(ValueError, match=rf"^resample_hidden\({seat!r}, \.\.\.\): seat {seat!r} does not exist"):
+        state.resample_hidden(seat, np.random.default_rng(0))
+    game.observer(None)  # the public view
+    game.observer(np.int64(0))  # a numpy integer is a seat, as it is an action id
+    assert state.resample_hidden(0, np.random.default_rng(0)).current_player() == state.current_player()
+
+
+def test_unstoppable_refuses_a_card_directory_that_is_no_path() -> None:
+    """`card_directory=5` names the argument (it failed inside pathlib), as the other games' do."""
+    from envs.unstoppable.game import UnstoppableGame
+
+    with pytest.raises(TypeError, match=r"^card_directory must be a path \(str or Path\), got 5$"):
+        UnstoppableGame(card_directory=5)  # type: ignore[arg-type]
+
+
+# ------------------------------------------------------------------------------------------------ reset options
+@pytest.mark.parametrize("env_id", ENV_IDS)
+def test_gymnasium_reset_refuses_an_unknown_option_and_changes_nothing(env_id: str) -> None:
+    """`reset(options={"bogus": 1})` is a ValueError naming the key and the valid ones (it was ignored: a misspelt
+    `stat` started from setup without a word); the game in play is untouched, and `state` still starts there."""
+    env = gym.make(env_id)
+    env.reset(seed=3)
+    saved = env.unwrapped.state.to_dict()  # type: ignore[attr-defined]
+    with pytest.raises(ValueError, match=r"^reset options: unknown key 'bogus'; valid keys: state$"):
+        env.reset(seed=4, options={"bogus": 1})
+    with pytest.raises(ValueError, match=r"^reset options: unknown keys 'stat', 'x'; valid keys: state$"):
+        env.reset(options={"stat": saved, "x": 2})
+    with pytest.raises(ValueError, match=r"^reset options must be a dict or None, got 'state' \(str\)$"):
+        env.reset(options="state")  # type: ignore[arg-type]
+    assert env.unwrapped.state.to_dict() == saved  # type: ignore[attr-defined]
+    env.reset(options={"state": saved})
+    assert env.unwrapped.start_state == saved  # type: ignore[attr-defined]
+    env.reset(options={})  # an empty mapping is no option (gymnasium's check_env passes one)
+    env.close()
+
+
+def test_the_opponent_env_refuses_an_unknown_reset_option() -> None:
+    """The opponent env (a Gymnasium env over a multi-player game) refuses it too."""
+    env = OpponentEnv(CardDuelGame(2), [opponent_policy], learner_seats=0)
+    with pytest.raises(ValueError, match=r"^reset options: unknown key 'bogus'; valid keys: state$"):
+        env.reset(seed=0, options={"bogus": 1})
+
+
+@pytest.mark.parametrize("wrapped", [False, True], ids=["raw_env", "env"])
+def test_pettingzoo_reset_warns_about_an_unknown_option(wrapped: bool) -> None:
+    """PettingZoo's reset warns, naming the key and the valid ones, and ignores it: not refused, since PettingZoo's own
+    api_test resets with `options={"options": 1}` to check the signature (an env must pass it)."""
+    from envs.adapters.driver import UnknownResetOptionWarning
+
+    env = (card_duel_env if wrapped else card_duel_raw_env)(num_players=2)
+    with pytest.warns(UnknownResetOptionWarning, match=r"^reset options: unknown key 'bogus'; valid keys: state \("):
+        env.reset(seed=0, options={"bogus": 1})
+    assert env.agents
+    with pytest.raises(ValueError, match="reset options must be a dict or None"):
+        env.reset(options=["state"])  # type: ignore[arg-type]
