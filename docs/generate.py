@@ -558,7 +558,8 @@ def write_api_pages(folder: Path, modules: list[str]) -> None:
 
 
 def config_page() -> str:
-    """Every config key of train.py and evaluate.py: its type, default and meaning, from the pydantic models."""
+    """Every config key of train.py and evaluate.py: its type, default and meaning, from the pydantic models; one
+    entry per key (a list, not a table, so a long meaning or default wraps at any page width)."""
     from agents.common.config import ALGORITHM_HYPERPARAMETERS, AlgoConfig, EvalConfig, ExperimentConfig
 
     lines = [
@@ -567,32 +568,59 @@ def config_page() -> str:
         "Every key of the YAML configs, read from the pydantic models that validate them",
         "(`agents/common/config.py`): an unknown key or a wrong type is an error naming the key and the file.",
         "`python train.py --show-config [--config FILE] [key=value ...]` prints a config with every default filled in.",
+        "Each entry reads: the key (its type, its default), then what it means.",
         "",
     ]
     for title, model in (("Training runs: `train.py`", ExperimentConfig), ("Evaluations: `evaluate.py`", EvalConfig)):
-        lines += [f"## {title}", "", *_config_table(model, "", skip=AlgoConfig), ""]
+        lines += [f"## {title}", "", *_config_entries(model, "", skip=AlgoConfig), ""]
     for name, hyperparameters in ALGORITHM_HYPERPARAMETERS.items():
-        lines += [f"## `algo:` with `name: {name}`", "", *_config_table(hyperparameters, "algo."), ""]
+        lines += [f"## `algo:` with `name: {name}`", "", *_config_entries(hyperparameters, "algo."), ""]
     return "\n".join(lines)
 
 
-def _config_table(model: Any, prefix: str, skip: Any = None) -> list[str]:
-    """The rows of one model's keys, sections expanded under their dotted prefix."""
+def type_text(annotation: Any) -> str:
+    """A config key's type as a reader writes it: `int | None`, `Literal['a', 'b']`, `list[str]` (validators and
+    constraints of `Annotated` left out)."""
+    import types
+    import typing
+
+    origin, arguments = typing.get_origin(annotation), typing.get_args(annotation)
+    if annotation is type(None):
+        return "None"
+    if origin is typing.Annotated:
+        return type_text(arguments[0])
+    if origin is typing.Literal:
+        return f"Literal[{', '.join(repr(argument) for argument in arguments)}]"
+    if origin in (typing.Union, types.UnionType):
+        return " | ".join(type_text(argument) for argument in arguments)
+    if origin is not None:
+        return f"{getattr(origin, '__name__', str(origin))}[{', '.join(type_text(argument) for argument in arguments)}]"
+    return getattr(annotation, "__name__", str(annotation).replace("typing.", ""))
+
+
+def config_key_entry(key: str, kind: str, default: str, meaning: str) -> str:
+    """One key of the config reference as a list item: the key, its type and default, then its meaning."""
+    shown = "required" if default == "required" else f"default `{default}`"
+    return f"- `{key}` (`{kind}`, {shown}): {meaning}"
+
+
+def _config_entries(model: Any, prefix: str, skip: Any = None) -> list[str]:
+    """The entries of one model's keys: its own keys first, then each section under a heading of its dotted key."""
     from pydantic import BaseModel
     from pydantic_core import PydanticUndefined
 
-    rows = ["| key | type | default | meaning |", "|---|---|---|---|"] if not prefix or prefix == "algo." else []
+    keys: list[str] = []
+    sections: list[str] = []
     for name, field in model.model_fields.items():
         annotation = field.annotation
         key = f"{prefix}{name}"
-        meaning = " ".join((field.description or "").split()).replace("|", "\\|")
-        if inspect.isclass(annotation) and issubclass(annotation, BaseModel):
-            summary = (annotation.__doc__ or "").strip().splitlines()[0].replace("|", "\\|")
-            rows.append(f"| `{key}` | section | | {summary} |")
+        if inspect.isclass(annotation) and issubclass(annotation, BaseModel):  # a section of keys
+            summary = " ".join((inspect.getdoc(annotation) or "").split("\n\n")[0].split())
+            sections += ["", f"### `{key}`", "", summary, ""]
             if annotation is skip:
-                rows.append(f"| `{key}.*` | | | the algorithm's keys: see the `algo:` tables below |")
+                sections.append("The algorithm's keys: the `algo:` sections below.")
             else:
-                rows += _config_table(annotation, f"{key}.")
+                sections += _config_entries(annotation, f"{key}.")
             continue
         if field.default_factory is not None:
             default = repr(field.default_factory())
@@ -600,6 +628,5 @@ def _config_table(model: Any, prefix: str, skip: Any = None) -> list[str]:
             default = "required"
         else:
             default = repr(field.default)
-        kind = getattr(annotation, "__name__", None) or str(annotation).replace("typing.", "")
-        rows.append(f"| `{key}` | `{kind}` | `{default}` | {meaning} |")
-    return rows
+        keys.append(config_key_entry(key, type_text(annotation), default, " ".join((field.description or "").split())))
+    return [*keys, *sections]
