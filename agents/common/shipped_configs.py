@@ -70,10 +70,60 @@ def config_not_found_hint(spec: str | Path) -> str:
     return f"{near}a shipped config can be named by its short name (e.g. {names[0]!r}); --list-configs lists them"
 
 
-def config_listing() -> str:
-    """The shipped configs, one per line: short name and the first line of its comment header."""
+LISTING_NAME_WIDTH = 33
+"""Columns of a config's short name in `config_listing` (its summary starts after them, and wraps under itself)."""
+LISTING_WIDTH = 120
+"""Width `config_listing` wraps to when the terminal's is unknown (and the least it wraps to)."""
+COMMAND_STARTS = ("python ", "pip ", "tabletop-")
+"""How a command in a config's header starts (`python train.py ...`): a line with one may end without a period."""
+
+
+def _header_lines(path: Path) -> list[tuple[str, bool]]:
+    """The comment header of a config (its leading `#` lines) as (text, is an indented command line) pairs."""
     lines = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if not line.startswith("#"):
+            break
+        text = line[1:]
+        lines.append((text.strip(), text.startswith("   ")))
+    return lines
+
+
+def _ends_a_sentence(text: str, command: bool) -> bool:
+    """Whether a header line ends where a sentence does: a period, an indented command, or an inline command that
+    introduces nothing after it (not ending in `:`, `,` or `then`)."""
+    if text.endswith((".", "!", "?")) or command:
+        return True
+    introduces = text.endswith((":", ",")) or text.endswith(" then")
+    return not introduces and any(start in text for start in COMMAND_STARTS)
+
+
+def config_summary(path: Path) -> str:
+    """A config's summary: the first line of its comment header and, where that line does not end a sentence (it
+    introduces a command on the next line, or runs on), the lines up to where one ends, so no sentence is cut."""
+    summary: list[str] = []
+    for text, command in _header_lines(path):
+        summary.append(text)
+        if _ends_a_sentence(text, command):
+            break
+    return " ".join(" ".join(summary).split())
+
+
+def config_listing(width: int | None = None) -> str:
+    """The shipped configs, one per entry: the short name and the summary (`config_summary`), wrapped to `width`
+    (the terminal's by default) under itself, commands never broken inside a word."""
+    import shutil
+    import textwrap
+
+    columns = width or max(LISTING_WIDTH, shutil.get_terminal_size((LISTING_WIDTH, 24)).columns)
+    entries = []
     for name, path in shipped_configs().items():
-        first = next((line for line in path.read_text(encoding="utf-8").splitlines() if line.startswith("#")), "")
-        lines.append(f"{name:32} {first.lstrip('# ').strip()}")
-    return "\n".join(lines)
+        lines = textwrap.wrap(
+            config_summary(path),
+            width=max(columns - LISTING_NAME_WIDTH, 20),
+            break_long_words=False,
+            break_on_hyphens=False,
+        ) or [""]
+        entries.append(f"{name:{LISTING_NAME_WIDTH - 1}} {lines[0]}")
+        entries += [" " * LISTING_NAME_WIDTH + line for line in lines[1:]]
+    return "\n".join(entries)

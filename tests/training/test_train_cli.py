@@ -292,7 +292,7 @@ def test_shipped_configs_are_listed_and_named_by_short_name_from_any_folder(
     configs/ beside it); a misspelt name is refused with the closest one."""
     monkeypatch.chdir(tmp_path)
     assert train.main(["--list-configs"]) == 0
-    listed = [line.split()[0] for line in capsys.readouterr().out.splitlines()]
+    listed = [line.split()[0] for line in capsys.readouterr().out.splitlines() if not line.startswith(" ")]
     shipped = sorted(f"{path.parent.name}/{path.stem}" for path in (REPO_ROOT / "configs").glob("*/*.yaml"))
     assert listed == shipped
     for spec in ("unearth/selfplay", "configs/unearth/selfplay.yaml"):
@@ -300,6 +300,30 @@ def test_shipped_configs_are_listed_and_named_by_short_name_from_any_folder(
         assert "id: tabletop/unearth_v0" in capsys.readouterr().out
     assert train.main(["--config", "unearth/selfpaly"]) == 2
     assert "config file not found (did you mean 'unearth/selfplay'?" in capsys.readouterr().err
+
+
+def test_shipped_configs_are_listed_with_whole_sentences() -> None:
+    """`--list-configs` gives each config the first line of its header whole and, where that line runs on (it ends in
+    `:`, `,` or `then`, introducing the command on the next line), the lines up to where the sentence ends: no
+    summary stops mid-sentence (it used to print `from the repo root:` and stop). Long summaries wrap under
+    themselves within the width."""
+    from agents.common.shipped_configs import LISTING_NAME_WIDTH, config_listing, shipped_configs
+
+    width = 100
+    entries: dict[str, str] = {}
+    for line in config_listing(width).splitlines():
+        assert len(line) <= width or " " not in line[LISTING_NAME_WIDTH:].strip(), line
+        if line.startswith(" "):
+            name = list(entries)[-1]
+            entries[name] += " " + line.strip()
+        else:
+            name, _, text = line.partition(" ")
+            entries[name] = text.strip()
+    assert list(entries) == list(shipped_configs())
+    for name, text in entries.items():
+        header = shipped_configs()[name].read_text(encoding="utf-8").splitlines()
+        assert text.startswith(" ".join(header[0].lstrip("# ").split())), name
+        assert not text.endswith((":", ",", " then")), f"{name}: {text}"
 
 
 def test_the_evaluation_command_suggested_matches_how_training_was_run(monkeypatch: pytest.MonkeyPatch) -> None:
