@@ -1,5 +1,7 @@
-"""Play a tabletop game in the terminal: `python -m agents.evaluation.play GAME [--seat K] [--opponent SPEC ...]
-[--seed S]`.
+"""Play a tabletop game in the terminal: `tabletop-play GAME [--seat K] [--opponent SPEC ...] [--seed S]`.
+
+Installed, the command is `tabletop-play` (pyproject.toml's [project.scripts]); `python -m agents.evaluation.play` is
+the same command.
 
 GAME is a game's record name (any case) or an env id; "package:id" imports the package first (which registers games
 that discovery does not find, e.g. `envs.toys:tabletop/card_duel_v0`). `--env-kwarg KEY=VALUE` sets a keyword of the

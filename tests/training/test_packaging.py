@@ -35,6 +35,22 @@ def test_evaluate_is_a_console_script_not_a_top_level_module() -> None:
     ) < 20  # a shim over agents.evaluation.evaluate_cli
 
 
+def test_play_is_the_tabletop_play_console_script(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture
+) -> None:
+    """`tabletop-play` names agents.evaluation.play's main, which answers --help under that name (it was only
+    `python -m agents.evaluation.play`)."""
+    from envs.core.registration import load_attribute
+
+    main = load_attribute(pyproject()["project"]["scripts"]["tabletop-play"])
+    monkeypatch.setattr("sys.argv", ["/usr/bin/tabletop-play", "--help"])
+    with pytest.raises(SystemExit) as ended:
+        main()
+    assert ended.value.code == 0
+    shown = capsys.readouterr().out
+    assert shown.startswith("usage: tabletop-play [-h]") and "Play a tabletop game in the terminal" in shown
+
+
 def test_the_default_eval_config_is_package_data_of_agents() -> None:
     agents_dir = REPO_ROOT / "agents"
     patterns = pyproject()["tool"]["setuptools"]["package-data"]["agents"]
@@ -67,6 +83,11 @@ def test_a_non_editable_install_evaluates_with_its_default_config(tmp_path: Path
     assert "evaluate.py" not in top_level and {"envs", "agents"} <= top_level
     assert {"agents/configs/defaults.yaml", "agents/configs/unbroken/eval.yaml"} <= set(names)
     assert {"envs/toys/card_duel_v0.py", "agents/configs/card_duel/selfplay.yaml"} <= set(names)  # the shipped toys
+    entry_points = next(name for name in names if name.endswith(".dist-info/entry_points.txt"))
+    with zipfile.ZipFile(wheel) as archive:
+        scripts = archive.read(entry_points).decode()
+    for command, target in pyproject()["project"]["scripts"].items():  # tabletop-play among them
+        assert f"{command} = {target}" in scripts
     site = tmp_path / "site"
     install = [sys.executable, "-m", "pip", "install", "--no-deps", "-q", "--target", str(site), str(wheel)]
     subprocess.run(install, check=True, capture_output=True, timeout=300)
