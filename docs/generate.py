@@ -175,7 +175,7 @@ def kwargs_section(record: GameRecord, game: Any) -> list[str]:
     lines = [
         "## Keyword arguments",
         "",
-        "The game's (every env id of the game takes them):",
+        "The game's (its rules-core class takes them, and so does every env id but where said below the table):",
         "",
         "| kwarg | default | values | swept by evaluation | meaning |",
         "|---|---|---|---|---|",
@@ -188,6 +188,11 @@ def kwargs_section(record: GameRecord, game: Any) -> list[str]:
         listed = ", ".join(_code(value) for value in values)
         swept = ", ".join(_code(value) for value in record.settings.get(kwarg, ()))
         lines.append(f"| `{kwarg}` | {shown} | {listed} | {swept} | {_cell(meanings.get(kwarg, ''))} |")
+    for env in record.gym_envs:
+        taken = inspect.signature(load_attribute(env.entry_point)).parameters
+        missing = [f"`{kwarg}`" for kwarg in defaults if kwarg not in taken]
+        if missing:
+            lines += ["", f"`{env.id}` does not take {', '.join(missing)} (the game class alone, from Python)."]
     entries = entry_points(record)
     adapter_defaults = {env_id: adapter_kwargs(entry, kind) for env_id, (entry, kind) in entries.items()}
     header = " | ".join(f"`{env_id}` ({kind})" for env_id, (_entry, kind) in entries.items())

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
+import inspect
 import json
 import re
 import subprocess
@@ -212,6 +213,10 @@ def test_kwarg_tables_give_every_default_and_value_from_the_code(site: Path) -> 
             for kwarg, default in taken.items():
                 assert rows[kwarg][column] == f"`{default!r}`", (name, kwarg, rows[kwarg])
         assert "appended" not in page
+        for env in record.gym_envs:  # a game kwarg an entry point does not take is said to be the class's alone
+            taken = inspect.signature(load_attribute(env.entry_point)).parameters
+            for kwarg in set(generator.game_kwargs(game)) - set(taken):  # type: ignore[attr-defined]
+                assert re.search(rf"`{re.escape(env.id)}` does not take [^\n]*`{kwarg}`", page), (name, kwarg)
         if record.gym_envs:
             env = load_attribute(record.gym_envs[0].entry_point)(flat=True)
             assert env.observation_space.shape == (game.observer(0).size,)
