@@ -22,6 +22,7 @@ def make_env(
     act: str | int = "I",
     enemy_choice: str = "detrimental",
     flight: str = "draw",
+    weapons: str = "loadout",
     reward: str = "win",
     illegal_action: str = "raise",
     flat: bool = False,
@@ -42,6 +43,7 @@ def make_env(
         act=act,
         enemy_choice=enemy_choice,
         flight=flight,
+        weapons=weapons,
         card_directory=card_directory,
     )
     return TabletopEnv(

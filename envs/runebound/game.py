@@ -20,7 +20,7 @@ from envs.runebound.actions import ACTIONS, CombatActions
 from envs.runebound.cards import ACTS, EnemyAbility, Face, RuneboundCards, Trait, load_runebound_cards
 from envs.runebound.presets import PRESETS, RulePreset, get_preset
 from envs.runebound.rules import MAX_GAME_LENGTH, CombatState
-from envs.runebound.state import NOWHERE, Held, Kind, Outcome, make_held, name_tables
+from envs.runebound.state import LOADOUT, NOWHERE, WEAPON_RULES, Held, Kind, Outcome, make_held, name_tables
 from envs.runebound.symbols import Symbol
 
 RANDOM = "random"
@@ -46,6 +46,9 @@ class RuneboundCombatGame(Game):
         "enemy_choice": "detrimental (the enemy picks what hurts the hero most) or two_damage (2 damage instead)",
         "flight": "draw (a flight returns 0, as a draw at the round cap) or defeat (a flight returns -1, as a defeat): "
         "what a flight is worth under reward='win'",
+        "weapons": "loadout (the hero carries its Act's weapons, and a position loaded from a dict must too) or any (a "
+        "position loaded from a dict may give the hero any weapons, each once, as a position set up by hand may; a new "
+        "combat still deals the loadout)",
         "cards": "a RuneboundCards already loaded (from Python only): content to play with instead of the shipped one",
         "card_directory": "a folder of content YAML in the shipped schema, used instead of the shipped content",
     }
@@ -59,6 +62,7 @@ class RuneboundCombatGame(Game):
         act: str | int = "I",
         enemy_choice: str | RulePreset = "detrimental",
         flight: str = "draw",
+        weapons: str = LOADOUT,
         cards: RuneboundCards | None = None,
         card_directory: str | Path | None = None,
     ) -> None:
@@ -75,6 +79,10 @@ class RuneboundCombatGame(Game):
         self.flight = flight
         self.flight_return = FLIGHT_RETURNS[flight]
         """What `returns()` gives the hero for a flight (RULES.md, "Reward modes")."""
+        if weapons not in WEAPON_RULES:
+            raise ValueError(f"unknown weapons {weapons!r}; choose one of {list(WEAPON_RULES)}")
+        self.weapons = weapons
+        """Whether a loaded position's hero carries exactly its Act's loadout (validation.py) or any weapons."""
         self.hero_choice = self._named("hero", hero, [h.name for h in self.cards.heroes])
         self.trait_name, self.enemy_pool = self._enemy_pool(trait, enemy)
         self.enemy_choice = NOWHERE if enemy == RANDOM else self.enemy_pool[0]
@@ -132,6 +140,7 @@ class RuneboundCombatGame(Game):
             "act": tuple(ACTS),
             "enemy_choice": tuple(PRESETS),
             "flight": tuple(FLIGHT_RETURNS),
+            "weapons": WEAPON_RULES,
         }
 
     @staticmethod

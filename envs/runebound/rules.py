@@ -46,7 +46,7 @@ from envs.runebound.state import (
     Outcome,
     make_held,
 )
-from envs.runebound.symbols import ENEMY, HERO, SIDE_NAMES, SIDES, Symbol
+from envs.runebound.symbols import ATTACK_SYMBOLS, ENEMY, HERO, NOTHING_TO_DOUBLE, SIDE_NAMES, SIDES, Symbol
 from envs.runebound.validation import validate_state
 
 MAX_DECISIONS_PER_ROUND = 80
@@ -56,8 +56,6 @@ MAX_GAME_LENGTH = ROUND_CAP * MAX_DECISIONS_PER_ROUND
 """Bound on the hero's decisions in one combat (the round cap times the per-round bound)."""
 HALVES: tuple[tuple[int, float], ...] = ((0, 0.5), (1, 0.5))
 """A cast: either face, with equal chance."""
-ATTACK_SYMBOLS = frozenset({Symbol.PHYSICAL, Symbol.MAGIC, Symbol.CHARGE})
-"""Symbols a hero spends in groups to deal damage (charge: unblockable)."""
 FLIP_FOE = Effect(kind="flip_foe")
 RECAST_FOE = Effect(kind="recast_foe")
 AGILITY_INSTRUCTIONS: Mapping[str, Effect] = {"flip_foe": FLIP_FOE, "recast_foe": RECAST_FOE}
@@ -309,10 +307,16 @@ class CombatState(CombatStateData, FrameEngine):  # type: ignore[misc]
 
     def _turn(self, side: int, index: int, face: int) -> None:
         """A token flipped or recast to `face` (MOVING TOKENS): a double that turns leaves its stack, so the token
-        it doubled returns to its own space; a double on a token that turns stays on it (RULES.md)."""
+        it doubled returns to its own space; a double on a token that turns stays on it while the new face has a
+        value to double, and returns to the double space when it shows a blank or a double (RULES.md)."""
         held = self.tokens[side][index]
-        if face != held.face:
-            self._set(side, index, held.turned(face))
+        if face == held.face:
+            return
+        self._set(side, index, held.turned(face))
+        if side == ENEMY and self.game.faces[held.token][face].symbol in NOTHING_TO_DOUBLE:
+            double = self.double_on(ENEMY, index)
+            if double != NOWHERE:
+                self._set(ENEMY, double, self.tokens[ENEMY][double].unstacked())
 
     # ------------------------------------------------------------------------------------------ engine hooks
     def _game_over(self) -> bool:

@@ -49,6 +49,10 @@ MAX_FRAMES = 64
 """Bound on the frame stack of a saved state (a combat's deepest stack holds about a dozen frames)."""
 MAX_BARRIER = 9
 """Bound on a side's barrier (an ability's amount is at most 9, and a barrier lasts one round)."""
+LOADOUT, ANY_WEAPONS = "loadout", "any"
+WEAPON_RULES = (LOADOUT, ANY_WEAPONS)
+"""The game's `weapons` values: a loaded position's hero carries its Act's loadout, or any weapons (each once), as
+positions set up by hand may (validation.py)."""
 HELD_CACHE = 8192
 """Distinct Held records kept by `make_held` (tokens x faces x spent x stacks: a few thousand at most)."""
 
@@ -137,6 +141,10 @@ class Held:
     def spent_now(self) -> Held:
         """The token spent (off any stack)."""
         return make_held(self.token, self.face, True, NOWHERE)
+
+    def unstacked(self) -> Held:
+        """The double off its stack (its base came to show a face with nothing to double), showing the same face."""
+        return make_held(self.token, self.face, self.spent, NOWHERE)
 
     def stacked_on(self, base: int) -> Held:
         """The double stacked on token `base`."""

@@ -34,6 +34,8 @@ NUMBERED = frozenset({Symbol.PHYSICAL, Symbol.MAGIC, Symbol.SHIELD, Symbol.SURGE
 """Symbols printed with a number ("2 physical"); the others count one each (blank counts nothing)."""
 MAX_VALUE = 3
 """The largest number a face prints (content is checked against it; observations divide by it)."""
+ATTACK_SYMBOLS = frozenset({Symbol.PHYSICAL, Symbol.MAGIC, Symbol.CHARGE})
+"""Symbols a hero spends in groups to deal damage (charge: unblockable)."""
 DAMAGE = frozenset({Symbol.PHYSICAL, Symbol.MAGIC, Symbol.SKULL})
 """Symbols spent to deal blockable damage (charge deals damage too, but unblockable)."""
 
@@ -46,6 +48,9 @@ HERO_ONLY = frozenset({Symbol.PHYSICAL, Symbol.MAGIC})
 """Symbols only a hero can spend (RULES.md, "Symbols": the lost glyphs of the TACTICS restrictions)."""
 ENEMY_ONLY = frozenset({Symbol.SKULL})
 """Symbols only an enemy can spend ("only enemies can spend [skull]")."""
+NOTHING_TO_DOUBLE = frozenset({Symbol.DOUBLE, Symbol.BLANK})
+"""Faces a double cannot double ("[double] having nothing to double", COMBAT BOARDS): a double doubles a value, and a
+blank or another double has none (RULES.md, "Moving tokens")."""
 NEVER_COPIED = frozenset({Symbol.DOUBLE, Symbol.TACTICS, Symbol.BLANK})
 """Symbols no tactics copies: a double (reconstructed: "Since the [tactics] symbol is spent when it is used, it cannot
 be used to copy the effect of a [double] symbol"), another tactics and a blank (nothing to do)."""

@@ -15,8 +15,17 @@ from typing import TYPE_CHECKING, Any
 
 from envs.core.decisions import DecisionFrame
 from envs.core.game import StateFormatError
-from envs.runebound.state import NOT_CAST, NOWHERE, ROUND_CAP, Kind, Outcome
-from envs.runebound.symbols import ENEMY, HERO, SIDE_NAMES, SIDES, Symbol
+from envs.runebound.state import LOADOUT, NOT_CAST, NOWHERE, ROUND_CAP, Kind, Outcome
+from envs.runebound.symbols import (
+    ATTACK_SYMBOLS,
+    ENEMY,
+    HERO,
+    NOTHING_TO_DOUBLE,
+    SIDE_NAMES,
+    SIDES,
+    SYMBOL_NAMES,
+    Symbol,
+)
 
 if TYPE_CHECKING:
     from envs.runebound.state import CombatStateData
@@ -67,9 +76,26 @@ def _check_content(state: CombatStateData) -> None:
             if state.tokens[side]:
                 raise _fail(f"tokens.{SIDE_NAMES[side]}", "tokens are taken at setup, which is still pending")
         return
-    hero_tokens = [held.token for held in state.tokens[HERO]]
+    hero_tokens = tuple(held.token for held in state.tokens[HERO])
+    if game.weapons == LOADOUT:
+        carried = cards.hero_tokens(state.hero, game.act)
+        if hero_tokens != carried:
+            wanted = [cards.tokens[t].name for t in carried]
+            raise _fail("tokens.hero", f"the hero casts its own tokens, then its Act's loadout's weapons': {wanted}")
+    else:
+        _check_any_weapons(state, hero_tokens)
+    enemy_tokens = tuple(held.token for held in state.tokens[ENEMY])
+    wanted_enemy = cards.enemy_tokens(state.enemy, game.act)
+    if enemy_tokens != wanted_enemy:
+        wanted = [cards.tokens[t].name for t in wanted_enemy]
+        raise _fail("tokens.enemy", f"the enemy casts the first 4 + Act of its trait's set: {wanted}")
+
+
+def _check_any_weapons(state: CombatStateData, hero_tokens: tuple[int, ...]) -> None:
+    """A game whose positions may give the hero any weapons: its own tokens, then weapons' tokens, each once."""
+    cards = state.game.cards
     own = cards.hero_own_tokens(state.hero)
-    if tuple(hero_tokens[: len(own)]) != own:
+    if hero_tokens[: len(own)] != own:
         wanted = [cards.tokens[t].name for t in own]
         raise _fail("tokens.hero", f"the hero's tokens start with its own: {wanted}")
     weapon_tokens = {cards.token_index[weapon.token] for weapon in cards.weapons}
@@ -79,11 +105,6 @@ def _check_content(state: CombatStateData) -> None:
             raise _fail(f"tokens.hero[{len(own) + offset}].token", "after its own, a hero casts its weapons' tokens")
         if token in extra[:offset]:
             raise _fail(f"tokens.hero[{len(own) + offset}].token", "a weapon's token is held once")
-    enemy_tokens = tuple(held.token for held in state.tokens[ENEMY])
-    wanted_enemy = cards.enemy_tokens(state.enemy, game.act)
-    if enemy_tokens != wanted_enemy:
-        wanted = [cards.tokens[t].name for t in wanted_enemy]
-        raise _fail("tokens.enemy", f"the enemy casts the first 4 + Act of its trait's set: {wanted}")
 
 
 def _check_tokens(state: CombatStateData) -> None:
@@ -124,7 +145,7 @@ def _check_tokens(state: CombatStateData) -> None:
             base = tokens[held.on]
             if base.face == NOT_CAST or base.spent or base.on != NOWHERE:
                 raise _fail(f"{where}.on", "a double sits on a cast, unspent token that is not itself stacked")
-            if faces[base.token][base.face].symbol in (Symbol.DOUBLE, Symbol.BLANK):
+            if faces[base.token][base.face].symbol in NOTHING_TO_DOUBLE:
                 raise _fail(f"{where}.on", "a double doubles a token with a number, not a double or a blank")
             if held.on in bases:
                 raise _fail(f"{where}.on", "two doubles on one token")
@@ -162,17 +183,25 @@ def _check_values(state: CombatStateData) -> None:
         raise _fail("outcome", f"a combat is drawn only at the round cap ({ROUND_CAP})")
     if state.initiative == NOWHERE and any(frame.kind in ROUND_FRAMES for frame in state.stack):
         raise _fail("initiative", "combat actions are under way, so initiative was taken")
+    if state.outcome in (Outcome.FLED, Outcome.DRAWN) and state.initiative != NOWHERE:
+        raise _fail("initiative", "a flight or a draw comes at a round's end, which forgets the initiative")
+    if state.outcome in (Outcome.WON, Outcome.LOST) and state.initiative == NOWHERE:
+        raise _fail("initiative", "a side is defeated during the combat actions, after initiative was taken")
     for side in SIDES:
         ids = state.triggered[side]
-        if len(set(ids)) != len(ids):
-            raise _fail(f"triggered.{SIDE_NAMES[side]}", "an ability triggered twice in a round")
         if not ids:
             continue
+        field = f"triggered.{SIDE_NAMES[side]}"
         base = state.game.hero_ability_base[state.hero] if side == HERO else state.game.enemy_ability_base[state.enemy]
-        count = len(cards.heroes[state.hero].abilities if side == HERO else cards.enemies[state.enemy].abilities)
-        for id_ in ids:
-            if not base <= id_ < base + count:
-                raise _fail(f"triggered.{SIDE_NAMES[side]}", "an ability of another card")
+        abilities = cards.heroes[state.hero].abilities if side == HERO else cards.enemies[state.enemy].abilities
+        for position, id_ in enumerate(ids):
+            if not base <= id_ < base + len(abilities):
+                raise _fail(field, "an ability of another card")
+            ability = abilities[id_ - base]
+            if side == ENEMY and not ability.surge:
+                raise _fail(field, f"{ability.name!r} is an agility ability: only surge abilities are marked triggered")
+            if id_ in ids[:position] and (side == ENEMY or ability.once_per_round):
+                raise _fail(field, f"{ability.name!r} is triggered at most once per combat round")
 
 
 FRAME_DETAILS: dict[str, tuple[str, ...]] = {
@@ -207,6 +236,7 @@ def _check_stack(state: CombatStateData) -> None:
         raise _fail("stack", "a hero is drawn, but the hero is known")
     if state.enemy != NOWHERE and _pending(state, Kind.PICK_ENEMY):
         raise _fail("stack", "an enemy is drawn, but the enemy is known")
+    _check_stack_shape(state)
 
 
 def _check_details(state: CombatStateData, frame: DecisionFrame, where: str) -> None:
@@ -222,36 +252,228 @@ def _check_details(state: CombatStateData, frame: DecisionFrame, where: str) -> 
         if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
             raise _fail(f"{where}.{name}", f"expected an integer {low}..{high}, got {value!r}")
 
+    def shows(side: int, index: int) -> Symbol | None:
+        """The symbol token `index` of `side` shows (None: not cast)."""
+        held = state.tokens[side][index]
+        return None if held.face == NOT_CAST else state.game.faces[held.token][held.face].symbol
+
+    def in_pool(side: int, index: int, name: str) -> None:
+        held = state.tokens[side][index]
+        if held.spent or held.face == NOT_CAST:
+            raise _fail(f"{where}.{name}", f"{SIDE_NAMES[side]} token {index} is not in the pool (cast, unspent)")
+
     kind = frame.kind
+    if frame.reason:
+        raise _fail(f"{where.removesuffix('.details')}.reason", "a combat's frames carry no reason")
     if "side" in FRAME_DETAILS.get(kind, ()):
         number("side", 0, 1)
     if "symbol" in FRAME_DETAILS.get(kind, ()):
         number("symbol", 0, len(Symbol) - 1)
     if kind == Kind.CAST:
-        token_of(frame.detail("side"), frame.detail("token"), "token")
-        if frame.detail("why") not in CAST_REASONS:
-            raise _fail(f"{where}.why", f"expected one of {CAST_REASONS}, got {frame.detail('why')!r}")
+        side, index, why = frame.detail("side"), frame.detail("token"), frame.detail("why")
+        token_of(side, index, "token")
+        if why not in CAST_REASONS:
+            raise _fail(f"{where}.why", f"expected one of {CAST_REASONS}, got {why!r}")
+        held = state.tokens[side][index]
+        if why == "recast" and held.face == NOT_CAST:  # spent meanwhile is possible (paying a reaction above it)
+            raise _fail(f"{where}.token", f"{SIDE_NAMES[side]} token {index} is not cast, so not recast in play")
+        if why == "spent" and not (held.spent and held.face != NOT_CAST):
+            raise _fail(f"{where}.token", f"a spent token is recast, but {SIDE_NAMES[side]} token {index} is not spent")
     elif kind == Kind.DAMAGE:
         number("amount", 0)
         if not isinstance(frame.detail("blockable"), bool):
             raise _fail(f"{where}.blockable", "expected true or false")
     elif kind in (Kind.COPIED_SURGE, Kind.BLOCK):
         number("amount", 1)
+        if kind == Kind.BLOCK and not (
+            not state.charged[HERO]
+            and any(shows(HERO, i) == Symbol.TACTICS for i in _unspent(state, HERO))
+            and any(shows(side, i) == Symbol.SHIELD for side in SIDES for i in _unspent(state, side))
+        ):
+            raise _fail(
+                where.removesuffix(".details"),
+                "the hero blocks with a tactics only while it shows one, a shield shows, and it spent no charge",
+            )
     elif kind in (Kind.AGILITY, Kind.COPY, Kind.PREVENT):
         name = "source" if kind == Kind.AGILITY else "token"
-        token_of(HERO, frame.detail(name), name)
+        index = frame.detail(name)
+        token_of(HERO, index, name)
+        if kind == Kind.AGILITY:
+            held = state.tokens[HERO][index]
+            if not (shows(HERO, index) == Symbol.AGILITY and not held.spent) and not (
+                shows(HERO, index) == Symbol.TACTICS and held.spent
+            ):
+                raise _fail(
+                    f"{where}.source", "an agility in the pool, or a spent tactics that copied one, gives the target"
+                )
+        elif kind == Kind.COPY:
+            in_pool(HERO, index, name)
+            if shows(HERO, index) != Symbol.TACTICS:
+                raise _fail(f"{where}.token", f"hero token {index} shows no tactics to copy with")
+        elif shows(HERO, index) is None:  # spent meanwhile is possible (paying the prevention of another flip)
+            raise _fail(f"{where}.token", f"hero token {index} is not cast, so no flip of it is pending")
     elif kind == Kind.ENEMY_AGILITY:
         tokens = frame.detail("tokens")
         if not isinstance(tokens, tuple) or not tokens:
             raise _fail(f"{where}.tokens", "expected a non-empty list of the enemy's agility tokens")
         for value in tokens:
             token_of(ENEMY, value, "tokens")
+            if shows(ENEMY, value) != Symbol.AGILITY:
+                raise _fail(f"{where}.tokens", f"enemy token {value} shows no agility")
+        if len(set(tokens)) != len(tokens) or list(tokens) != sorted(tokens):
+            raise _fail(f"{where}.tokens", "the agility space's tokens, each once, in token order")
     elif kind == Kind.GROUP:
+        symbol = frame.detail("symbol")
+        if symbol not in ATTACK_SYMBOLS:
+            raise _fail(f"{where}.symbol", "a hero's combat action groups physical, magic or charge")
+        chosen: list[int] = []
         for name in ("tokens", "doubles"):
             values = frame.detail(name)
             if not isinstance(values, tuple) or (name == "tokens" and not values):
                 raise _fail(f"{where}.{name}", "expected a list of the hero's tokens")
             for value in values:
                 token_of(HERO, value, name)
-                if state.tokens[HERO][value].spent or state.tokens[HERO][value].face == NOT_CAST:
-                    raise _fail(f"{where}.{name}", f"hero token {value} is not in the pool")
+                in_pool(HERO, value, name)
+                if shows(HERO, value) != (symbol if name == "tokens" else Symbol.DOUBLE):
+                    wanted = SYMBOL_NAMES[symbol] if name == "tokens" else "double"
+                    raise _fail(f"{where}.{name}", f"hero token {value} does not show {wanted}")
+                if value in chosen:
+                    raise _fail(f"{where}.{name}", f"hero token {value} is in the action twice")
+                chosen.append(value)
+        if len(frame.detail("doubles")) > len(frame.detail("tokens")):
+            raise _fail(f"{where}.doubles", "each double doubles a different token of the action")
+
+
+def _unspent(state: CombatStateData, side: int) -> list[int]:
+    """`side`'s tokens cast and not spent."""
+    return [i for i, held in enumerate(state.tokens[side]) if held.face != NOT_CAST and not held.spent]
+
+
+SETUP_FRAMES = (Kind.SETUP, Kind.PICK_ENEMY, Kind.PICK_HERO)
+"""The stack before the first round, bottom first (the draws only while the hero or the enemy is random)."""
+HERO_ACTION_FRAMES = frozenset({Kind.HERO_ACTION, Kind.GROUP, Kind.AGILITY, Kind.COPY, Kind.COPIED_SURGE})
+"""The hero's decisions of a combat action of its own (one at a time, above the enemy's next action)."""
+ENEMY_ACTION_FRAMES = frozenset({Kind.DAMAGE, Kind.BLOCK, Kind.PREVENT, Kind.CAST})
+"""What the enemy's action leaves pending above the hero's next action (damage, the hero's answers, recasts), above
+at most one ENEMY_AGILITY (the rest of its agility space)."""
+
+
+def _check_stack_shape(state: CombatStateData) -> None:
+    """The frames stand in an order the rules push them, bottom first: the setup draws (round 0); the next round
+    (after the hero's stay-or-flee); the round's casts in casting order; the Trickster's recasts before initiative;
+    the end of the round; or the next combat action with at most the action in progress above it (one frame of the
+    hero's own action, or what the enemy's action left: its agility space's rest, damage, answers and recasts)."""
+    stack = state.stack
+    if not stack:
+        return
+    bottom = stack[0].kind
+    kinds = [frame.kind for frame in stack]
+    if state.round == 0 and bottom not in (Kind.SETUP, Kind.START_ROUND):
+        raise _fail("round", "round 0 is before the first round: only the setup or the first round's start is pending")
+    if state.round == 0 and any(state.damage):
+        raise _fail("damage", "no damage is dealt before the first round")
+    if bottom == Kind.SETUP:
+        if state.round != 0:
+            raise _fail("stack[0].kind", "the setup comes before the first round (round 0)")
+        order = [kind for kind in SETUP_FRAMES if kind in kinds]
+        if kinds != order:
+            raise _fail("stack", f"before the first round the stack is {list(SETUP_FRAMES)} (the draws optional)")
+        return
+    rest = stack[1:]
+    if bottom == Kind.START_ROUND:
+        if state.round >= ROUND_CAP:
+            raise _fail("round", f"a combat is drawn after round {ROUND_CAP}: no round starts after it")
+        if [frame.kind for frame in rest] not in ([], [Kind.STAY]) or (rest and state.round == 0):
+            raise _fail("stack", "the next round's start waits only for the hero to stay or flee after a round")
+    elif bottom == Kind.AFTER_CAST:
+        _check_round_casts(state, rest)
+    elif bottom == Kind.INITIATIVE:
+        _check_blank_recasts(state, rest)
+    elif bottom == Kind.END_ROUND:
+        if rest:
+            raise _fail("stack[1]", "nothing is pending above the end of a round")
+    elif bottom == Kind.NEXT_ACTION:
+        if stack[0].detail("side") == ENEMY:
+            _check_hero_action(state, rest)
+        else:
+            _check_enemy_action(state, rest)
+    else:
+        raise _fail("stack[0].kind", f"a {bottom!r} frame is never at the bottom of the stack")
+    if state.initiative != NOWHERE and bottom not in (Kind.NEXT_ACTION, Kind.END_ROUND):
+        raise _fail("initiative", "initiative is taken after the casts and lasts until the round's end")
+
+
+def _check_round_casts(state: CombatStateData, casts: tuple[DecisionFrame, ...]) -> None:
+    """Above AFTER_CAST: the round's casts still to come, the next on top, in casting order (the hero's tokens, then
+    the enemy's)."""
+    order = [(side, index) for side in SIDES for index in range(len(state.tokens[side]))]
+    pending = [(frame.detail("side"), frame.detail("token")) for frame in reversed(casts)]
+    for position, frame in enumerate(casts, start=1):
+        if frame.kind != Kind.CAST or frame.detail("why") != "round":
+            raise _fail(f"stack[{position}].kind", "above the casts' end only the round's casts are pending")
+    if pending != order[len(order) - len(pending) :]:
+        raise _fail("stack", "the round's casts are pending in casting order (the hero's tokens, then the enemy's)")
+
+
+def _check_blank_recasts(state: CombatStateData, recasts: tuple[DecisionFrame, ...]) -> None:
+    """Above INITIATIVE: only the board ability's recasts of the enemy's blanks, the lowest token on top."""
+    indices = []
+    for position, frame in enumerate(recasts, start=1):
+        if frame.kind != Kind.CAST or frame.detail("why") != "recast" or frame.detail("side") != ENEMY:
+            raise _fail(f"stack[{position}]", "before initiative only the enemy's blanks are recast")
+        index = frame.detail("token")
+        held = state.tokens[ENEMY][index]
+        if held.face == NOT_CAST or held.spent or state.game.faces[held.token][held.face].symbol != Symbol.BLANK:
+            raise _fail(f"stack[{position}].details.token", "the board ability recasts the enemy's blanks")
+        indices.append(index)
+    if recasts and state.game.enemy_traits[state.enemy].board.ability.kind != "recast_blanks":
+        raise _fail("stack[1]", "only a board whose ability recasts blanks recasts tokens before initiative")
+    if indices != sorted(set(indices), reverse=True):
+        raise _fail("stack", "the blanks' recasts are pending once each, the lowest token on top")
+
+
+def _check_hero_action(state: CombatStateData, rest: tuple[DecisionFrame, ...]) -> None:
+    """Above the enemy's next action: nothing (the enemy acts next), or one frame of the hero's combat action."""
+    if not rest:
+        return
+    if len(rest) > 1:
+        raise _fail("stack[2]", "the hero's combat action leaves one frame pending at a time")
+    frame = rest[0]
+    where = "stack[1]"
+    if state.passed[HERO]:
+        raise _fail("passed.hero", "the hero's combat action is under way, so the hero has not passed")
+    if frame.kind in HERO_ACTION_FRAMES:
+        return
+    if frame.kind == Kind.DAMAGE and frame.detail("side") == ENEMY:
+        return
+    if frame.kind == Kind.CAST and frame.detail("why") == "recast":
+        return
+    raise _fail(f"{where}.kind", f"a {frame.kind!r} frame is not part of the hero's combat action")
+
+
+def _check_enemy_action(state: CombatStateData, rest: tuple[DecisionFrame, ...]) -> None:
+    """Above the hero's next action: nothing (the hero acts next), the enemy's action to resolve, or what it left
+    pending: at most one ENEMY_AGILITY at the bottom, then damage on the hero, the hero's answers and recasts, a
+    tactics block only on top."""
+    if not rest:
+        return
+    if state.passed[ENEMY]:
+        raise _fail("passed.enemy", "the enemy's combat action is under way, so the enemy has not passed")
+    if rest[0].kind == Kind.ENEMY_ACTION:
+        if len(rest) > 1:
+            raise _fail("stack[2]", "the enemy's action resolves before anything is pending above it")
+        return
+    for position, frame in enumerate(rest, start=1):
+        where = f"stack[{position}]"
+        if frame.kind == Kind.ENEMY_AGILITY and position == 1:
+            continue
+        if frame.kind not in ENEMY_ACTION_FRAMES:
+            raise _fail(f"{where}.kind", f"a {frame.kind!r} frame is not part of the enemy's combat action")
+        if frame.kind == Kind.DAMAGE and frame.detail("side") != HERO:
+            raise _fail(f"{where}.details.side", "the enemy's action deals damage to the hero")
+        if frame.kind == Kind.BLOCK and position != len(rest):
+            raise _fail(where, "the hero's tactics block is answered before anything below it")
+        if frame.kind == Kind.CAST and frame.detail("why") == "round":
+            raise _fail(f"{where}.details.why", "the round's casts come before any combat action")
+        if frame.kind == Kind.CAST and frame.detail("why") == "recast" and frame.detail("side") != HERO:
+            raise _fail(f"{where}.details.side", "the enemy's action recasts the hero's tokens")

@@ -50,7 +50,7 @@ class TracedCombat(CombatState):
 
 def example_start() -> TracedCombat:
     """The round just cast as in the example, initiative still to take ("The hero wins initiative ties")."""
-    game = RuneboundCombatGame(hero="Eliam", enemy="Sorcerer", act="I")
+    game = RuneboundCombatGame(hero="Eliam", enemy="Sorcerer", act="I", weapons="any")  # the example: no weapon
     data = {
         "hero": "Eliam",
         "enemy": "Sorcerer",

@@ -12,6 +12,7 @@ text, each checking that the state waits for it.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -35,9 +36,15 @@ def make_game(
     enemy_choice: str = "detrimental",
     flight: str = "draw",
 ) -> RuneboundCombatGame:
-    """A combat on the test content."""
+    """A combat on the test content, whose positions may give the hero any of the test weapons."""
     return RuneboundCombatGame(
-        hero=hero, enemy=enemy, act=act, enemy_choice=enemy_choice, flight=flight, card_directory=CONTENT
+        hero=hero,
+        enemy=enemy,
+        act=act,
+        enemy_choice=enemy_choice,
+        flight=flight,
+        weapons="any",
+        card_directory=CONTENT,
     )
 
 
@@ -71,7 +78,7 @@ def token_rows(entries: list[Any], names: tuple[str, ...] | None = None) -> list
 
 def position(
     game: RuneboundCombatGame,
-    hero: list[tuple[str, ...]],
+    hero: Sequence[tuple[str, ...]],
     enemy: list[Any],
     to_act: str = "hero",
     **fields: Any,

@@ -127,9 +127,10 @@ def test_action_text_names_the_face_in_play() -> None:
 
 
 def test_reset_can_start_from_a_state_dict() -> None:
-    """`reset(options={"state": ...})` starts from a position written by hand (the combat example's)."""
+    """`reset(options={"state": ...})` starts from a position written by hand (the combat example's, where Eliam
+    carries no weapon: `weapons="any"` lets a position give the hero other weapons than its Act's loadout)."""
     start = example_start()
-    env = gym.make(ENV_ID, hero="Eliam", enemy="Sorcerer")
+    env = gym.make(ENV_ID, hero="Eliam", enemy="Sorcerer", weapons="any")
     observation, _ = env.reset(seed=0, options={"state": start.to_dict()})
     assert env.unwrapped.state.decision().kind == Kind.HERO_ACTION
     _, reward, terminated, _, _ = env.step(ACTIONS.ability)  # Twin Blades; the round runs to its end

@@ -117,3 +117,111 @@ def test_the_saved_position_itself_is_accepted() -> None:
     """The unedited dict loads (the refusals above are the edits')."""
     state = make_game().state_from_dict(saved())
     assert state.tokens[HERO][0].face == 0 and state.tokens[ENEMY][1].face == 1
+
+
+# ---------------------------------------------------------------------------------------- issue 32: fuzzed dicts
+def shipped_position(kind: str, seed: int = 0, **game: Any) -> dict[str, Any]:
+    """The dict of the first state of a seeded random combat on the shipped content (Lissa against the Undead Horde
+    in Act I unless `game` says otherwise) whose top frame is of `kind`."""
+    import numpy as np
+
+    from envs.core.game import CHANCE
+    from envs.runebound.game import RuneboundCombatGame
+
+    combat = RuneboundCombatGame(**({"hero": "Lissa", "enemy": "Undead Horde", "act": "I"} | game))
+    rng = np.random.default_rng(seed)
+    state = combat.new_initial_state()
+    while not state.is_terminal():
+        if state.stack[-1].kind == kind:
+            return state.to_dict()
+        legal = state.legal_actions()
+        state.apply_action(state.sample_chance(rng) if state.current_player() == CHANCE else legal[-1])
+    raise AssertionError(f"no {kind!r} frame on top in that combat")
+
+
+def refused(data: dict[str, Any], **game: Any) -> StateFormatError:
+    """The StateFormatError the shipped game (as `shipped_position`'s) raises for `data` (failing if it loads)."""
+    from envs.runebound.game import RuneboundCombatGame
+
+    combat = RuneboundCombatGame(**({"hero": "Lissa", "enemy": "Undead Horde", "act": "I"} | game))
+    with pytest.raises(StateFormatError) as error:
+        combat.state_from_dict(data)
+    return error.value
+
+
+def test_a_hero_token_missing_or_added_is_refused() -> None:
+    """Issue 32: a hero whose loadout weapon is missing (Lissa casts her three tokens and her Act I Dagger) or held
+    twice was accepted; the game deals the loadout, so a loaded position must hold it (`weapons="loadout"`)."""
+    data = shipped_position("hero action")
+    assert [row["token"] for row in data["tokens"]["hero"]] == ["Lissa 1", "Lissa 2", "Lissa 3", "Dagger"]
+    missing = copy.deepcopy(data)
+    del missing["tokens"]["hero"][3]
+    error = refused(missing)
+    assert error.field == "tokens.hero" and "loadout" in str(error) and "'Dagger'" in str(error)
+    doubled = copy.deepcopy(data)
+    doubled["tokens"]["hero"].append(dict(doubled["tokens"]["hero"][3]))
+    assert refused(doubled).field == "tokens.hero"
+    from envs.runebound.game import RuneboundCombatGame
+
+    anything = RuneboundCombatGame(hero="Lissa", enemy="Undead Horde", act="I", weapons="any")
+    assert anything.state_from_dict(missing).to_dict() == missing  # a hand-set position without the weapon
+
+
+def test_a_duplicated_frame_is_refused() -> None:
+    """Issue 32: a frame written twice (the hero's action, the next combat action) was accepted."""
+    data = shipped_position("hero action")
+    assert [frame["kind"] for frame in data["stack"]] == ["next action", "hero action"]
+    twice = copy.deepcopy(data)
+    twice["stack"].append(dict(twice["stack"][1]))
+    error = refused(twice)
+    assert error.field == "stack[2]" and "one frame" in str(error)
+    bottom = copy.deepcopy(data)
+    bottom["stack"].insert(0, dict(bottom["stack"][0]))
+    assert refused(bottom).field == "stack[2]"
+
+
+def test_reversed_frames_are_refused() -> None:
+    """Issue 32: frames swapped (the hero's action below the next combat action; two casts of a round out of casting
+    order) were accepted."""
+    data = shipped_position("hero action")
+    data["stack"].reverse()
+    error = refused(data)
+    assert error.field == "stack[0].kind" and "bottom" in str(error)
+    casting = shipped_position("cast")
+    casts = casting["stack"]
+    assert [frame["kind"] for frame in casts[:3]] == ["after cast", "cast", "cast"]
+    casts[-1], casts[-2] = casts[-2], casts[-1]
+    error = refused(casting)
+    assert error.field == "stack" and "casting order" in str(error)
+
+
+def test_round_zero_with_a_round_under_way_is_refused() -> None:
+    """Issue 32: round 0 while the first round's casts are pending (no token cast yet) was accepted; round 0 is before
+    the first round, and so is a position with damage dealt."""
+    casting = shipped_position("cast")
+    casting["round"] = 0
+    error = refused(casting)
+    assert error.field == "round" and "before the first round" in str(error)
+    start = shipped_position("cast")
+    start |= {"round": 0, "stack": [{"seat": 0, "kind": "start round", "reason": "", "details": {}}]}
+    for row in start["tokens"]["hero"] + start["tokens"]["enemy"]:
+        row["face"] = None
+    from envs.runebound.game import RuneboundCombatGame
+
+    combat = RuneboundCombatGame(hero="Lissa", enemy="Undead Horde", act="I")
+    assert combat.state_from_dict(start).round == 1  # the first round's start, settled: its casts are pending
+    start["damage"]["hero"] = 1
+    assert refused(start).field == "damage"
+
+
+def test_a_tactics_block_without_a_tactics_is_refused() -> None:
+    """Issue 32: a pending tactics block whose hero shows no tactics was accepted, and answering it raised IndexError
+    in the rules' tactics step; it is refused, naming the frame."""
+    data = shipped_position("tactics block", seed=3, enemy="Orc Brigand")
+    hero = data["tokens"]["hero"]
+    tactics = [index for index, row in enumerate(hero) if row["face"] == "tactics" and not row["spent"]]
+    assert tactics
+    for index in tactics:
+        hero[index]["spent"] = True
+    error = refused(data, enemy="Orc Brigand")
+    assert error.field == f"stack[{len(data['stack']) - 1}]" and "tactics" in str(error)
