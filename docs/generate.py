@@ -138,7 +138,7 @@ def game_page(record: GameRecord, subpages: list[str], has_picture: bool) -> str
     ]
     notes = NOTES / f"{record.name}.md"
     if notes.exists():  # the game's hand-written page: results, interpretations, how it plays
-        lines += [notes.read_text().strip(), ""]
+        lines += [link_documents(notes.read_text().strip(), record.name, ""), ""]
     lines += ["## Environments", "", "| id | kind |", "|---|---|"]
     lines += [f"| `{env_id}` | Gymnasium |" for env_id in record.gym_env_ids]
     lines += [f"| `{env_id}` | PettingZoo AEC |" for env_id in record.pettingzoo_ids]
@@ -346,11 +346,29 @@ def game_picture(record: GameRecord) -> np.ndarray | None:
 
 
 def game_documents(name: str) -> dict[str, str]:
-    """The game's documents (`envs/<game>/*.md`: its rules, content, public-fact sheet), by page name."""
+    """The game's documents (`envs/<game>/*.md`: its rules, content, public-fact sheet), by page name, each citation
+    of a game document linked to its page."""
     documents = {}
     for path in sorted((GAMES / name).glob("*.md"), key=lambda path: (path.stem != "RULES", path.stem)):
-        documents[path.stem.lower()] = path.read_text(encoding="utf-8")
+        documents[path.stem.lower()] = link_documents(path.read_text(encoding="utf-8"), name, "../")
     return documents
+
+
+DOCUMENT_CITATION = re.compile(r"`(?:envs/(\w+)/)?([A-Z][A-Z_]*)\.md`")
+"""A game document cited by its path in code: `envs/<game>/RULES.md`, or `CONTENT.md` within the game's own text."""
+
+
+def link_documents(text: str, name: str, to_games: str) -> str:
+    """`text` of game `name` with every cited game document (`envs/<game>/RULES.md`, `CONTENT.md`, ...) a link to its
+    page; `to_games` leads from the page holding the text to the folder of game pages ("" or "../")."""
+
+    def link(match: re.Match[str]) -> str:
+        game = match.group(1) or name
+        if not (GAMES / game / f"{match.group(2)}.md").is_file():
+            return match.group(0)
+        return f"[{match.group(0)}]({to_games}{game}/{match.group(2).lower()}.md)"
+
+    return DOCUMENT_CITATION.sub(link, text)
 
 
 # ------------------------------------------------------------------ results

@@ -244,6 +244,7 @@ def test_every_game_page_shows_its_picture_and_its_documents(site: Path) -> None
     (RULES.md, CONTENT.md, REFERENCE.md, ...) and its results as pages of the site."""
     from PIL import Image
 
+    generator = load_generator()
     for name in discovered_games():
         page = (site / "games" / f"{name}.md").read_text()
         picture = np.asarray(Image.open(site / "games" / f"{name}.png"))
@@ -254,7 +255,9 @@ def test_every_game_page_shows_its_picture_and_its_documents(site: Path) -> None
         assert {"RULES", "CONTENT", "REFERENCE"} <= {path.stem for path in documents}
         for path in documents:
             assert f"{name}/{path.stem.lower()}" in toctree
-            assert (site / "games" / name / f"{path.stem.lower()}.md").read_text() == path.read_text()
+            shown = (site / "games" / name / f"{path.stem.lower()}.md").read_text()
+            assert shown == generator.link_documents(path.read_text(), name, "../")  # type: ignore[attr-defined]
+            assert not re.search(r"(?<!\[)`(envs/\w+/)?(RULES|CONTENT|REFERENCE)\.md`", shown)  # cited as links
         assert f"{name}/results" in toctree
 
 
@@ -297,6 +300,17 @@ def test_api_reference_documents_the_core_the_adapters_each_game_and_the_agents(
         importlib.import_module(module)
         assert f".. automodule:: {module}" in (api / f"{module}.md").read_text()
     assert "_generated/api/index" in (DOCS / "index.md").read_text()
+
+
+def test_cited_game_documents_become_links() -> None:
+    """A game document cited by its path (`envs/<game>/RULES.md`, or `CONTENT.md` in the game's own text) links to its
+    page; a path that is no game document stays as written."""
+    link = load_generator().link_documents  # type: ignore[attr-defined]
+    text = "See `envs/unearth/RULES.md`, `CONTENT.md` and `envs/unearth/NOPE.md`."
+    assert link(text, "unearth", "../") == (
+        "See [`envs/unearth/RULES.md`](../unearth/rules.md), [`CONTENT.md`](../unearth/content.md) and "
+        "`envs/unearth/NOPE.md`."
+    )
 
 
 def test_plain_docstrings_are_shown_as_written() -> None:
