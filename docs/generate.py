@@ -407,13 +407,15 @@ def _label(value: Any) -> str:
     return "" if value is None else f"{value:,}" if isinstance(value, int) else str(value)
 
 
-def rate_table(rows: list[dict[str, Any]]) -> list[str]:
-    """A table of rows with a rate: what each row measures, its games, the rate and its 95% interval (percent)."""
+def rate_table(rows: list[dict[str, Any]], reference: str | None = None) -> list[str]:
+    """A table of rows with a rate: what each row measures, its games, the rate and its 95% interval (percent); a
+    share is named with the `reference` agent its placings are counted above."""
     rate = next(key for key in RATE_KEYS if key in rows[0])
     interval = next(key for key in INTERVAL_KEYS if key in rows[0])
     count = next((key for key in COUNT_KEYS if key in rows[0]), None)
     labels = _label_keys(rows)
-    header = [*labels, *([count] if count else []), rate.replace("_", " "), "95% interval"]
+    named = f"share above {reference}" if rate == "share" and reference else rate.replace("_", " ")
+    header = [*labels, *([count] if count else []), named, "95% interval"]
     lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     for row in rows:
         low, high = row[interval]
@@ -437,10 +439,10 @@ def _command(report: dict[str, Any], markdown: Path) -> str:
     return ""
 
 
-def _report_body(path: Path) -> str:
-    """A markdown report, its headings moved two levels down (it sits under a heading of the page)."""
+def _report_body(path: Path, below: int) -> str:
+    """A markdown report, its headings moved below a heading of level `below` (it sits under one on the page)."""
     text = path.read_text(encoding="utf-8")
-    return "\n".join("##" + line if line.startswith("#") else line for line in text.splitlines())
+    return "\n".join("#" * below + line if line.startswith("#") else line for line in text.splitlines())
 
 
 def results_files(prefix: str | None, games: list[str]) -> list[Path]:
@@ -480,7 +482,8 @@ def game_results_page(name: str) -> str:
             settings = ", ".join(f"{key}={value}" for key, value in (report.get("env_kwargs") or {}).items())
             lines[-1] += f"; on `{report['env_id']}`" + (f" with {settings}" if settings else "")
         for where, rows in tables:
-            lines += ["", *([f"`{where}`:", ""] if len(tables) > 1 else []), *rate_table(rows)]
+            reference = report.get("reference") if isinstance(report, dict) else None
+            lines += ["", *([f"`{where}`:", ""] if len(tables) > 1 else []), *rate_table(rows, reference)]
         lines.append("")
     if not strength:
         lines += ["No results file of this game holds a win rate yet.", ""]
@@ -492,7 +495,7 @@ def game_results_page(name: str) -> str:
         "",
     ]
     for path in sorted(reports, key=lambda path: (path.stem in strength, path.stem)):
-        lines += [f"### {path.stem}", "", _report_body(path), ""]
+        lines += [f"### {path.stem}", "", _report_body(path, 3), ""]
     return "\n".join(lines)
 
 
@@ -510,7 +513,7 @@ def results_page(games: list[str]) -> str:
     ]
     for path in results_files(None, games):
         if path.suffix == ".md":
-            lines += [f"## {path.stem}", "", _report_body(path), ""]
+            lines += [f"## {path.stem}", "", _report_body(path, 2), ""]
     return "\n".join(lines)
 
 
