@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import time
 from collections import defaultdict
-from collections.abc import Mapping
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -183,6 +184,24 @@ class RolloutProgressBar(ProgressBarCallback):
         remaining = self.locals["total_timesteps"] - self.model.num_timesteps
         rollout = self.model.n_steps * self.training_env.num_envs  # type: ignore[attr-defined]
         self.pbar = tqdm(total=whole_rollouts(remaining, rollout))
+
+
+@contextmanager
+def phase_progress_bar(total: int, description: str, enabled: bool = True) -> Iterator[Callable[[int], None] | None]:
+    """A progress bar drawn as the PPO phase's (tqdm.rich, as sb3's ProgressBarCallback draws it) for a phase that
+    has none of its own (behaviour cloning, DAgger); yields the function that advances it by a count, or None when
+    progress bars are off (`train.py --no-progress`) or there is nothing to count."""
+    if not enabled or total <= 0:
+        yield None
+        return
+    from tqdm.rich import tqdm
+
+    bar = tqdm(total=total, desc=description)
+    try:
+        yield bar.update
+    finally:
+        bar.refresh()
+        bar.close()
 
 
 class UpdateThreadsCallback(BaseCallback):

@@ -7,15 +7,19 @@ that PPO starts from the teacher's play with a critic that already knows what th
 
 Episode i of a collection is played with env seed `seed + i`, so a dataset depends only on (teacher, student,
 env kwargs, seed, steps), whatever the number of worker processes.
+
+Both phases report their progress to an optional callback (decisions recorded, minibatches fitted), which train.py
+draws as progress bars like the PPO phase's; worker processes send theirs over a queue, which changes no data.
 """
 
 from __future__ import annotations
 
 import math
 import multiprocessing
+import queue
 import tempfile
 from collections.abc import Callable, Mapping
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -31,6 +35,20 @@ HELD_OUT_SHARE = 0.1
 """Share of the recorded decisions kept aside to report the student's agreement with the teacher."""
 EPISODE_SEED_STRIDE = 1_000_003
 """Each worker's episodes start this far apart in seed space, so workers never replay each other's episodes."""
+PROGRESS_POLL_SECONDS = 0.2
+"""How often the parent passes on the decisions its worker processes report (`collect_demonstrations`)."""
+
+Progress = Callable[[int], None]
+"""A progress callback: called with how many more items (decisions recorded, minibatches fitted) are done."""
+
+_worker_progress: Any = None
+"""In a worker process of `collect_demonstrations`: the queue it reports recorded decisions to (None: no report)."""
+
+
+def _report_progress_to(progress_queue: Any) -> None:
+    """Worker initializer: report recorded decisions to `progress_queue` (None: report nothing)."""
+    global _worker_progress
+    _worker_progress = progress_queue
 
 
 @dataclass
@@ -86,12 +104,16 @@ def _collect_chunk(
     student_path: str | None,
     student_share: float,
     opponents: OpponentsConfig | None = None,
+    progress: Progress | None = None,
 ) -> Demonstrations:
     """Play whole episodes from `seed` on until `steps` decisions are recorded (a worker's share of the job).
 
     In a multi-player game the teacher plays the learner's seats against `opponents`; `snapshot` opponents, which
-    do not exist before training, are played by the teacher too.
+    do not exist before training, are played by the teacher too. Each finished episode's decisions are reported to
+    `progress` (in a worker process: to the queue its initializer set).
     """
+    if progress is None and _worker_progress is not None:
+        progress = _worker_progress.put
     env = make_env(env_id, env_kwargs, opponents=opponents, snapshot_stand_in=teacher_spec)
     teacher = make_agent(teacher_spec, env)
     student: Agent | None = make_agent(student_path, env) if student_path else None
@@ -125,6 +147,8 @@ def _collect_chunk(
             done = terminated or truncated
         episodes += 1
         wins += bool(info.get("won", False))
+        if progress is not None:
+            progress(len(rewards))
         discounted = 0.0
         episode_returns = [0.0] * len(rewards)
         for t in range(len(rewards) - 1, -1, -1):
@@ -157,8 +181,12 @@ def collect_demonstrations(
     student_path: str | None = None,
     student_share: float = 0.0,
     opponents: OpponentsConfig | None = None,
+    progress: Progress | None = None,
 ) -> Demonstrations:
-    """Record at least `steps` teacher-labelled decisions; with a student, it acts with probability student_share."""
+    """Record at least `steps` teacher-labelled decisions; with a student, it acts with probability student_share.
+
+    `progress` is told of the decisions recorded as episodes end, in every worker (at most `steps` in all).
+    """
     workers = max(1, min(workers, steps))
     per_worker = math.ceil(steps / workers)
     jobs = [
@@ -175,12 +203,48 @@ def collect_demonstrations(
         )
         for w in range(workers)
     ]
+    report = _capped(progress, steps) if progress is not None else None
     if workers == 1:
-        return _collect_chunk(*jobs[0])
-    with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn")) as pool:
+        return _collect_chunk(*jobs[0], progress=report)
+    context = multiprocessing.get_context("spawn")
+    reports = context.Queue() if report is not None else None
+    with ProcessPoolExecutor(workers, mp_context=context, initializer=_report_progress_to, initargs=(reports,)) as pool:
         futures = [pool.submit(_collect_chunk, *job) for job in jobs]
+        if report is not None and reports is not None:
+            _relay_progress(futures, reports, report)
         parts = [future.result() for future in futures]
+    if report is not None and reports is not None:
+        _relay_progress([], reports, report)  # what the workers sent just before they ended
     return Demonstrations.concatenate(parts)
+
+
+def _capped(progress: Progress, total: int) -> Progress:
+    """`progress`, told of at most `total` items in all (the last episode of a collection may run past its budget)."""
+    told = 0
+
+    def report(count: int) -> None:
+        nonlocal told
+        count = min(count, total - told)
+        if count > 0:
+            told += count
+            progress(count)
+
+    return report
+
+
+def _relay_progress(futures: list[Future[Any]], reports: Any, report: Progress) -> None:
+    """Pass on the decisions the workers report until every worker's chunk is done (with none: what is queued)."""
+    pending = set(futures)
+    while True:
+        if pending:
+            _, pending = wait(pending, timeout=PROGRESS_POLL_SECONDS, return_when=FIRST_COMPLETED)
+        while True:
+            try:
+                report(reports.get_nowait())
+            except queue.Empty:
+                break
+        if not pending:
+            return
 
 
 def check_teacher(
@@ -205,6 +269,12 @@ class CloneReport:
     held_out_accuracy: float
     policy_loss: float
     value_loss: float
+
+
+def clone_batches(decisions: int, epochs: int, batch_size: int) -> int:
+    """Minibatches `behaviour_clone` fits on `decisions` recorded decisions (the held-out share is not fitted)."""
+    fitted = decisions - int(decisions * HELD_OUT_SHARE)
+    return epochs * math.ceil(fitted / batch_size)
 
 
 def _batches(n: int, batch_size: int, rng: np.random.Generator) -> list[np.ndarray]:
@@ -243,8 +313,10 @@ def behaviour_clone(
     value_coef: float,
     seed: int,
     log: Callable[[str, float, int], None] | None = None,
+    progress: Progress | None = None,
 ) -> CloneReport:
-    """Fit model.policy to the teacher's actions (masked cross-entropy) and its value head to the returns."""
+    """Fit model.policy to the teacher's actions (masked cross-entropy) and its value head to the returns; each
+    minibatch fitted is reported to `progress` (`clone_batches` of them in all)."""
     import torch
 
     policy = model.policy
@@ -273,6 +345,8 @@ def behaviour_clone(
             policy_losses.append(batch_policy_loss.item())
             value_losses.append(batch_value_loss.item())
             step += 1
+            if progress is not None:
+                progress(1)
         policy_loss, value_loss = float(np.mean(policy_losses)), float(np.mean(value_losses))
         if log is not None:
             log("pretrain/policy_loss", policy_loss, epoch)

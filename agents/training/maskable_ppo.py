@@ -315,7 +315,7 @@ def train(config: ExperimentConfig, run_dir: Path, progress_bar: bool = True, re
                 model.set_random_seed(train_config.seed + model.num_timesteps)
         model.set_logger(_metrics_logger(config, run_dir))
         if resume_from is None and config.pretrain.steps > 0:
-            pretrain(model, config, run_dir)
+            pretrain(model, config, run_dir, progress_bar=progress_bar)
         if config.opponents.uses_snapshots and not snapshot_paths(snapshot_dir):
             from agents.training.selfplay import freeze_learner
 
@@ -366,15 +366,19 @@ def train(config: ExperimentConfig, run_dir: Path, progress_bar: bool = True, re
     return final_path
 
 
-def pretrain(model: Any, config: ExperimentConfig, run_dir: Path) -> None:
+def pretrain(model: Any, config: ExperimentConfig, run_dir: Path, progress_bar: bool = True) -> None:
     """Behaviour cloning (then DAgger rounds) from the config's teacher; saved as pretrained_model.zip.
 
-    A run resumed before its first checkpoint reuses pretrained_model.zip instead of pretraining again.
+    A run resumed before its first checkpoint reuses pretrained_model.zip instead of pretraining again. With
+    `progress_bar`, each phase (recording the teacher's decisions, fitting them, each DAgger round's two) draws a
+    progress bar as the PPO phase does.
     """
+    from agents.training.callbacks import phase_progress_bar
     from agents.training.imitation import (
         CloneReport,
         Demonstrations,
         behaviour_clone,
+        clone_batches,
         collect_demonstrations,
         save_student,
     )
@@ -393,17 +397,37 @@ def pretrain(model: Any, config: ExperimentConfig, run_dir: Path) -> None:
         metrics.record(key, value)
         metrics.dump(step)
 
-    def fit(data: Demonstrations, epochs: int, fit_seed: int) -> CloneReport:
-        return behaviour_clone(
-            model, data, epochs, settings.batch_size, settings.learning_rate, settings.value_coef, fit_seed, log
-        )
+    def fit(data: Demonstrations, epochs: int, fit_seed: int, phase: str) -> CloneReport:
+        batches = clone_batches(len(data), epochs, settings.batch_size)
+        with phase_progress_bar(batches, f"{phase}: fitting", progress_bar) as advance:
+            return behaviour_clone(
+                model,
+                data,
+                epochs,
+                settings.batch_size,
+                settings.learning_rate,
+                settings.value_coef,
+                fit_seed,
+                log,
+                progress=advance,
+            )
 
     start = time.monotonic()
     opponents = config.opponents
-    data = collect_demonstrations(
-        env_id, env_kwargs, settings.teacher, settings.steps, seed, gamma, settings.workers, opponents=opponents
-    )
-    report = fit(data, settings.epochs, seed)
+    cloning = "cloning"
+    with phase_progress_bar(settings.steps, f"{cloning}: recording", progress_bar) as advance:
+        data = collect_demonstrations(
+            env_id,
+            env_kwargs,
+            settings.teacher,
+            settings.steps,
+            seed,
+            gamma,
+            settings.workers,
+            opponents=opponents,
+            progress=advance,
+        )
+    report = fit(data, settings.epochs, seed, cloning)
     logger.info(
         "pretraining: %d decisions of %s (%d episodes, %.1f%% won); agreement held out %.1f%% (%s)",
         len(data),
@@ -419,20 +443,23 @@ def pretrain(model: Any, config: ExperimentConfig, run_dir: Path) -> None:
         for round_index in range(settings.dagger_rounds):
             student = save_student(model, scratch)
             round_seed = seed + (round_index + 1) * DAGGER_SEED_STRIDE
-            more = collect_demonstrations(
-                env_id,
-                env_kwargs,
-                settings.teacher,
-                settings.dagger_steps,
-                round_seed,
-                gamma,
-                settings.workers,
-                student_path=student,
-                student_share=settings.student_share,
-                opponents=opponents,
-            )
+            dagger = f"DAgger {round_index + 1}/{settings.dagger_rounds}"
+            with phase_progress_bar(settings.dagger_steps, f"{dagger}: recording", progress_bar) as advance:
+                more = collect_demonstrations(
+                    env_id,
+                    env_kwargs,
+                    settings.teacher,
+                    settings.dagger_steps,
+                    round_seed,
+                    gamma,
+                    settings.workers,
+                    student_path=student,
+                    student_share=settings.student_share,
+                    opponents=opponents,
+                    progress=advance,
+                )
             data = Demonstrations.concatenate([data, more])
-            report = fit(data, settings.dagger_epochs, round_seed)
+            report = fit(data, settings.dagger_epochs, round_seed, dagger)
             logger.info(
                 "pretraining: DAgger round %d: the student won %d/%d; %d decisions, agreement held out %.1f%% (%s)",
                 round_index + 1,

@@ -6,7 +6,13 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from agents.training.imitation import Demonstrations, _accuracy, behaviour_clone, collect_demonstrations
+from agents.training.imitation import (
+    Demonstrations,
+    _accuracy,
+    behaviour_clone,
+    clone_batches,
+    collect_demonstrations,
+)
 
 ENV_ID = "tabletop/Unbroken-v0"
 GAMMA = 0.9
@@ -53,9 +59,32 @@ def test_behaviour_cloning_raises_agreement_with_the_teacher(demonstrations: Dem
     torch.manual_seed(0)
     model = MaskablePPO("MultiInputPolicy", gym.make(ENV_ID), policy_kwargs={"net_arch": [64]}, seed=0, device="cpu")
     before = _accuracy(model.policy, demonstrations, 512)
+    fitted: list[int] = []
     report = behaviour_clone(
-        model, demonstrations, epochs=25, batch_size=64, learning_rate=3e-3, value_coef=0.5, seed=0
+        model,
+        demonstrations,
+        epochs=25,
+        batch_size=64,
+        learning_rate=3e-3,
+        value_coef=0.5,
+        seed=0,
+        progress=fitted.append,
     )
+    assert fitted == [1] * clone_batches(len(demonstrations), 25, 64)  # every minibatch reported, for the bar
     assert report.train_accuracy > before + 0.2
     assert report.train_accuracy > 0.7
     assert report.decisions == len(demonstrations)
+
+
+@pytest.mark.parametrize("workers", [1, pytest.param(2, marks=pytest.mark.slow)])
+def test_collection_reports_its_progress_and_records_the_same_data(workers: int) -> None:
+    """The decisions recorded are reported as episodes end (from worker processes too, over a queue), up to the
+    budget in all, and reporting changes nothing in the data."""
+    told: list[int] = []
+    data = collect_demonstrations(
+        ENV_ID, {}, "heuristic", 300, seed=5, gamma=GAMMA, workers=workers, progress=told.append
+    )
+    assert sum(told) == 300 and len(told) >= 2 and len(data) >= 300
+    quiet = collect_demonstrations(ENV_ID, {}, "heuristic", 300, seed=5, gamma=GAMMA, workers=workers)
+    np.testing.assert_array_equal(quiet.actions, data.actions)
+    np.testing.assert_array_equal(quiet.returns, data.returns)

@@ -116,6 +116,7 @@ def test_pretraining_clones_the_teacher_before_ppo(tmp_path: Path, capsys: pytes
     assert train.main(["--config", str(path), "--no-progress"]) == 0
     out = capsys.readouterr().out
     assert "decisions of heuristic" in out and "DAgger round 1" in out
+    assert ": recording" not in out and ": fitting" not in out  # --no-progress: no bar in any phase
     (run_dir,) = (tmp_path / "runs").iterdir()
     assert (run_dir / "pretrained_model.zip").is_file()
     assert not (run_dir / "pretrain_scratch").exists()  # the DAgger students are temporary
@@ -190,6 +191,27 @@ def bad_config_cases(tmp_path: Path) -> dict[str, tuple[list[str], str]]:
             f"{no_grid}: algo.policy_kwargs.features_extractor: 'seat_grids' needs a per-seat grid view",
         ),
     }
+
+
+@pytest.mark.slow
+def test_pretraining_phases_draw_progress_bars_like_the_ppo_phase(
+    tmp_path: Path, capsys: pytest.CaptureFixture
+) -> None:
+    """Behaviour cloning and each DAgger round draw a bar for recording the teacher's decisions and one for fitting
+    them, as the PPO phase draws its own (they used to print nothing for minutes); each bar runs to its total."""
+    config = tiny_training_config("tabletop/Unbroken-v0", tmp_path / "runs")
+    config["train"].update(total_timesteps=128, checkpoint_interval=0, eval_interval=0, final_eval_episodes=0)
+    config["pretrain"] = {"steps": 200, "epochs": 1, "dagger_rounds": 1, "dagger_steps": 100, "dagger_epochs": 1}
+    config["pretrain"]["workers"] = 1
+    path = write_yaml(tmp_path / "pretrain.yaml", config)
+    assert train.main(["--config", str(path)]) == 0
+    captured = capsys.readouterr()
+    shown = captured.out + captured.err
+    for phase, total in (("cloning: recording", "200/200"), ("DAgger 1/1: recording", "100/100")):
+        (line,) = [line for line in shown.splitlines() if line.startswith(phase)]
+        assert "100%" in line and total in line, line
+    assert "cloning: fitting 100%" in shown and "DAgger 1/1: fitting 100%" in shown
+    assert shown.index("cloning: recording") < shown.index("DAgger 1/1: fitting") < shown.index("done in")
 
 
 @pytest.mark.parametrize(
