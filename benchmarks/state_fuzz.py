@@ -6,7 +6,8 @@ drawn from seeded random games (decision, chance and end nodes alike) as JSON, m
 loads it back. The change sits at a path drawn by first drawing a top-level field uniformly, then a place inside it
 uniformly (the field itself included, which may also be left out):
 
-- an integer moved by +-1 or +-100, or written as a float, a string or null;
+- an integer moved by +-1 or +-100, replaced by 10**9, 10**40, -1 or 2**63 (past any bound, beyond a machine word,
+  negative), or written as a float, a string or null;
 - a boolean flipped, or written as an integer or a string;
 - a string swapped for another name found in the game's saved states (a card, a phase, a kind of decision), or for
   an unknown one, or written as an integer or null;
@@ -17,10 +18,10 @@ uniformly (the field itself included, which may also be left out):
 
 Each mutated dict falls in one class:
 
-- **refused**: `state_from_dict` raised `StateFormatError` (what the game promises for a bad dict);
-- **raised something else**: it raised any other exception (`KeyError`, `TypeError`, `AssertionError`, a
-  `MemoryError` under the memory cap...) or loading and checking it ran past the time limit: a bad dict must cost
-  little and fail clearly;
+- **refused**: `state_from_dict` raised `StateFormatError` naming a field (what the game promises for a bad dict);
+- **raised something else**: it raised any other exception (`KeyError`, `TypeError`, `OverflowError`,
+  `AssertionError`, a `MemoryError` under the memory cap...), a `StateFormatError` naming no field, or loading and
+  checking it ran past the time limit: a bad dict must cost little and fail clearly;
 - **accepted, same state**: the state loaded writes back the original dict (the change did not matter);
 - **accepted, checks pass**: a different state that passes every check below (a food count one lower is a position
   the rules can reach; so, as far as these checks can tell, is a flag the current phase never reads);
@@ -60,6 +61,7 @@ import contextlib
 import copy
 import itertools
 import json
+import math
 import resource
 import signal
 import sys
@@ -101,6 +103,9 @@ CLASSES = (
 """What happens to a mutated dict (the module docstring defines each)."""
 LARGE_STEP = 100
 """The large change of an integer (the small one is 1)."""
+HUGE_INTEGERS = (10**9, 10**40, -1, 2**63)
+"""Integers written in place of any integer: past every bound a field may have, beyond what a machine word holds
+(`len()` and numpy raise OverflowError), and a negative one where counts and indices are never negative."""
 UNKNOWN_NAME = "no such name"
 """A string no game uses, for the unknown-name mutations."""
 CLOSURE_EVERY = 10
@@ -211,6 +216,7 @@ def mutations_of(value: Any, names: list[str], rng: np.random.Generator) -> list
     if isinstance(value, int):
         steps = [("+1", value + 1), ("-1", value - 1), (f"+{LARGE_STEP}", value + LARGE_STEP)]
         steps += [(f"-{LARGE_STEP}", value - LARGE_STEP)]
+        steps += [(f"set to {huge_text(huge)}", huge) for huge in HUGE_INTEGERS if huge != value]
         return [*steps, ("as a float", value + 0.5), ("as a string", str(value)), ("as null", None)]
     if isinstance(value, float):
         return [("+1", value + 1.0), ("negated", -value - 1.0), ("as a string", str(value)), ("as null", None)]
@@ -241,6 +247,15 @@ def mutations_of(value: Any, names: list[str], rng: np.random.Generator) -> list
     return [("as 0", 0), ("as a name", other_name), ("as a list", [])]  # null
 
 
+def huge_text(number: int) -> str:
+    """A huge integer as a power (10**40, 2**63) where it is one, else its digits."""
+    for base in (10, 2):
+        exponent = round(math.log(number, base)) if number > 0 else 0
+        if exponent > 6 and base**exponent == number:
+            return f"{base}**{exponent}"
+    return str(number)
+
+
 def mutate(data: dict[str, Any], names: list[str], rng: np.random.Generator) -> tuple[dict[str, Any], str, str]:
     """A copy of `data` with one change: (the copy, its top-level field, a description of the change)."""
     top = list(data)[int(rng.integers(len(data)))]
@@ -266,8 +281,8 @@ def mutate(data: dict[str, Any], names: list[str], rng: np.random.Generator) -> 
 
 
 def shorten(value: Any, limit: int = 60) -> str:
-    """A value's repr, cut to `limit` characters."""
-    text = repr(value)
+    """A value's repr (a huge integer as a power), cut to `limit` characters."""
+    text = huge_text(value) if type(value) is int and abs(value) >= 10**7 else repr(value)
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
@@ -419,8 +434,12 @@ def classify(
     """Load one mutated dict and count its class (and its kind of failure) in `report`."""
     try:
         state = game.state_from_dict(mutated)
-    except StateFormatError:
-        report.add(top, "refused")
+    except StateFormatError as error:
+        if error.field:
+            report.add(top, "refused")
+        else:  # the promise is a refusal naming the field
+            kind = "StateFormatError naming no field"
+            report.add(top, "raised something else", kind, f"{change}: {first_line(error)}")
         return
     except TimeLimitExceeded:
         raise

@@ -17,6 +17,8 @@ ROUNDS = 3
 """Rounds of the toy: roll a d3, then bank it or bank it doubled (a 1 or a 2 only)."""
 BANKED_VALUES = {1, 2, 3, 4}
 """What the toy banks: a face 1-3, or a doubled 1 or 2."""
+FIELDS = ("banked", "roll")
+"""The fields of the toy's saved state."""
 
 
 class DiceObserver(Observer):
@@ -106,8 +108,14 @@ class ValidatingDiceGame(DiceGame):
 
     def state_from_dict(self, data: dict[str, Any]) -> DiceState:
         """From to_dict(), every field checked."""
-        if not isinstance(data, dict) or set(data) != {"banked", "roll"}:
-            raise StateFormatError("", f"expected the fields banked and roll, got {data!r}")
+        if not isinstance(data, dict):
+            raise StateFormatError("", f"expected a mapping of the fields banked and roll, got {data!r}")
+        for key in data:
+            if key not in FIELDS:
+                raise StateFormatError(str(key), "unknown field (fields: banked, roll)")
+        for key in FIELDS:
+            if key not in data:
+                raise StateFormatError(key, "missing field")
         banked, roll = data["banked"], data["roll"]
         if not isinstance(banked, list) or len(banked) > ROUNDS:
             raise StateFormatError("banked", f"expected a list of at most {ROUNDS} banked rolls, got {banked!r}")
@@ -130,6 +138,27 @@ class SlowDiceGame(ValidatingDiceGame):
         return super().state_from_dict(data)
 
 
+class NamelessDiceGame(ValidatingDiceGame):
+    """Planted defect: a missing or unknown field is refused without naming it."""
+
+    def state_from_dict(self, data: dict[str, Any]) -> DiceState:
+        """As the validating toy, but a dict with other fields is refused as a whole."""
+        if isinstance(data, dict) and set(data) != set(FIELDS):
+            raise StateFormatError("", "expected the fields banked and roll")
+        return super().state_from_dict(data)
+
+
+class WordSizedDiceGame(ValidatingDiceGame):
+    """Planted defect: the pending roll is taken as a machine word before it is checked (OverflowError past it)."""
+
+    def state_from_dict(self, data: dict[str, Any]) -> DiceState:
+        """The length of range(roll) first, then as the validating toy."""
+        roll = data.get("roll") if isinstance(data, dict) else None
+        if type(roll) is int:
+            len(range(roll))
+        return super().state_from_dict(data)
+
+
 def test_a_loose_loader_raises_other_errors_and_accepts_junk() -> None:
     """The plain toy reads data["roll"] unchecked: a removed field raises KeyError (raised something else), and a
     roll written as a string is accepted and breaks the rules or the checks later (accepted though invalid)."""
@@ -145,6 +174,23 @@ def test_a_strict_loader_refuses_every_impossible_dict() -> None:
     report = state_fuzz.fuzz_game(ValidatingDiceGame(), seed=1, games=10, states=20, mutations=20, steps=10)
     assert report.classes["raised something else"] == 0 and report.classes["accepted though invalid"] == 0
     assert report.classes["refused"] > 200 and report.classes["accepted, checks pass"] > 0
+
+
+def test_a_refusal_naming_no_field_is_counted_as_another_error() -> None:
+    """The promise is a refusal naming the field: a StateFormatError that names none is a failure of its own kind."""
+    report = state_fuzz.fuzz_game(NamelessDiceGame(), seed=1, games=10, states=20, mutations=20, steps=10)
+    assert report.failure_counts["StateFormatError naming no field"] > 0
+    assert report.classes["raised something else"] == report.failure_counts["StateFormatError naming no field"]
+
+
+def test_huge_integers_find_a_loader_that_overflows() -> None:
+    """Integers past a machine word (10**40, 2**63) are among the mutations: a loader that takes one as a length
+    raises OverflowError, counted as raising something else; the integers the mutations write include all four."""
+    report = state_fuzz.fuzz_game(WordSizedDiceGame(), seed=1, games=10, states=20, mutations=20, steps=10)
+    assert report.failure_counts["raised OverflowError"] > 0
+    changes = dict(state_fuzz.mutations_of(5, [], np.random.default_rng(0)))
+    assert {10**9, 10**40, -1, 2**63} <= {value for value in changes.values() if type(value) is int}
+    assert "set to 10**40" in changes and "set to 2**63" in changes
 
 
 def test_a_slow_dict_is_stopped_at_the_time_limit() -> None:

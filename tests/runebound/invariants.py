@@ -1,0 +1,51 @@
+"""Runebound's invariants of a combat position, for `benchmarks.state_fuzz --invariants`: checked apart from the
+game's own validation, so that the fuzzer finds what validation lets through."""
+
+from __future__ import annotations
+
+import re
+
+from envs.core.game import State
+from envs.runebound.rules import CombatState
+from envs.runebound.state import LOADOUT, NOT_CAST, NOWHERE, Kind
+from envs.runebound.symbols import ENEMY, HERO
+from tests.runebound.test_simulation import combat_invariants
+
+STACK_SHAPES = re.compile(
+    r"|setup( / pick enemy( / pick hero)?)?"
+    r"|after cast( / cast)+"
+    r"|start round / stay or flee"
+    r"|initiative / cast"
+    r"|next action( / enemy agility)? / (hero action|group|agility target|cast|tactics copy|tactics block"
+    r"|prevent flip|copied surge)"
+)
+"""The frame stacks (kinds, bottom first) at the decision, chance and end nodes of 2,400 random combats over every
+registered setting: setup's draws, a round's casts, the end of a round, the initiative recast, and one decision or
+recast above the next combat action (an enemy's agility under the flip it lets the hero prevent)."""
+
+
+def state_invariants(state: State) -> None:
+    """The combat's own invariants (tests/runebound/test_simulation.py) and: the position passes validation; each
+    side holds the tokens it casts, in order (the hero its own, then its weapons' each once; the enemy the first 4 +
+    Act of its trait's set); before the first round nothing is cast, dealt or decided; the stack has a shape combats
+    reach, no frame twice; the hero's decisions are within the spec's maximum length."""
+    assert isinstance(state, CombatState)
+    state.validate()
+    combat_invariants(state)
+    game, cards = state.game, state.game.cards
+    if state.hero != NOWHERE and state.enemy != NOWHERE and state.tokens[HERO]:
+        hero = tuple(held.token for held in state.tokens[HERO])
+        own = cards.hero_own_tokens(state.hero)
+        if game.weapons == LOADOUT:
+            assert hero == cards.hero_tokens(state.hero, game.act), f"hero tokens {hero}"
+        assert hero[: len(own)] == own and len(set(hero)) == len(hero), f"hero tokens {hero}"
+        enemy = tuple(held.token for held in state.tokens[ENEMY])
+        assert enemy == cards.enemy_tokens(state.enemy, game.act), f"enemy tokens {enemy}"
+    if state.round == 0:
+        cast = [held for side in state.tokens for held in side if held.face != NOT_CAST or held.spent]
+        assert not cast and not any(state.damage) and state.decisions == 0, "play before the first round"
+    kinds = " / ".join(str(frame.kind) for frame in state.stack)
+    assert STACK_SHAPES.fullmatch(kinds), f"a stack no combat reaches: {kinds}"
+    assert len(set(state.stack)) == len(state.stack), "a frame twice on the stack"
+    assert all(frame.kind in set(Kind) for frame in state.stack)
+    assert state.decisions <= game.spec.max_game_length, f"{state.decisions} decisions"
