@@ -12,7 +12,9 @@ what was sent), and changes nothing; a body over `MAX_BODY_BYTES` is refused wit
 - `GET /api/replays/{name}/states/{step}/picture`: the game's picture of it (PNG), 404 for a game without one.
 
 The record of a live game that is still running is served only with the views the live game allows (the person's
-seat and the public view; 403 for any other), without its outcome, and listed with `running: true`, until it ends.
+seat and the public view; 403 for any other), without its outcome, and listed with `running: true`, until it ends:
+the game's marker beside the record says so (agents/view/running.py), so every viewer of the folder honours it, in
+the game's process or another. The server's shutdown abandons its running games (their markers removed).
 
 - `GET /api/games`, `POST /api/games` with `{"env": ID, "agents": [SPEC, ...], "seed": S, "env_kwargs": {...}}`:
   the live games, and a new one (201; one spec per seat, exactly one `human`).
@@ -23,9 +25,10 @@ seat and the public view; 403 for any other), without its outcome, and listed wi
 
 from __future__ import annotations
 
+import contextlib
 import inspect
 import json
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from importlib import resources
 from pathlib import Path
 from typing import Annotated, Any, Final
@@ -53,15 +56,8 @@ from agents.view.board import (
     view_names,
 )
 from agents.view.catalogue import OpenedReplay, ReplayFolder, StepError, UnknownReplayError
-from agents.view.live import (
-    GameOverError,
-    GameSetupError,
-    HiddenViewError,
-    LiveGame,
-    LiveGames,
-    MoveError,
-    default_agents,
-)
+from agents.view.live import GameOverError, GameSetupError, LiveGames, MoveError, default_agents
+from agents.view.running import HiddenViewError, RunningRecord, running_record
 from envs.core.game import State
 from envs.core.registration import registered_games
 from envs.core.replays import ReplayError, View, view_text
@@ -242,9 +238,9 @@ def create_app(folder: Path | str, live_folder: Path | str | None = None) -> Sta
             "new_game_agents": {env: list(default_agents(env)) for env in env_ids},
         }
 
-    def running_game(name: str) -> LiveGame | None:
-        """The live game still running whose record the replay `name` is, or None."""
-        return games.running_record(replays.folder / name)
+    def running_game(name: str) -> RunningRecord | None:
+        """What the marker of the replay `name` says of the live game still running that writes it, or None."""
+        return running_record(replays.folder / name)
 
     def replay_list(request: Request) -> dict[str, Any]:
         listed = []
@@ -253,7 +249,7 @@ def create_app(folder: Path | str, live_folder: Path | str | None = None) -> Sta
             listed.append({**summary, "running": running, **({"outcome": None} if running else {})})
         return {"folder": str(replays.folder), "replays": listed}
 
-    def opened_view(request: Request) -> tuple[OpenedReplay, View, LiveGame | None]:
+    def opened_view(request: Request) -> tuple[OpenedReplay, View, RunningRecord | None]:
         """The replay the path names, the view the query names (HiddenViewError for one that the replay's live game,
         while it runs, does not show) and that game (None: the record of no running game)."""
         name = request.path_params["name"]
@@ -272,7 +268,7 @@ def create_app(folder: Path | str, live_folder: Path | str | None = None) -> Sta
         return {
             **header,
             "running": running is not None,
-            "views": view_names(opened.num_players) if running is None else running.views(),
+            "views": view_names(opened.num_players) if running is None else list(running.views),
             "view": view,
             "picture": has_picture(opened.states[0].game),
             "events": opened.steps(view),
@@ -359,7 +355,15 @@ def create_app(folder: Path | str, live_folder: Path | str | None = None) -> Sta
         assert isinstance(error, HTTPException)
         return JSONResponse({"error": f"{request.method} {request.url.path}: {error.detail}"}, error.status_code)
 
-    app = Starlette(routes=routes, exception_handlers={HTTPException: not_found})
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        """At the server's shutdown (Ctrl-C too), its running games are abandoned: their records' markers removed."""
+        try:
+            yield
+        finally:
+            games.close()
+
+    app = Starlette(routes=routes, exception_handlers={HTTPException: not_found}, lifespan=lifespan)
     app.state.replays = replays  # the command line sets up a live game before serving
     app.state.games = games
     return app

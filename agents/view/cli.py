@@ -6,7 +6,9 @@
 Both start a local server (127.0.0.1 unless `--host` says otherwise) and print its address. `play` sets up a live
 game first (one `--agent` per seat in seat order, any spec evaluate.py accepts, `human` for you) and prints the
 game's address; its replay record is written into `--folder` (default: runs/view) after every move, and the replays
-of that folder are listed beside it. Exit status 2 with one error line for a bad env id, agent spec or port.
+of that folder are listed beside it. While the game runs its record is marked as running (a hidden `.NAME.running`
+file beside it), which every viewer of the folder honours; stopping the server (Ctrl-C) removes the mark. Exit
+status 2 with one error line for a bad env id, agent spec or port.
 """
 
 from __future__ import annotations
@@ -96,14 +98,17 @@ def main(argv: list[str] | None = None) -> int:
             return USAGE_EXIT_CODE
         page = f"/#/game/{game.name}"
     try:
-        sock = listen(args.host, args.port)
-    except OSError as error:
-        print(f"error: cannot listen on {args.host}:{args.port}: {error}", file=sys.stderr)
-        return USAGE_EXIT_CODE
-    print(f"tabletop-view: replays of {args.folder} at {address_of(sock)}{page}  (Ctrl-C stops)", flush=True)
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning"))
-    try:
-        server.run(sockets=[sock])
-    except KeyboardInterrupt:
-        pass
+        try:
+            sock = listen(args.host, args.port)
+        except OSError as error:
+            print(f"error: cannot listen on {args.host}:{args.port}: {error}", file=sys.stderr)
+            return USAGE_EXIT_CODE
+        print(f"tabletop-view: replays of {args.folder} at {address_of(sock)}{page}  (Ctrl-C stops)", flush=True)
+        server = uvicorn.Server(uvicorn.Config(app, log_level="warning"))
+        try:
+            server.run(sockets=[sock])
+        except KeyboardInterrupt:
+            pass
+    finally:
+        app.state.games.close()  # a game set up but never served, or a server stopped before its shutdown ran
     return 0

@@ -6,9 +6,11 @@ the game's replay record (envs/core/replays.py, the format `evaluate.py --record
 viewer's folder, so a game, finished or not, is listed and can be watched again.
 
 While a game runs, the person sees what their seat may see: their own view or the public one, in the live game and
-in its record alike (`LiveGames.running_record`); every view (other seats', the full table) opens once the game is
-over. A decision of the person's with a single legal action is taken without asking, as terminal play takes it, and
-the game's events say so. A request that is refused changes nothing.
+in its record alike: the record is marked as running on disk (agents/view/running.py), so every viewer serving the
+folder, in this process or another, honours it; every view (other seats', the full table) opens once the game is
+over, and its marker is removed then, or when the game is abandoned (`LiveGames.close`, at the server's shutdown).
+A decision of the person's with a single legal action is taken without asking, as terminal play takes it, and the
+game's events say so. A request that is refused changes nothing.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from agents.evaluation.play import HUMAN, ONLY_CHOICE, Table, seat_table
 from agents.players.registry import AgentSpecError
 from agents.view.board import actor_of, grouped_actions, has_picture, parse_view, quoted, rewards_after, view_names
 from agents.view.catalogue import RECORD_SUFFIX
+from agents.view.running import hidden_view, mark_running, unmark
 from envs.adapters.driver import split_env_kwargs
 from envs.core.game import CHANCE, State
 from envs.core.registration import game_record_of_env_id, make_env_game
@@ -50,10 +53,6 @@ class MoveError(ValueError):
 
 class GameOverError(MoveError):
     """A move asked for after the game's end."""
-
-
-class HiddenViewError(ValueError):
-    """A view the person may not see while the game runs (another seat's, or the full table)."""
 
 
 def human_seat(agents: Sequence[str], num_players: int) -> int:
@@ -95,7 +94,6 @@ class LiveGame:
         self.table = table
         self.seed = seed
         self.record_path = record_path
-        self.resolved_record_path = record_path.resolve()
         self.only_choices: set[int] = set()
         """The steps of the person's decisions that had a single legal action, taken without asking."""
         self.states: list[State] = []
@@ -150,6 +148,8 @@ class LiveGame:
             apply_event(state, step + 1, player, action, view=None)
             self.states.append(state.clone())
         self.write_record()
+        if self.over:
+            unmark(self.record_path)  # after the record's last write: every view opens
 
     def write_record(self) -> Path:
         """Write the game's replay record (finished or not) into the viewer's folder; returns its path. It is written
@@ -176,15 +176,11 @@ class LiveGame:
             return view_names(self.table.game.spec.num_players)
         return ["public", self.seat]
 
-    def check_view(self, view: View, record: str | None = None) -> None:
-        """HiddenViewError for another seat's view or the full table while the game runs (of its record, when named:
-        the file of the folder the view was asked of)."""
-        if view not in self.views():
-            of_record = "" if record is None else f" of the record {record!r} (the live game {self.name})"
-            raise HiddenViewError(
-                f"view: {view!r}{of_record} is hidden while the game runs: you may see your seat ({self.seat}) or "
-                "'public'"
-            )
+    def check_view(self, view: View) -> None:
+        """HiddenViewError for another seat's view or the full table while the game runs."""
+        views = self.views()
+        if view not in views:
+            raise hidden_view(view, views, f" of the live game {self.name}")
 
     def view_of(self, text: str | None) -> View:
         """The view a request names (default: the person's seat); HiddenViewError for another seat's or the full
@@ -285,24 +281,42 @@ class LiveGames:
         except (AgentSpecError, TypeError, LookupError, ValueError) as error:  # UnknownGameError is a ValueError
             raise GameSetupError(str(error)) from None
         with self._lock:
-            name = f"{LIVE_PREFIX}{time.strftime('%Y%m%d-%H%M%S')}-{next(self._numbers)}"
-            game = LiveGame(name, table, seed, self.folder / f"{name}{RECORD_SUFFIX}")
-            self.games[name] = game  # known as running before its record is first written
+            game = self._claim(table, seed)
+            self.games[game.name] = game
         try:
             game.start()
-        except RuntimeError as error:  # the game ended before the person's seat had a decision
+        except BaseException as error:  # the game is abandoned
+            unmark(game.record_path)
             with self._lock:
-                del self.games[name]
-            raise GameSetupError(str(error)) from None
+                del self.games[game.name]
+            if isinstance(error, RuntimeError):  # the game ended before the person's seat had a decision
+                raise GameSetupError(str(error)) from None
+            raise
         return game
 
-    def running_record(self, path: Path) -> LiveGame | None:
-        """The game still running whose record is the file `path` (its views are the only ones its record may be
-        shown with), or None: no live game's, or a game that is over."""
-        resolved = path.resolve()
+    def _claim(self, table: Table, seed: int | None) -> LiveGame:
+        """A new game of `table`, named after the time and a number that no record or marker of the folder has
+        (another viewer's process may record there too): its record is marked as running (`mark_running` creates
+        the marker only where none is) before the record is first written."""
+        stamp = time.strftime("%Y%m%d-%H%M%S")
+        while True:
+            name = f"{LIVE_PREFIX}{stamp}-{next(self._numbers)}"
+            game = LiveGame(name, table, seed, self.folder / f"{name}{RECORD_SUFFIX}")
+            if game.record_path.exists():  # a finished game's
+                continue
+            try:
+                mark_running(game.record_path, name, game.views())
+            except FileExistsError:  # a running game's, or a stale marker's
+                continue
+            return game
+
+    def close(self) -> None:
+        """Abandon the games still running (the server shuts down): their records' markers are removed, so every
+        view of them opens."""
         with self._lock:
             games = list(self.games.values())
-        return next((game for game in games if game.resolved_record_path == resolved and not game.over), None)
+        for game in games:
+            unmark(game.record_path)
 
     def get(self, name: str) -> LiveGame:
         """The live game called `name`; LookupError names it and the games there are."""

@@ -23,6 +23,7 @@ from agents.evaluation.play import ONLY_CHOICE, play_table, seat_table
 from agents.view.app import create_app
 from agents.view.board import picture_function
 from agents.view.live import LiveGame, LiveGames
+from agents.view.running import marker_path, running_record
 from envs.core.actions import ActionCodec
 from envs.core.game import CHANCE, State
 from envs.core.registration import game_record_of_env_id, make_env_game
@@ -386,13 +387,18 @@ def test_a_live_game_is_known_as_running_before_its_record_is_first_written(
     write = LiveGame.write_record
 
     def watched(game: LiveGame) -> Path:
-        known.append(games.running_record(game.record_path) is game)
+        running = running_record(game.record_path)
+        known.append(running is not None and running.held_by == f"the live game {game.name}")
         return write(game)
 
     monkeypatch.setattr(LiveGame, "write_record", watched)
     game = games.create("tabletop/card_duel_v0", ["human", "heuristic"], seed=1)
     assert known and all(known)
-    assert [path.name for path in (folder / "early").iterdir()] == [game.record_path.name]  # no partial file left
+    # the record and its marker, no partial file left
+    assert sorted(path.name for path in (folder / "early").iterdir()) == [
+        marker_path(game.record_path).name,
+        game.record_path.name,
+    ]
 
 
 def test_the_live_picture_is_the_games_picture_of_the_live_state(client: TestClient, folder: Path) -> None:

@@ -9,15 +9,11 @@ nested too deeply) is refused with a 4xx that names it and quotes at most a few 
 
 from __future__ import annotations
 
-import http.client as http_client
-import json
 import socket
 import time
-from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
-from urllib.parse import quote, urlencode, urlsplit
 
 import pytest
 
@@ -25,6 +21,7 @@ from agents.view.app import MAX_BODY_BYTES, MAX_BODY_DEPTH
 from agents.view.board import MESSAGE_CHARS, QUOTE_CHARS
 from benchmarks.viewer_screenshots import running_viewer
 from envs.core.replays import ReplayedEvent, read_record, replay, view_text
+from tests.view.client import Answer, Client
 from tests.view.records import file_name, record_random_game
 
 FINISHED_ENV = "tabletop/card_duel_v0"
@@ -37,54 +34,6 @@ TOO_DEEP = 100_000
 """How deeply the issue's body and file nest."""
 TOO_MANY_DIGITS = 5_000
 """More digits than Python's int-string limit (4,300)."""
-
-
-@dataclass(frozen=True)
-class Answer:
-    """An HTTP answer: its status and body."""
-
-    status_code: int
-    content: bytes
-
-    @property
-    def text(self) -> str:
-        """The body as text."""
-        return self.content.decode("utf-8", errors="replace")
-
-    def json(self) -> Any:
-        """The body as JSON."""
-        return json.loads(self.content)
-
-
-class Client:
-    """Requests to the viewer's server over HTTP (the standard library's client, a connection each)."""
-
-    def __init__(self, address: str) -> None:
-        split = urlsplit(address)
-        assert split.hostname is not None and split.port is not None
-        self.host, self.port = split.hostname, split.port
-
-    def request(
-        self, method: str, path: str, params: dict[str, Any] | None = None, body: bytes | Iterable[bytes] | None = None
-    ) -> Answer:
-        """Send one request (a path written as is, but for characters outside ASCII) and read the whole answer."""
-        target = quote(path, safe="/:?=&%") + (f"?{urlencode(params)}" if params else "")
-        connection = http_client.HTTPConnection(self.host, self.port, timeout=60)
-        try:
-            headers = {"Content-Type": "application/json"} if body is not None else {}
-            connection.request(method, target, body=body, headers=headers, encode_chunked=not isinstance(body, bytes))
-            response = connection.getresponse()
-            return Answer(response.status, response.read())
-        finally:
-            connection.close()
-
-    def get(self, path: str, params: dict[str, Any] | None = None) -> Answer:
-        """GET `path` with the query `params`."""
-        return self.request("GET", path, params)
-
-    def post(self, path: str, json_body: Any = None, content: bytes | Iterable[bytes] | None = None) -> Answer:
-        """POST `json_body` as JSON, or the bytes `content` as they are."""
-        return self.request("POST", path, body=json.dumps(json_body).encode() if content is None else content)
 
 
 @pytest.fixture(scope="module")
