@@ -12,7 +12,9 @@ gives identical results, also with --workers.
 is a group), as does `evaluation.sweep` in the config; `--sweep-settings` sweeps every setting the game's
 registration record lists. Writes a table to the terminal (drawn by rich where it is installed) and results.json,
 score_histograms.png (and win_rate_over_training.png for run directories; plots need matplotlib) to the output
-folder; --record also writes every episode's (every game's) replay record for `python -m envs.replay`.
+folder; --record also writes every episode's (every game's) replay record for `python -m envs.replay` and
+`tabletop-view`: under the output folder's recordings/ with --out, else, when an agent is a train.py run, under the
+run's own recordings/<game>__<time>/ (so `tabletop-view runs/RUN/recordings/` shows them).
 
 A multi-player game (its PettingZoo id, e.g. `envs.toys:tabletop/card_duel_v0`) is evaluated as a tournament per swept
 setting (agents/evaluation/tournament.py): every line-up of the agents over the seats (or `evaluation.lineups`), every
@@ -236,25 +238,45 @@ def results_table(results: list[Any], sweep_keys: list[str], headline_fact: str 
     return table
 
 
+RECORDINGS_DIR_NAME = "recordings"
+"""The folder --record writes replay records into (see `recordings_folder` for where it lies)."""
+
+
+def recordings_folder(args: argparse.Namespace, out_dir: Path) -> Path:
+    """Where --record writes the replay records: `<--out>/recordings` when --out is given; else, when an agent is a
+    train.py run, that run's `recordings/<this evaluation's folder name>` (so `tabletop-view runs/RUN/recordings/`
+    shows every recorded evaluation of the run); else `<output folder>/recordings`."""
+    if args.out is None:
+        run = first_run_env(args.agent or [])
+        if run is not None:
+            return run[0] / RECORDINGS_DIR_NAME / out_dir.name
+    return out_dir / RECORDINGS_DIR_NAME
+
+
+def recordings_line(folder: Path) -> str:
+    """The line that says where the recordings went and how to replay and watch them."""
+    return f"recordings: {folder} (replay: python -m envs.replay FILE; watch: tabletop-view {folder})"
+
+
 def write_outputs(
-    config: EvalConfig, results: list[Any], out_dir: Path, record: bool, played: Mapping[str, Any]
+    config: EvalConfig, results: list[Any], out_dir: Path, recordings: Path | None, played: Mapping[str, Any]
 ) -> None:
     """results.json (its meta holds `played`: whether it was interrupted, episodes finished and planned), (with
-    --record) one replayable JSON per episode, and the plots."""
+    --record) one replayable JSON per episode under `recordings`, and the plots."""
     from agents.evaluation.episodes import group_folder, recording_document, results_document
 
     out_dir.mkdir(parents=True, exist_ok=True)
     meta = {"config": to_plain(config), "created": datetime.now().isoformat(timespec="seconds"), **played}
     document = results_document(results, meta)
     (out_dir / "results.json").write_text(json.dumps(document, indent=2) + "\n", encoding="utf-8")
-    if record:
+    if recordings is not None:
         for result in results:
-            folder = out_dir / "recordings" / group_folder(result.group)
+            folder = recordings / group_folder(result.group)
             folder.mkdir(parents=True, exist_ok=True)
             for episode in result.episodes:
                 path = folder / f"episode_{episode.episode:05d}.json"
                 path.write_text(json.dumps(recording_document(result.group, episode)) + "\n", encoding="utf-8")
-        print(f"recordings: {out_dir / 'recordings'} (replay: python -m envs.replay FILE)")
+        print(recordings_line(recordings))
     write_plots(config, results, out_dir)
 
 
@@ -384,7 +406,8 @@ def evaluate(args: argparse.Namespace) -> int:
     results = group_results(groups, collected)
     finished = sum(len(played) for played in collected)
     ResultsConsole().table(results_table(results, list(settings.sweep), headline_fact_of(config.env.id)))
-    write_outputs(config, results, out_dir, args.record, played_meta(interrupted, finished, planned, "episodes"))
+    recordings = recordings_folder(args, out_dir) if args.record else None
+    write_outputs(config, results, out_dir, recordings, played_meta(interrupted, finished, planned, "episodes"))
     if interrupted:
         print(interrupted_line(finished, planned, "episodes", out_dir / "results.json"), file=sys.stderr)
         return INTERRUPTED_EXIT_CODE
@@ -442,12 +465,13 @@ def tournament_main(args: argparse.Namespace, config: EvalConfig, tournaments: l
     document = tournament_document(results, meta)
     (out_dir / "results.json").write_text(json.dumps(document, indent=2) + "\n", encoding="utf-8")
     if args.record:
+        recordings = recordings_folder(args, out_dir)
         for result in results:
             for game in result.games:
-                path = out_dir / "recordings" / recording_path(result.tournament, game)
+                path = recordings / recording_path(result.tournament, game)
                 path.parent.mkdir(parents=True, exist_ok=True)
                 path.write_text(json.dumps(recording_document(result.tournament, game)) + "\n", encoding="utf-8")
-        print(f"recordings: {out_dir / 'recordings'} (replay: python -m envs.replay FILE)")
+        print(recordings_line(recordings))
     if interrupted:
         print(interrupted_line(finished, planned, "games", out_dir / "results.json"), file=sys.stderr)
         return INTERRUPTED_EXIT_CODE

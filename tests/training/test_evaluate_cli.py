@@ -214,6 +214,33 @@ def test_a_model_that_cannot_be_loaded_is_one_line_and_exit_2(
     assert not (tmp_path / "results.json").exists()
 
 
+@pytest.mark.slow
+@pytest.mark.parametrize("trained_run", [UNBROKEN], indirect=True)
+def test_recordings_of_a_run_go_to_the_runs_own_recordings_folder(
+    copied_run: TrainedRun, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture
+) -> None:
+    """`evaluate.py --agent runs/RUN --record` writes the replay records under `runs/RUN/recordings/<evaluation>/`,
+    where the README points `tabletop-view` (they went to runs/eval/<evaluation>/recordings, which the README did not
+    name); with --out they stay in the output folder."""
+    monkeypatch.chdir(tmp_path)
+    run_dir = copied_run.run_dir
+    arguments = ["--agent", str(run_dir), "--agent", "random", "--episodes", "2", "--record", "--no-progress"]
+    assert evaluate.main(arguments) == 0
+    (evaluation,) = (tmp_path / "runs" / "eval").iterdir()  # results.json and plots stay in the evaluation folder
+    assert (evaluation / "results.json").is_file() and not (evaluation / "recordings").exists()
+    recordings = run_dir / "recordings" / evaluation.name
+    assert f"recordings: {recordings} (replay: python -m envs.replay FILE; watch: tabletop-view {recordings})" in (
+        capsys.readouterr().out
+    )
+    paths = sorted((run_dir / "recordings").rglob("*.json"))
+    assert len(paths) == 4 and all(path.is_relative_to(recordings) for path in paths)
+    assert read_record(paths[0]).env_id == UNBROKEN
+    out = tmp_path / "out"
+    assert evaluate.main([*arguments, "--out", str(out)]) == 0
+    assert len(list((out / "recordings").rglob("*.json"))) == 4
+    assert len(list((run_dir / "recordings").rglob("*.json"))) == 4  # nothing more in the run's folder
+
+
 def test_a_run_is_evaluated_on_its_own_env_settings(
     copied_run: TrainedRun, tmp_path: Path, capsys: pytest.CaptureFixture
 ) -> None:
