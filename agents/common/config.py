@@ -640,6 +640,8 @@ class TrainConfig(ConfigModel):
     final_eval_episodes: Integer = Field(100, ge=0)
     """At the end, evaluate.py plays the final model, random and the game's heuristic on this many deals (the same
     deals for all, seeds away from training) and prints the table beside the baselines (0: skip)."""
+    final_eval_workers: PositiveInteger = 1
+    """Processes playing that closing evaluation (its results do not depend on it)."""
 
 
 SNAPSHOT_AGENT = "snapshot"

@@ -288,6 +288,8 @@ def final_evaluation(
     arguments += [
         "--episodes",
         str(config.train.final_eval_episodes),
+        "--workers",
+        str(config.train.final_eval_workers),
         "--seed",
         str(config.train.seed + FINAL_EVAL_SEED_OFFSET),
         "--out",
