@@ -239,6 +239,10 @@ class State(abc.ABC):
         `action` is a Python int, a numpy integer or a 0-d integer array (the values the adapters accept); anything
         else (4.7, 4.0, True, "4", None, a list) raises TypeError naming it and the legal ones, and nothing changes:
         `int()` would play 4.7 as 4, a move nobody chose.
+
+        All or nothing: should the rules raise half way (a bug, or a position no rule expects), the state is put back
+        as it was before the call and the error propagates, so no half-applied position stays behind. The snapshot
+        this takes (a `clone`) is the price of the guarantee; `apply_unchecked` is the fast path without it.
         """
         if type(action) is not int:  # the common case costs one type check
             if (isinstance(action, int) and not isinstance(action, bool)) or isinstance(action, np.integer):
@@ -268,11 +272,25 @@ class State(abc.ABC):
             if action not in legal:
                 label = self.game.action_label(action) if 0 <= action < self.game.spec.num_actions else "out of range"
                 raise IllegalActionError(action, label, [(a, self.game.action_label(a)) for a in legal])
-        self._apply(action)
+        snapshot = self.clone()
+        try:
+            self._apply(action)
+        except BaseException:
+            self._restore(snapshot)
+            raise
 
     def apply_unchecked(self, action: int) -> None:
-        """Apply an action the caller has already checked (the adapters' fast path: they hold the mask)."""
+        """Apply an action the caller has already checked (the adapters' fast path: they hold the mask).
+
+        Not all or nothing: a caller that must survive an error in the rules holds a copy, or calls `apply_action`.
+        """
         self._apply(action)
+
+    def _restore(self, snapshot: State) -> None:
+        """Become `snapshot`, a clone of this state taken before a failed `apply_action` (attributes and caches)."""
+        values = vars(self)
+        values.clear()
+        values.update(vars(snapshot))
 
     def episode_info(self, player: int = 0) -> dict[str, Any]:
         """Facts the adapters report in seat `player`'s `info` when the episode ends (games add their own)."""

@@ -1,7 +1,9 @@
-"""Reusable checkers for any Game: random simulation with invariants, determinism, playthrough transcripts."""
+"""Reusable checkers for any Game: random simulation with invariants, positions that reload, determinism, playthrough
+transcripts."""
 
 from __future__ import annotations
 
+import itertools
 import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -14,6 +16,8 @@ from envs.core.registration import GameRecord
 
 Invariant = Callable[[State], None]
 """A game-specific check run after every step; raises AssertionError with a message when broken."""
+SeatPolicy = Callable[[State, int], int]
+"""A deterministic decision policy for a seat: (state, seat to act) -> action. Agents adapt to it in the tests."""
 
 
 @dataclass
@@ -133,6 +137,69 @@ def check_json_round_trip(game: Game, state: State) -> State:
     assert rebuilt.legal_actions() == state.legal_actions(), "the rebuilt state offers other legal actions"
     assert rebuilt.chance_outcomes() == state.chance_outcomes(), "the rebuilt state offers other chance outcomes"
     return rebuilt
+
+
+def check_positions_reload(
+    game: Game, seed: int = 0, games: int = 1, policy: SeatPolicy | None = None, positions: int = 0
+) -> int:
+    """Every position reached in play loads back from its dict: `game.state_from_dict(state.to_dict())` is accepted,
+    writes an equal dict and offers the same seat to act, legal actions and chance outcomes.
+
+    A position the rules reach but the game's validation refuses cannot be saved, restored, pickled, deep-copied or
+    given to an env's `reset(options={"state": ...})`. The games are played by `policy` (a deterministic seat policy:
+    a heuristic agent), or uniformly at random by a generator seeded with `seed` (which samples the chance nodes in
+    both cases): `games` games, and more until `positions` positions are checked (a game of short episodes plays more
+    of them). Every position is checked, the first and the last included. Fails naming how many positions did not
+    load back and the first of them with the reason; returns the number of positions checked.
+    """
+    rng = np.random.default_rng(seed)
+    checked = failed = played = 0
+    first = ""
+    while played < games or checked < positions:
+        played += 1
+        state = game.new_initial_state()
+        while True:
+            difference = _reload_difference(game, state)
+            if difference and not failed:
+                first = f"{difference}; the position:\n{state.debug_text()}"
+            failed += bool(difference)
+            checked += 1
+            if state.is_terminal():
+                break
+            seat = state.current_player()
+            if seat == CHANCE:
+                action = state.sample_chance(rng)
+            elif policy is None:
+                legal = state.legal_actions()
+                action = legal[int(rng.integers(len(legal)))]
+            else:
+                action = policy(state, seat)
+            state.apply_action(action)
+    assert not failed, (
+        f"{failed} of {checked} positions reached in play did not load back from their dicts; the first: {first}"
+    )
+    return checked
+
+
+def _reload_difference(game: Game, state: State) -> str:
+    """How `game.state_from_dict(state.to_dict())` differs from `state` ("" when it does not)."""
+    saved = state.to_dict()
+    try:
+        reloaded = game.state_from_dict(saved)
+    except Exception as error:  # a refusal (StateFormatError) or a crash: either way the position cannot reload
+        return f"state_from_dict raised {type(error).__name__}: {error}"
+    again = reloaded.to_dict()
+    if again != saved:
+        keys = [key for key in saved if again.get(key) != saved[key]] + [key for key in again if key not in saved]
+        return f"the reloaded position writes another dict (keys {keys})"
+    return _offer_difference(state, reloaded)
+
+
+def every_setting(record: GameRecord) -> list[dict[str, Any]]:
+    """The game keyword arguments of every combination of the values a record's settings declare (`[{}]`, the game's
+    default, for a record without settings)."""
+    keys = list(record.settings)
+    return [dict(zip(keys, values, strict=True)) for values in itertools.product(*record.settings.values())]
 
 
 def seat_observers(game: Game) -> list[Observer]:
@@ -412,10 +479,6 @@ def _offer_difference(resampled: State, reloaded: State) -> str:
     if mine.keys() != theirs.keys() or any(abs(mine[k] - theirs[k]) > 1e-12 for k in mine):
         return f"chance outcomes {sorted(mine.items())}, reloaded {sorted(theirs.items())}"
     return ""
-
-
-SeatPolicy = Callable[[State, int], int]
-"""A deterministic decision policy for a seat: (state, seat to act) -> action. Agents adapt to it in the tests."""
 
 
 def check_no_peek(game: Game, policy: SeatPolicy, seed: int = 0, games: int = 2, redraws: int = 2) -> int:

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from envs.core.game import StateFormatError
-from envs.core.testing import check_json_round_trip
+from envs.core.testing import check_json_round_trip, check_positions_reload
 from envs.runebound.game import RuneboundCombatGame
 from envs.runebound.state import NOWHERE, Kind
 from envs.runebound.symbols import ENEMY, HERO
@@ -102,3 +102,34 @@ def test_an_ability_bounded_to_once_a_round_is_refused_twice() -> None:
     with pytest.raises(StateFormatError, match="agility ability") as error:
         position(shade, hero, enemy, triggered={"hero": [], "enemy": ["Shade: Shadow Step"]})
     assert error.value.field == "triggered.enemy"
+
+
+@pytest.mark.parametrize(
+    ("hero", "enemy", "seed"),
+    [("Lissa", "Restless Serpent", 42), ("Lissa", "Beastman", 97)],
+    ids=["an ability triggered twice in a round", "a double doubles a token with a number"],
+)
+def test_the_seeded_combats_that_reached_refused_positions_now_reload(hero: str, enemy: str, seed: int) -> None:
+    """The generic checker (`check_positions_reload`) on the first seeded random combat (shipped content, Act I) that
+    used to reach each refused position (the ids name the refusal it used to raise): every position loads back now."""
+    game = RuneboundCombatGame(hero=hero, enemy=enemy, act="I")
+    assert check_positions_reload(game, seed=seed, games=1) > 20
+
+
+def test_a_rule_that_raises_half_way_leaves_the_combat_as_it_was() -> None:
+    """Issue 32: a tactics block pending while the hero shows no tactics (a position validation now refuses; here
+    made by editing a state in place) raised IndexError in the rules' tactics step after the engine had taken the
+    decision off the stack, leaving a broken state. `apply_action` is all or nothing: the combat is as before."""
+    game = make_game()
+    hero = [("Tester 1", "physical 1"), ("Trick", "tactics"), ("Buckler", "shield 1")]
+    state = position(game, hero, ["shield 1", "skull 2", "-", "-", "-", "-"], to_act="enemy")
+    asked = state.decision()
+    assert asked is not None and asked.kind == Kind.BLOCK
+    state.tokens = (
+        tuple(held.spent_now() if held.token == state.tokens[HERO][1].token else held for held in state.tokens[HERO]),
+        state.tokens[ENEMY],
+    )
+    before = state.to_dict()
+    with pytest.raises(IndexError):
+        act(state, "react: use")
+    assert state.to_dict() == before
