@@ -43,6 +43,9 @@ from envs.core.hexmap import HexMap
 
 CACHE = {"cache": True}
 """Field metadata of a cache: not saved, not compared, not validated."""
+MAX_COPIES = 10**6
+"""Bound on the copies of one entry a saved pile (`CountsOf`) holds: far above any game's, and refused by name before
+a pile's size is taken (a count past a machine word makes `len()` raise OverflowError)."""
 
 RecordT = TypeVar("RecordT", bound="StateRecord")
 
@@ -203,7 +206,8 @@ class NamesOf(FieldCodec):
 
 
 class CountsOf(FieldCodec):
-    """A count per entry of a content table (a multiset pile), saved as {name: count} without the zeros."""
+    """A count per entry of a content table (a multiset pile), saved as {name: count} without the zeros (each count
+    at most `MAX_COPIES`)."""
 
     def __init__(self, table: str) -> None:
         self.table = table
@@ -221,6 +225,8 @@ class CountsOf(FieldCodec):
             index = tables.index(self.table, name, where)
             if _expect_int(count, where) < 0:
                 raise StateFormatError(where, f"a count cannot be negative, got {count}")
+            if count > MAX_COPIES:
+                raise StateFormatError(where, f"a pile holds at most {MAX_COPIES} copies of one entry, got {count}")
             counts[index] = count
         return counts
 

@@ -9,6 +9,7 @@ tests/unearth/test_state_dicts.py plays random games and rebuilds every state fr
 
 from __future__ import annotations
 
+import functools
 from collections import Counter
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
@@ -21,6 +22,7 @@ from envs.unearth.state import GREATER, LESSER, NAMED_BASE, NOWHERE, STEP_DONE, 
 from envs.unearth.tableau import UNCHOSEN_WONDER
 
 if TYPE_CHECKING:
+    from envs.unearth.game import UnearthGame
     from envs.unearth.state import UnearthStateData
 
 
@@ -35,6 +37,7 @@ def validate_state(state: UnearthStateData) -> None:
     _check_stack(state)
     _check_modifiers(state)
     _check_turn_counters(state)
+    _check_decisions(state)
 
 
 def _fail(field: str, message: str) -> StateFormatError:
@@ -145,6 +148,13 @@ def _check_dice(state: UnearthStateData) -> None:
                 raise _fail(f"{where}.value", "a die on a Ruin shows the result it was rolled for (1 or more)")
 
 
+@functools.lru_cache(maxsize=8)
+def named_wonders_drawn(game: UnearthGame) -> int:
+    """The Named Wonders a game's setup draws ("draw Wonder cards equal to the number of players plus 2"): its
+    pending draws of one (game.py pushes them)."""
+    return sum(1 for frame in game.new_initial_state().stack if frame.kind == r.CHOOSE_NAMED)
+
+
 def _check_wonders(state: UnearthStateData) -> None:
     """The Wonders on each tableau are the ones its seat built; tokens and Named Wonders are each in one place."""
     game = state.game
@@ -162,9 +172,14 @@ def _check_wonders(state: UnearthStateData) -> None:
             raise _fail("named_in_play", f"{named[k]!r} is in play {copies} times")
         if k in built_named:
             raise _fail("named_in_play", f"{named[k]!r} is in play and built by {built_named[k]}")
-    if len(in_play) + len(built_named) > n + 2:
+    # Setup draws players + 2 Named Wonders, one chance event each; building one moves it from play to its seat.
+    to_draw = sum(1 for frame in state.stack if frame.kind == r.CHOOSE_NAMED)
+    setup_draws = named_wonders_drawn(game)
+    if len(in_play) + len(built_named) + to_draw != setup_draws:
         raise _fail(
-            "named_in_play", f"a {n}-player game has {n + 2} Named Wonders, got {len(in_play) + len(built_named)}"
+            "named_in_play",
+            f"a {n}-player game draws {setup_draws} Named Wonders at setup, got {len(in_play)} in play, "
+            f"{len(built_named)} built and {to_draw} still to draw",
         )
     pending = Counter(
         (frame.detail("seat"), frame.detail("centre")) for frame in state.stack if frame.kind in _BUILDING_KINDS
@@ -309,6 +324,14 @@ def _check_turn_counters(state: UnearthStateData) -> None:
         value = getattr(state, name)
         if value > copies:
             raise _fail(name, f"counts cards played this turn, and the game has {copies} of them, got {value}")
+
+
+def _check_decisions(state: UnearthStateData) -> None:
+    bound = state.game.spec.max_game_length
+    if state.decisions > bound:
+        raise _fail(
+            "decisions", f"a game lasts at most {bound} decisions (the spec's max_game_length), got {state.decisions}"
+        )
 
 
 def _check_modifiers(state: UnearthStateData) -> None:

@@ -28,6 +28,7 @@ from envs.unstoppable.effects import (
     SLOTS,
     card_effects,
     on_deck,
+    threat_health,
 )
 from envs.unstoppable.state import MARKET_SIZE, MAX_SLEEVES, NONE, Kind, Phase
 
@@ -50,6 +51,9 @@ def validate_state(state: UnstoppableStateData) -> None:
     _check_player(state)
     _check_repeats(state)
     _check_stack(state)
+    _check_danger(state)
+    _check_lethal_damage(state)
+    _check_decisions(state)
 
 
 def _check_sleeves(state: UnstoppableStateData) -> None:
@@ -225,6 +229,66 @@ def _check_player(state: UnstoppableStateData) -> None:
         raise StateFormatError("phase", "setup ends before the first turn")
     if state.phase != Phase.SETUP and not state.turn:
         raise StateFormatError("turn", f"the {state.phase.name.lower()} phase belongs to a turn: turns count from 1")
+
+
+@functools.lru_cache(maxsize=16)
+def danger_spaces(game: UnstoppableGame) -> tuple[int, ...]:
+    """The danger-track space the marker stands on after 0, 1, 2, ... advances: the first "0" space, then each space
+    the game's difficulty does not skip, the last one Maximum Danger ("Advance the danger marker 1 space on the
+    danger track" each Cleanup Phase; "skip all spaces with a green border" on Normal)."""
+    track = game.boss.danger_track
+    skipped = SKIPPED_BORDER[game.difficulty]
+    return (0, *(space for space in range(1, len(track)) if track[space].border != skipped))
+
+
+def danger_advances(state: UnstoppableStateData) -> int:
+    """How many times the danger marker has advanced: once in each Cleanup Phase of the turns played, so one fewer
+    than the turn until this turn's advance resolves (none during setup). A game never ends in the Cleanup Phase
+    before the advance: nothing there deals damage to you or to the boss."""
+    if state.phase == Phase.SETUP:
+        return 0
+    advanced = state.phase == Phase.CLEANUP and not _pending(state, Kind.ADVANCE_DANGER)
+    return state.turn if advanced else state.turn - 1
+
+
+def _check_danger(state: UnstoppableStateData) -> None:
+    spaces = danger_spaces(state.game)
+    advances = danger_advances(state)
+    if advances >= len(spaces):
+        raise StateFormatError(
+            "turn",
+            f"the danger track allows {len(spaces) - 1} turns on {state.game.difficulty} difficulty "
+            f"(the marker advances once a turn), got turn {state.turn}",
+        )
+    if state.danger != spaces[advances]:
+        phase = state.phase.name.lower()
+        raise StateFormatError(
+            "danger",
+            f"the marker advances once a turn, in the Cleanup Phase: after {advances} advance(s) (turn {state.turn}, "
+            f"{phase} phase) it stands on space {spaces[advances]}, got {state.danger}",
+        )
+
+
+def _check_lethal_damage(state: UnstoppableStateData) -> None:
+    """A threat whose damage reaches its health is defeated at once ("the threat is defeated once its damage reaches
+    its health"): such a threat on the battlefield or on deck has its defeat pending."""
+    defeating = {frame.detail("sleeve") for frame in state.stack if frame.kind == Kind.DEFEAT}
+    for sleeve in (*state.battlefield, *state.deck.top):
+        damage = state.sleeves[sleeve].damage
+        if damage and damage >= threat_health(state, sleeve) and sleeve not in defeating:
+            raise StateFormatError(
+                f"sleeves[{sleeve}].damage",
+                f"{damage} damage defeats this threat (health {threat_health(state, sleeve)}), yet no defeat of it "
+                "is pending",
+            )
+
+
+def _check_decisions(state: UnstoppableStateData) -> None:
+    bound = state.game.spec.max_game_length
+    if state.decisions > bound:
+        raise StateFormatError(
+            "decisions", f"a game lasts at most {bound} decisions (the spec's max_game_length), got {state.decisions}"
+        )
 
 
 def _skipped(state: UnstoppableStateData) -> str:

@@ -130,6 +130,8 @@ def test_a_saved_state_reads_by_names_and_coordinates() -> None:
         (lambda d: d["tokens"].append([5, 5, "Ace"]), "tokens[2]"),  # off the map
         (lambda d: d["tokens"].append(list(d["tokens"][0])), "tokens[2]"),  # a cell given twice
         (lambda d: d["stack"][0]["details"].update(card="Dart"), "stack[0].details.card"),
+        (lambda d: d["hands"][0].update(Ace=10**40), "hands[0].Ace"),  # past MAX_COPIES (and a machine word)
+        (lambda d: d["deck"]["unknown"].update(Bow=2**63), "deck.unknown.Bow"),
     ],
 )
 def test_a_bad_value_is_refused_naming_the_field(edit: Any, field: str) -> None:

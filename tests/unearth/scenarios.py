@@ -43,6 +43,16 @@ RING_CLOSER: Hex = (0, 1)
 """The sixth cell of that ring: a Stone placed there closes it."""
 RING_CENTRE: Hex = (1, 0)
 """The centre of that ring, where its Wonder goes."""
+FILLER_NAMED = (
+    "Temple of Fate",
+    "Temple of Flames",
+    "Temple of Prosperity",
+    "The Shattered Edifice",
+    "The Harmonious Columns",
+    "The Eternal Flame",
+)
+"""Named Wonders that make up the players + 2 in play when a scenario names fewer: their formulas (four or three
+black, red or yellow Stones) fit none of the scenarios' rings, so they offer no build."""
 
 
 # ---------------------------------------------------------------------------------------------- names and ids
@@ -203,7 +213,8 @@ def scenario(
       of the setup's hidden and removed Ruins (refilled from the unused Ruins to keep their sizes), and the deck is
       every Ruin of the 25 found nowhere else unless `ruin_deck` is given (then those are put back in the box, in
       `discarded_ruins`, as after unbreakable ties: every Ruin card is somewhere).
-    - `named_built`: seat -> Named Wonder names; `named_in_play` defaults to the setup's less the built ones.
+    - `named_built`: seat -> Named Wonder names; `named_in_play` defaults to the setup's less the built ones (when
+      given with fewer than players + 2 less the built ones, `FILLER_NAMED` make up the rest).
     - `tableaus`: seat -> Tableau; `end_of_age`: the End of Age card's name.
     - `stack`: the frames (default: the Delver Phase of `active`); `fields`: any other dict field as is.
     """
@@ -242,7 +253,10 @@ def scenario(
         data["named_built"] = [[named_id(game, name) for name in named_built.get(seat, ())] for seat in range(n)]
     built = {k for seat in data["named_built"] for k in seat}
     if named_in_play is not None:
-        data["named_in_play"] = sorted(named_id(game, name) for name in named_in_play)
+        # Setup draws players + 2 Named Wonders (validation counts them): fillers that fit no ring make up the rest.
+        chosen = [named_id(game, name) for name in named_in_play]
+        fillers = [named_id(game, name) for name in FILLER_NAMED if named_id(game, name) not in {*chosen, *built}]
+        data["named_in_play"] = sorted([*chosen, *fillers][: max(len(chosen), n + 2 - len(built))])
     else:
         # The Named Wonders in play and built number players + 2: a built one leaves the setup's in-play ones.
         in_play = [k for k in data["named_in_play"] if k not in built]

@@ -220,6 +220,16 @@ def _ancestral_claims_beyond_the_deck(data: dict[str, Any]) -> None:
     data["ancestral"] = 5
 
 
+def _named_wonder_missing(data: dict[str, Any]) -> None:
+    """A 2-player game after setup with 3 Named Wonders in play and none built (setup draws players + 2)."""
+    data["named_in_play"] = data["named_in_play"][:-1]
+
+
+def _more_decisions_than_a_game_lasts(data: dict[str, Any]) -> None:
+    """10**9 decisions taken, past the spec's max_game_length."""
+    data["decisions"] = 10**9
+
+
 def _a_turn_above_its_steps(data: dict[str, Any]) -> None:
     """A Delver Phase on top of a pending roll (a turn is pushed only on an emptied stack)."""
     roll = {"seat": CHANCE, "kind": "roll", "reason": "test", "details": {"seat": 0, "die": "die 1 (d6)"}}
@@ -238,6 +248,8 @@ def _a_turn_above_its_steps(data: dict[str, Any]) -> None:
         (_d6_showing_seven, "dice[0].die 1 (d6).value"),
         (_lesser_tokens_without_wonders, "lesser_built[0]"),
         (_named_built_and_in_play, "named_in_play"),
+        (_named_wonder_missing, "named_in_play"),
+        (_more_decisions_than_a_game_lasts, "decisions"),
         (_event_without_its_effect, "roll_modifier"),
         (_active_disagrees_with_the_stack, "stack[0].seat"),
         (_deal_to_a_third_seat, "stack[1].details.seat"),
@@ -247,6 +259,8 @@ def _a_turn_above_its_steps(data: dict[str, Any]) -> None:
 def test_impossible_positions_are_refused_naming_the_field(edit: Callable[[dict[str, Any]], None], field: str) -> None:
     """RULES.md, State dicts: positions no game reaches are refused by StateFormatError naming the field: "a Ruin in
     two places", "a die showing a face it does not have", "Wonder tokens built without their Wonders on the
-    tableau", "a Named Wonder ... built and still in play", an End of Age event "revealed ... its event's roll
-    modifier not set", "a turn's frame not the active seat's", "a ... out-of-range frame detail"."""
+    tableau", "a Named Wonder ... built and still in play", fewer or more Named Wonders than setup draws ("draw Wonder
+    cards equal to the number of players plus 2"), more decisions than a game lasts, an End of Age event "revealed
+    ... its event's roll modifier not set", "a turn's frame not the active seat's", "a ... out-of-range frame
+    detail"."""
     assert bad(edit).field == field

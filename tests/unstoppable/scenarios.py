@@ -25,6 +25,7 @@ import numpy as np
 from envs.core.game import CHANCE
 from envs.unstoppable.game import UnstoppableGame
 from envs.unstoppable.rules import UnstoppableState
+from envs.unstoppable.validation import danger_spaces
 
 CARDS = Path(__file__).resolve().parent / "cards"
 """The hand-made test cards."""
@@ -139,7 +140,9 @@ def scenario_dict(
 ) -> dict[str, Any]:
     """The dict of a position: zones of card specs (the deck's first card is the on-deck threat, the rest unknown;
     `exhausted` names allies of `in_play`; `unseen` names hand cards whose threat the player has not seen), the
-    player mat's fields as keywords, the Main Phase of turn 1 unless `stack` says otherwise. With `core_tops`, each
+    player mat's fields as keywords, the Main Phase of turn 1 unless `stack` says otherwise (with `danger` given, of
+    the turn the marker stands on that space; in a Cleanup Phase past the marker's advance, on the space it advanced
+    to). With `core_tops`, each
     core deck shows a top card, as a face-up deck does. `upgrades` slides upgrades into the first sleeve whose core
     or threat has a name ({"Strike": {"bottom": "Frenzy Serum"}}), taking them from the market or the upgrade deck;
     `damage` puts damage on the first sleeve of a name."""
@@ -185,7 +188,12 @@ def scenario_dict(
         action_points=3,
         stack=stack if stack is not None else [dict(frame) for frame in MAIN_PHASE_STACK],
     )
+    if "danger" in fields and "turn" not in fields:  # the marker advances once a turn: the turn it stands on then
+        data["turn"] = danger_spaces(game).index(fields["danger"]) + 1
     data.update(fields)
+    advanced = data["phase"] == "CLEANUP" and all(frame["kind"] != "advance danger" for frame in data["stack"])
+    if advanced and "danger" not in fields:  # this turn's advance has resolved
+        data["danger"] = danger_spaces(game)[data["turn"]]
     for name, cutouts in (upgrades or {}).items():
         record = _first_sleeve(game, builder.sleeves, name)
         for cutout, upgrade in cutouts.items():

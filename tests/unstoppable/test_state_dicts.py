@@ -16,7 +16,9 @@ import pytest
 
 from envs.core.game import StateFormatError
 from envs.core.testing import check_json_round_trip
+from envs.unstoppable.effects import threat_health
 from envs.unstoppable.game import UnstoppableGame
+from envs.unstoppable.validation import danger_spaces
 from tests.unstoppable.golden_cases import seeded_policy
 from tests.unstoppable.scenarios import act, rules_game, scenario, scenario_dict
 
@@ -192,3 +194,68 @@ def test_a_setup_stack_out_of_order_or_missing_a_reveal_is_refused() -> None:
     with pytest.raises(StateFormatError, match="shows its top card") as error:
         game.state_from_dict(shortened)
     assert error.value.field == f"core_decks[{level - 1}]"
+
+
+def position_of_a_random_game(turn: int, seed: int = 0) -> dict[str, Any]:
+    """The saved Main Phase decision of turn `turn` of a seeded random game on the shipped content (the battlefield
+    holds threats then), as JSON gives it back."""
+    game = UnstoppableGame()
+    rng = np.random.default_rng(seed)
+    state = game.new_initial_state()
+    while not (state.turn == turn and state.current_player() == 0 and state.decision().kind == "main phase"):
+        assert not state.is_terminal(), f"the game ended before turn {turn}"
+        legal = state.legal_actions()
+        state.apply_action(state.sample_chance(rng) if state.current_player() < 0 else legal[0])
+    data: dict[str, Any] = json.loads(json.dumps(state.to_dict()))
+    return data
+
+
+def refused_field(data: dict[str, Any]) -> str:
+    """The field `state_from_dict` names refusing `data` (StateFormatError, never another error)."""
+    with pytest.raises(StateFormatError) as error:
+        UnstoppableGame().state_from_dict(data)
+    return error.value.field
+
+
+def test_a_threat_with_lethal_damage_and_no_defeat_pending_is_refused() -> None:
+    """ "the threat is defeated once its damage reaches its health" (rules.py `_deal_damage`; the defeat is an
+    automatic step that resolves at once): a battlefield threat carrying its health in damage, with no defeat of it
+    pending, cannot happen."""
+    data = position_of_a_random_game(turn=2)
+    state = UnstoppableGame().state_from_dict(data)
+    sleeve = state.battlefield[0]
+    assert data["sleeves"][sleeve]["damage"] == 0
+    data["sleeves"][sleeve]["damage"] = threat_health(state, sleeve)
+    assert refused_field(data) == f"sleeves[{sleeve}].damage"
+    data["sleeves"][sleeve]["damage"] = threat_health(state, sleeve) - 1  # one short of it: a position play reaches
+    assert UnstoppableGame().state_from_dict(data).sleeves[sleeve].damage == threat_health(state, sleeve) - 1
+
+
+def test_a_danger_marker_that_disagrees_with_the_turn_is_refused() -> None:
+    """ "Advance the danger marker 1 space on the danger track" in each Cleanup Phase, skipping the difficulty's
+    spaces: in the Main Phase of turn 3 the marker has advanced twice. Another space, or another turn with the same
+    space, is refused naming the danger."""
+    data = position_of_a_random_game(turn=3)
+    spaces = danger_spaces(UnstoppableGame())
+    assert data["danger"] == spaces[2]
+    for edit in ({"danger": spaces[3]}, {"danger": spaces[1]}, {"turn": 4}, {"turn": 2}):
+        assert refused_field({**data, **edit}) == "danger", edit
+
+
+def test_more_decisions_than_a_game_lasts_is_refused() -> None:
+    """A game lasts at most the spec's `max_game_length` decisions (RULES.md, "State dicts"): a count of 10**9 is
+    refused naming it; the bound itself is accepted."""
+    data = position_of_a_random_game(turn=2)
+    assert refused_field({**data, "decisions": 10**9}) == "decisions"
+    bound = UnstoppableGame().spec.max_game_length
+    assert UnstoppableGame().state_from_dict({**data, "decisions": bound}).decisions == bound
+
+
+def test_a_card_count_past_a_machine_word_is_refused_naming_it() -> None:
+    """A core deck holding 10**40 copies of a card is refused naming that count (it raised OverflowError when the
+    deck's size was taken)."""
+    data = position_of_a_random_game(turn=2)
+    name = next(iter(data["core_decks"][0]["unknown"]))
+    for count in (10**40, 2**63):
+        data["core_decks"][0]["unknown"][name] = count
+        assert refused_field(data) == f"core_decks[0].unknown.{name}"
