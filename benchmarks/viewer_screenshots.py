@@ -1,14 +1,15 @@
 """Screenshots of the browser viewer, one per registered game, taken in headless Chromium: the docs' pictures.
 
-    python -m benchmarks.viewer_screenshots [--out docs/_static] [--step-fraction 0.5] [--only play unearth ...]
+    python -m benchmarks.viewer_screenshots [--out DIR] [--step-fraction 0.5] [--only play GAME ...] [--play-env ID]
 
 Every discovered game gets one seeded game on its first env id (each seat playing the game's heuristic, random where
 the game has none) recorded into `runs/view` of a temporary folder, the folder `tabletop-view play` writes to (the
 page shows it as that relative path, as it would after that command); the viewer (agents/view) serves it on
 127.0.0.1 and Debian's Chromium (`/usr/bin/chromium`, driven by Selenium through `/usr/bin/chromedriver`) opens
-each replay at a step part-way through, in a seat's view, and saves `viewer-<game>.png`. A live game of `PLAY_ENV`
-set up with the home form's defaults (the heuristic, then the person), the game of the README's and the docs'
-`tabletop-view play` command, is shot too, as `viewer-play.png`. The browser tests (tests/view) use the same server
+each replay at a step part-way through, in a seat's view, and saves `viewer-<game>.png`. A live game of
+`--play-env` (default: `default_play_env()`, the first discovered game with several seats, on its PettingZoo id: the
+game of the README's and the docs' `tabletop-view play` command) set up with the home form's defaults (the heuristic,
+then the person) is shot too, as `viewer-play.png`. The browser tests (tests/view) use the same server
 and browser helpers.
 """
 
@@ -40,10 +41,17 @@ WAIT_SECONDS: Final = 20.0
 """How long a page may take to show what is waited for before a test fails."""
 DOCS_STATIC: Final = Path(__file__).resolve().parents[1] / "docs" / "_static"
 """Where the documentation's pictures live."""
-PLAY_ENV: Final = "tabletop/unearth_v0"
-"""The env of the live game shot as `viewer-play.png` (the README's caption: "The viewer playing Unearth")."""
 PLAY_SHOT: Final = "play"
 """The name of the live game's picture (`viewer-play.png`) beside the games' names."""
+
+
+def default_play_env() -> str:
+    """The env of the live game shot as `viewer-play.png`: the first discovered game (by name) played on a PettingZoo
+    id, several seats at one table, as the README's caption and `tabletop-view play` command show it."""
+    ids = [env_id for _, record in sorted(discovered_games().items()) for env_id in record.pettingzoo_ids]
+    if not ids:
+        raise ValueError("no discovered game has a PettingZoo id to play live")
+    return ids[0]
 
 
 # ------------------------------------------------------------------------------------------------ records
@@ -161,9 +169,12 @@ def working_directory(path: Path) -> Iterator[None]:
         os.chdir(before)
 
 
-def take_screenshots(out: Path, step_fraction: float, seed: int, only: list[str] | None = None) -> list[Path]:
+def take_screenshots(
+    out: Path, step_fraction: float, seed: int, only: list[str] | None = None, play_env: str | None = None
+) -> list[Path]:
     """Record one game per env id of every discovered game, and shoot the viewer showing each, then a live game of
-    `PLAY_ENV`; `only` names the pictures to take (games' names, `PLAY_SHOT`; default all). Returns the files."""
+    `play_env` (default `default_play_env()`); `only` names the pictures to take (games' names, `PLAY_SHOT`; default
+    all). Returns the files."""
     import tempfile
 
     from selenium.webdriver.common.by import By
@@ -199,7 +210,9 @@ def take_screenshots(out: Path, step_fraction: float, seed: int, only: list[str]
                     taken.append(shot)
                 if only is None or PLAY_SHOT in only:
                     open_page(driver, f"{address}/#/")
-                    Select(driver.find_element(By.ID, "new-env")).select_by_value(PLAY_ENV)  # its default agents
+                    Select(driver.find_element(By.ID, "new-env")).select_by_value(
+                        play_env or default_play_env()
+                    )  # its default agents
                     driver.find_element(By.ID, "new-seed").send_keys(str(seed))
                     driver.find_element(By.CSS_SELECTOR, "#new-game button").click()
                     wait_until(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#actions button"), "actions")
@@ -227,8 +240,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--only", nargs="+", metavar="NAME", help=f"take only these pictures: games' names, {PLAY_SHOT} (default all)"
     )
+    parser.add_argument(
+        "--play-env",
+        default=None,
+        help="env id of the live game shot as viewer-play.png (default: the first game with a PettingZoo id)",
+    )
     args = parser.parse_args(argv)
-    for path in take_screenshots(args.out, args.step_fraction, args.seed, args.only):
+    for path in take_screenshots(args.out, args.step_fraction, args.seed, args.only, args.play_env or None):
         print(path)
     return 0
 
