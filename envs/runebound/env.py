@@ -8,7 +8,7 @@ from pathlib import Path
 from envs.adapters.gym_env import TabletopEnv
 from envs.core.keywords import keyword_checked
 from envs.runebound.game import RuneboundCombatGame
-from envs.runebound.rules import MAX_GAME_LENGTH
+from envs.runebound.state import MAX_GAME_LENGTH
 
 ENV_ID = "tabletop/RuneboundCombat-v0"
 MAX_EPISODE_STEPS = MAX_GAME_LENGTH

@@ -19,8 +19,18 @@ from envs.core.record import NameTables
 from envs.runebound.actions import ACTIONS, CombatActions
 from envs.runebound.cards import ACTS, EnemyAbility, Face, RuneboundCards, Trait, load_runebound_cards
 from envs.runebound.presets import PRESETS, RulePreset, get_preset
-from envs.runebound.rules import MAX_GAME_LENGTH, CombatState
-from envs.runebound.state import LOADOUT, NOWHERE, WEAPON_RULES, Held, Kind, Outcome, make_held, name_tables
+from envs.runebound.rules import CombatState
+from envs.runebound.state import (
+    LOADOUT,
+    MAX_GAME_LENGTH,
+    NOWHERE,
+    WEAPON_RULES,
+    Held,
+    Kind,
+    Outcome,
+    make_held,
+    name_tables,
+)
 from envs.runebound.symbols import Symbol
 
 RANDOM = "random"

@@ -49,11 +49,6 @@ from envs.runebound.state import (
 from envs.runebound.symbols import ATTACK_SYMBOLS, ENEMY, HERO, NOTHING_TO_DOUBLE, SIDE_NAMES, SIDES, Symbol
 from envs.runebound.validation import validate_state
 
-MAX_DECISIONS_PER_ROUND = 80
-"""Bound on the hero's decisions in one round (RULES.md, "Rounds": each decision spends a token, adds one to an
-action, picks its target or answers a damage or flip event, and a round holds at most a few dozen of each)."""
-MAX_GAME_LENGTH = ROUND_CAP * MAX_DECISIONS_PER_ROUND
-"""Bound on the hero's decisions in one combat (the round cap times the per-round bound)."""
 HALVES: tuple[tuple[int, float], ...] = ((0, 0.5), (1, 0.5))
 """A cast: either face, with equal chance."""
 FLIP_FOE = Effect(kind="flip_foe")

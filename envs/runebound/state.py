@@ -41,6 +41,11 @@ if TYPE_CHECKING:
 
 ROUND_CAP = 10
 """Combat rounds before a combat that no side has won ends as a draw (RULES.md, "Rounds": every combat ends)."""
+MAX_DECISIONS_PER_ROUND = 80
+"""Bound on the hero's decisions in one round (RULES.md, "Rounds": each decision spends a token, adds one to an
+action, picks its target or answers a damage or flip event, and a round holds at most a few dozen of each)."""
+MAX_GAME_LENGTH = ROUND_CAP * MAX_DECISIONS_PER_ROUND
+"""Bound on the hero's decisions in one combat (the round cap times the per-round bound; a saved state's too)."""
 NOT_CAST = -1
 """The face of a token not cast yet this round (between rounds, and before its cast resolves)."""
 NOWHERE = -1
@@ -306,7 +311,7 @@ class CombatStateData(StateRecord):
     """Abilities each side triggered this round (ids of the game's `hero_ability` / `enemy_ability` tables, saved as
     "<owner>: <ability>")."""
     outcome: Outcome
-    decisions: Annotated[int, BoundedInt(0, 10**6)]
+    decisions: Annotated[int, BoundedInt(0, MAX_GAME_LENGTH)]
     """Decisions the hero took so far (those the rules took excluded)."""
     stack: Annotated[DecisionStack, DecisionStackCodec(MAX_FRAMES, details=FRAME_DETAILS_BY_NAME)]
     """Pending frames (envs/core/engine.py), the one to resolve now last."""

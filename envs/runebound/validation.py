@@ -179,6 +179,10 @@ def _check_values(state: CombatStateData) -> None:
         raise _fail("outcome", "a combat goes on exactly while frames are pending")
     if state.round == 0 and any(held.face != NOT_CAST for tokens in state.tokens for held in tokens):
         raise _fail("round", "tokens are cast, so a round has started")
+    if state.decisions < state.round - 1:
+        raise _fail("decisions", f"the hero decided to stay after each of the {state.round - 1} rounds before this one")
+    if state.round == 0 and state.decisions:
+        raise _fail("decisions", "the hero decides nothing before the first round")
     if state.outcome == Outcome.DRAWN and state.round != ROUND_CAP:
         raise _fail("outcome", f"a combat is drawn only at the round cap ({ROUND_CAP})")
     if state.initiative == NOWHERE and any(frame.kind in ROUND_FRAMES for frame in state.stack):
@@ -364,14 +368,16 @@ def _check_stack_shape(state: CombatStateData) -> None:
     the end of the round; or the next combat action with at most the action in progress above it (one frame of the
     hero's own action, or what the enemy's action left: its agility space's rest, damage, answers and recasts)."""
     stack = state.stack
+    if state.round == 0 and (not stack or stack[0].kind not in (Kind.SETUP, Kind.START_ROUND)):
+        raise _fail("round", "round 0 is before the first round: only the setup or the first round's start is pending")
+    if state.round == 0 and any(state.damage):
+        raise _fail("damage", "no damage is dealt before the first round")
     if not stack:
         return
     bottom = stack[0].kind
     kinds = [frame.kind for frame in stack]
-    if state.round == 0 and bottom not in (Kind.SETUP, Kind.START_ROUND):
-        raise _fail("round", "round 0 is before the first round: only the setup or the first round's start is pending")
-    if state.round == 0 and any(state.damage):
-        raise _fail("damage", "no damage is dealt before the first round")
+    if state.initiative != NOWHERE and bottom in (Kind.SETUP, Kind.START_ROUND, Kind.AFTER_CAST, Kind.INITIATIVE):
+        raise _fail("initiative", "initiative is taken after the casts and lasts until the round's end")
     if bottom == Kind.SETUP:
         if state.round != 0:
             raise _fail("stack[0].kind", "the setup comes before the first round (round 0)")
@@ -399,8 +405,6 @@ def _check_stack_shape(state: CombatStateData) -> None:
             _check_enemy_action(state, rest)
     else:
         raise _fail("stack[0].kind", f"a {bottom!r} frame is never at the bottom of the stack")
-    if state.initiative != NOWHERE and bottom not in (Kind.NEXT_ACTION, Kind.END_ROUND):
-        raise _fail("initiative", "initiative is taken after the casts and lasts until the round's end")
 
 
 def _check_round_casts(state: CombatStateData, casts: tuple[DecisionFrame, ...]) -> None:

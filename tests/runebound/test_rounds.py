@@ -171,7 +171,8 @@ def test_an_unknown_flight_setting_is_refused_naming_it() -> None:
 def test_the_round_cap_ends_the_combat_as_a_draw() -> None:
     """RULES.md, "Rounds": after round 10 with neither side defeated the combat ends as a draw, so every combat
     ends."""
-    state = position(make_game(), [("Tester 1", "physical 1")], ["-", "-", "-", "-", "-", "-"], round=ROUND_CAP)
+    hero, enemy = [("Tester 1", "physical 1")], ["-", "-", "-", "-", "-", "-"]
+    state = position(make_game(), hero, enemy, round=ROUND_CAP, decisions=ROUND_CAP - 1)  # a stay after each round
     act(state, "pass")
     assert state.is_terminal() and state.outcome == Outcome.DRAWN and state.returns() == [0.0]
 

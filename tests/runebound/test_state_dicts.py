@@ -210,8 +210,13 @@ def test_round_zero_with_a_round_under_way_is_refused() -> None:
 
     combat = RuneboundCombatGame(hero="Lissa", enemy="Undead Horde", act="I")
     assert combat.state_from_dict(start).round == 1  # the first round's start, settled: its casts are pending
+    assert refused(start | {"initiative": "hero"}).field == "initiative"  # taken once the casts are done
     start["damage"]["hero"] = 1
     assert refused(start).field == "damage"
+    fled = shipped_position("stay or flee")
+    fled |= {"outcome": "FLED", "stack": [], "decisions": 0, "round": 0}
+    error = refused(fled)
+    assert error.field == "round" and "before the first round" in str(error)
 
 
 def test_a_tactics_block_without_a_tactics_is_refused() -> None:
@@ -225,3 +230,22 @@ def test_a_tactics_block_without_a_tactics_is_refused() -> None:
         hero[index]["spent"] = True
     error = refused(data, enemy="Orc Brigand")
     assert error.field == f"stack[{len(data['stack']) - 1}]" and "tactics" in str(error)
+
+
+def test_a_count_of_decisions_no_combat_reaches_is_refused() -> None:
+    """Issue 32 (`decisions=10**9` in the fuzzed dicts): the hero's decisions are at most the game's maximum length,
+    at least one per round already over (the hero decided to stay after it), and none before the first round."""
+    from envs.runebound.state import MAX_GAME_LENGTH
+
+    data = shipped_position("hero action")
+    for count in (MAX_GAME_LENGTH + 1, 10**9):
+        error = refused(data | {"decisions": count})
+        assert error.field == "decisions" and str(MAX_GAME_LENGTH) in str(error)
+    late = data | {"round": 4, "decisions": 2}
+    error = refused(late)
+    assert error.field == "decisions" and "3 rounds" in str(error)
+    casting = shipped_position("cast")
+    start = casting | {"round": 0, "decisions": 1, "stack": [{"seat": 0, "kind": "start round", "reason": ""}]}
+    for row in start["tokens"]["hero"] + start["tokens"]["enemy"]:
+        row["face"] = None
+    assert refused(start).field == "decisions"
