@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from envs.core.decisions import DecisionFrame
 from envs.core.game import StateFormatError
-from envs.runebound.state import LOADOUT, NOT_CAST, NOWHERE, ROUND_CAP, Kind, Outcome
+from envs.runebound.state import LOADOUT, MAX_BARRIER, NOT_CAST, NOWHERE, ROUND_CAP, Kind, Outcome
 from envs.runebound.symbols import (
     ATTACK_SYMBOLS,
     ENEMY,
@@ -206,6 +206,27 @@ def _check_values(state: CombatStateData) -> None:
                 raise _fail(field, f"{ability.name!r} is an agility ability: only surge abilities are marked triggered")
             if id_ in ids[:position] and (side == ENEMY or ability.once_per_round):
                 raise _fail(field, f"{ability.name!r} is triggered at most once per combat round")
+    _check_round_effects(state)
+
+
+def _check_round_effects(state: CombatStateData) -> None:
+    """A side silenced this round by a silence its foe triggered; a barrier no larger than the barriers its side
+    triggered this round (abilities are the only source of either: RULES.md, "Abilities")."""
+    if state.hero == NOWHERE or state.enemy == NOWHERE:
+        return
+    cards, game = state.game.cards, state.game
+    triggered = []
+    for side in SIDES:
+        base = game.hero_ability_base[state.hero] if side == HERO else game.enemy_ability_base[state.enemy]
+        abilities = cards.heroes[state.hero].abilities if side == HERO else cards.enemies[state.enemy].abilities
+        triggered.append([abilities[id_ - base].effect for id_ in state.triggered[side]])
+    for side in SIDES:
+        name = SIDE_NAMES[side]
+        if state.silenced[side] and not any(effect.kind == "silence" for effect in triggered[1 - side]):
+            raise _fail(f"silenced.{name}", f"the {SIDE_NAMES[1 - side]} triggered no silence this round")
+        raised = sum(effect.amount for effect in triggered[side] if effect.kind == "barrier")
+        if state.barrier[side] > min(raised, MAX_BARRIER):
+            raise _fail(f"barrier.{name}", f"more than the barriers the {name} triggered this round ({raised})")
 
 
 FRAME_DETAILS: dict[str, tuple[str, ...]] = {

@@ -249,3 +249,25 @@ def test_a_count_of_decisions_no_combat_reaches_is_refused() -> None:
     for row in start["tokens"]["hero"] + start["tokens"]["enemy"]:
         row["face"] = None
     assert refused(start).field == "decisions"
+
+
+def test_a_silence_or_a_barrier_no_ability_raised_is_refused() -> None:
+    """Silence and barriers come from abilities only ("The foe uses no abilities this round", "block the next 2
+    damage this round"): a side silenced while its foe triggered no silence this round, or a barrier larger than the
+    barriers its side triggered, is refused, naming the field; with the ability triggered, the position loads."""
+    game = make_game("Horde")
+    hero = [("Tester 1", "physical 1"), ("Buckler", "shield 1")]
+    enemy = ["skull 1", "-", "-", "-", "-", "-"]
+    with pytest.raises(StateFormatError, match="triggered no silence") as error:
+        position(game, hero, enemy, silenced={"hero": True, "enemy": False})
+    assert error.value.field == "silenced.hero"
+    swarm = {"hero": [], "enemy": ["Horde: Swarm"]}
+    assert position(game, hero, enemy, silenced={"hero": True, "enemy": False}, triggered=swarm).silenced[HERO]
+    mender = make_game(hero="Mender")
+    with pytest.raises(StateFormatError, match="barriers the hero triggered") as error:
+        position(mender, hero, enemy, barrier={"hero": 1, "enemy": 0})
+    assert error.value.field == "barrier.hero"
+    ward = {"hero": ["Mender: Ward"], "enemy": []}
+    assert position(mender, hero, enemy, barrier={"hero": 2, "enemy": 0}, triggered=ward).barrier[HERO] == 2
+    with pytest.raises(StateFormatError, match=r"barriers the hero triggered this round \(2\)"):
+        position(mender, hero, enemy, barrier={"hero": 3, "enemy": 0}, triggered=ward)
