@@ -72,6 +72,13 @@ def most_wounds_in_one_hit(cards: CardSet) -> int:
     return bound
 
 
+def _largest_reveal_bonus(cards: CardSet) -> int:
+    """The most one action adds to the next exploration's reveals: Orienteer's bonus or an ability's or skill's."""
+    actions = [*(a for c in cards.characters for a in c.abilities), *(s.action for s in cards.skills if s.action)]
+    bonuses = (amount for card in actions for kind, amount in card.effects if kind == "reveal_bonus")
+    return max(cards.display.general.orienteer_reveal_bonus, *bonuses)
+
+
 def _fail(field: str, value: Any, why: str) -> StateFormatError:
     return StateFormatError(field, f"{value!r}: {why}")
 
@@ -107,6 +114,9 @@ def _check_scalars(state: UnbrokenEconomy) -> None:
     _within("skill_target", state.skill_target, 0, MAX_SKILL_OFFER)
     if state.reveal_bonus < 0:
         raise _fail("reveal_bonus", state.reveal_bonus, "cannot be negative")
+    most = state.game.spec.max_game_length * _largest_reveal_bonus(state.cards)
+    if state.reveal_bonus > most:  # each raise is one decision (Orienteer, an ability, a skill)
+        raise _fail("reveal_bonus", state.reveal_bonus, f"more than {most}: one action at each of a game's decisions")
     if state.character < 0 and phase != Phase.CHANCE_CHARACTER:
         raise _fail("character", None, f"only the setup's character draw has no character yet (phase {phase.name})")
     if state.character >= 0 and phase == Phase.CHANCE_CHARACTER:
@@ -197,6 +207,9 @@ def _check_battle(state: UnbrokenEconomy) -> None:
         raise _fail("round", state.round, f"a battle has rounds 1, 2, ... (phase {phase.name})")
     if not in_battle and phase != Phase.GAME_OVER and state.round != 0:
         raise _fail("round", state.round, f"there is no battle in phase {phase.name}")
+    longest = state.game.spec.max_game_length
+    if state.round > longest:  # RULES.md, Positions: a round holds a turn of the player (Dazed aside, a few rounds)
+        raise _fail("round", state.round, f"a game lasts at most {longest} decisions (the spec's max_game_length)")
     if phase not in BATTLE_OR_END:
         for field in ("defending", "extra_turn"):
             if getattr(state, field):

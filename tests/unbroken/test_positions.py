@@ -114,13 +114,24 @@ def test_battle_without_a_monster_is_refused(english) -> None:
 
 @pytest.mark.parametrize(
     ("field", "value"),
-    [("wounds", 99), ("armor_broken", -3), ("ability_uses", 9), ("round", 0), ("roll", 7), ("aside_rounds", 2)],
+    [
+        ("wounds", 99),
+        ("armor_broken", -3),
+        ("ability_uses", 9),
+        ("round", 0),
+        ("roll", 7),
+        ("aside_rounds", 2),
+        ("round", 10**40),
+        ("reveal_bonus", 2**63),
+    ],
 )
 def test_impossible_numbers_are_refused(english, field: str, value: int) -> None:
     """unbroken.en.txt, Battle step: "If the token on the monster's health bar reaches the space on the far right,
     then you have defeated the monster" (wounds stay below the health in a battle); Abilities: "you can use your
     character's abilities a number of times equal to the current level"; broken armor lies within the armor value, a
-    battle has rounds, a die shows 1-6. Each violation names the field and the value."""
+    battle has rounds, a die shows 1-6; a battle lasts no more rounds than a game has decisions, and the next
+    exploration's bonus grows by one action at a time (RULES.md, Positions). Each violation names the field and the
+    value."""
     data = combat_state(english, "Kobold").to_dict()
     data[field] = value
     with pytest.raises(StateFormatError) as error:
