@@ -243,12 +243,34 @@ class GameDriver:
             self.mask = np.zeros(self.num_actions, dtype=np.int8)  # the episode is over: nothing is legal
             self.legal = []
             return False
+        history_length = len(self.history)
+        generator_state = None  # the rules draw nothing: only the chance nodes after the decision use the generator
         self.history.append((state.current_player(), action))
-        state.apply_unchecked(action)
+        try:
+            state.apply_unchecked(action)
+            if state.current_player() == CHANCE:
+                generator_state = self.rng.bit_generator.state
+                self.advance()
+        except BaseException:  # a bug in the rules, or Ctrl-C: the step is undone whole, then the error goes on
+            self.rewind(history_length, generator_state)
+            raise
         self.decisions += 1
-        self.advance()
         self.refresh_mask()
         return True
+
+    def rewind(self, history_length: int, generator_state: dict[str, Any] | None) -> None:
+        """Undo a step that raised: the state becomes the start state with the first `history_length` actions of the
+        history replayed (in place: every reference to it sees the position before the step), and the generator gets
+        back `generator_state` when the step had drawn from it. Replaying costs a game's length, once, on the error
+        path only; the step itself keeps no copy."""
+        del self.history[history_length:]
+        game = self.game
+        replayed = game.new_initial_state() if self.start_state is None else game.state_from_dict(self.start_state)
+        for _, action in self.history:
+            replayed.apply_unchecked(action)
+        self.live_state().become(replayed)
+        if generator_state is not None:
+            self.rng.bit_generator.state = generator_state
 
     def illegal_action_error(self, action: int) -> IllegalActionError:
         """The error naming `action` and every legal action of the seat to act, with their labels."""

@@ -276,18 +276,20 @@ class State(abc.ABC):
         try:
             self._apply(action)
         except BaseException:
-            self._restore(snapshot)
+            self.become(snapshot)
             raise
 
     def apply_unchecked(self, action: int) -> None:
         """Apply an action the caller has already checked (the adapters' fast path: they hold the mask).
 
-        Not all or nothing: a caller that must survive an error in the rules holds a copy, or calls `apply_action`.
+        Not all or nothing: a caller that must survive an error in the rules holds a copy (the adapters' driver replays
+        its history instead: envs/adapters/driver.py), or calls `apply_action`.
         """
         self._apply(action)
 
-    def _restore(self, snapshot: State) -> None:
-        """Become `snapshot`, a clone of this state taken before a failed `apply_action` (attributes and caches)."""
+    def become(self, snapshot: State) -> None:
+        """Take on every attribute (caches included) of `snapshot`, a state of the same game: how a failed action is
+        undone in place, so that every reference to this state sees the position before it."""
         values = vars(self)
         values.clear()
         values.update(vars(snapshot))

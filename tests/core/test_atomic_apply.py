@@ -83,3 +83,50 @@ def test_a_half_applied_move_is_undone_on_the_toy() -> None:
         state.apply_action(0)
     assert state.to_dict() == {"banked": [], "roll": 2} and state.legal_actions() == [0, 1]
     assert banked == [2]  # the list the failed move appended to is not the state's any more
+
+
+def failing_on_call(state: State, failing_call: int) -> None:
+    """Make `state`'s `_apply` raise after carrying out its `failing_call`-th move (1: the decision itself, 2: the first
+    chance outcome after it...); the patch lives in this state's attributes, which the driver's rewind replaces."""
+    rules = type(state)._apply
+    calls = [0]
+
+    def apply_then_maybe_fail(action: int) -> None:
+        rules(state, action)
+        calls[0] += 1
+        if calls[0] == failing_call:
+            raise RuleError(f"a fault after move {failing_call} of the step")
+
+    state._apply = apply_then_maybe_fail  # type: ignore[method-assign]
+
+
+@pytest.mark.parametrize("game", default_games())
+def test_an_env_step_that_raises_is_undone_whole_on_every_registered_game(game: Game) -> None:
+    """The adapters' step (GameDriver.step, the fast path without a copy): a fault in the decision or in a chance
+    outcome after it leaves the state, the history, the mask and the generator as before the step, so the same
+    action then plays exactly as in a twin env that never failed."""
+    from envs.adapters.driver import GameDriver
+
+    faulty, twin = GameDriver(game), GameDriver(game)
+    for driver in (faulty, twin):
+        driver.seed(11)
+        driver.reset()
+    choices = np.random.default_rng(5)
+    steps = 0
+    while not faulty.live_state().is_terminal() and steps < 40:
+        action = faulty.legal[int(choices.integers(len(faulty.legal)))]
+        before = (faulty.live_state().to_dict(), list(faulty.history), faulty.mask.tolist(), faulty.decisions)
+        generator = faulty.rng.bit_generator.state
+        failing_on_call(faulty.live_state(), 1 + steps % 3)
+        try:
+            faulty.step(action)
+        except RuleError:
+            after = (faulty.live_state().to_dict(), list(faulty.history), faulty.mask.tolist(), faulty.decisions)
+            assert after == before
+            assert faulty.rng.bit_generator.state == generator
+            faulty.step(action)
+        else:  # the step had fewer moves than the fault waited for: it completed, and so does the twin's
+            vars(faulty.live_state()).pop("_apply", None)
+        twin.step(action)
+        assert faulty.live_state().to_dict() == twin.live_state().to_dict() and faulty.history == twin.history
+        steps += 1
