@@ -258,7 +258,7 @@ class GameDriver:
         self.refresh_mask()
         return True
 
-    def rewind(self, history_length: int, generator_state: dict[str, Any] | None) -> None:
+    def rewind(self, history_length: int, generator_state: Mapping[str, Any] | None) -> None:
         """Undo a step that raised: the state becomes the start state with the first `history_length` actions of the
         history replayed (in place: every reference to it sees the position before the step), and the generator gets
         back `generator_state` when the step had drawn from it. Replaying costs a game's length, once, on the error
