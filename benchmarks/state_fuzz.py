@@ -588,6 +588,7 @@ def main(argv: list[str] | None = None) -> int:
         "game": record.name,
         "arguments": vars(args),
         "classes": list(CLASSES),
+        "huge_integers": [huge_text(huge) for huge in HUGE_INTEGERS],
         "settings": {
             label: {
                 "mutated": report.mutated,

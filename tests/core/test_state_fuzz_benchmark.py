@@ -9,9 +9,12 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+import pytest
 
 from benchmarks import state_fuzz
+from benchmarks.common import RESULTS_DIR
 from envs.core.game import CHANCE, TERMINAL, Game, GameSpec, Observer, State, StateFormatError
+from envs.core.registration import discovered_games, game_record
 
 ROUNDS = 3
 """Rounds of the toy: roll a d3, then bank it or bank it doubled (a 1 or a 2 only)."""
@@ -211,3 +214,20 @@ def test_command_line_writes_the_report(tmp_path: Path) -> None:
         assert setting["mutated"] == 30 == sum(setting["classes"].values())
         assert setting["control_failures"] == []
     assert "| card_duel(num_players=3) | 30 |" in stem.with_suffix(".md").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("name", sorted(discovered_games()))
+def test_every_registered_game_has_a_state_fuzz_report(name: str) -> None:
+    """benchmarks/results/<game>_state_fuzz.{md,json} exist for every game under envs/, written by the command they
+    quote with this fuzzer's mutations (huge integers among them), the game's own invariants and every setting of
+    its record: a new game, or a fuzzer changed without its reports run again, fails here."""
+    stem = RESULTS_DIR / f"{name}_state_fuzz"
+    document = json.loads(stem.with_suffix(".json").read_text(encoding="utf-8"))
+    assert document["game"] == name
+    assert document["huge_integers"] == [state_fuzz.huge_text(huge) for huge in state_fuzz.HUGE_INTEGERS]
+    assert document["arguments"]["invariants"], "fuzzed without the game's invariants"
+    record = game_record(name)
+    settings = [state_fuzz.setting_label(record, kwargs) for kwargs in state_fuzz.setting_combinations(record)]
+    assert list(document["settings"]) == settings
+    markdown = stem.with_suffix(".md").read_text(encoding="utf-8")
+    assert f"`python -m benchmarks.state_fuzz --game {name} " in markdown
