@@ -1,13 +1,14 @@
 """The main job's published figures, regenerated: `python train.py` (the README's first command) run end to end, its
 closing evaluation written as a results file, or checked against the shipped one.
 
-The main job is deterministic (one seed, one thread, dummy envs, seeded pretraining workers, and torch's kernels pinned
-to one numerical path on every x86 CPU: agents.common.kernels), so its closing table is a fixed function of the code
-and the config: `--check` runs it again and fails, naming each difference, unless every agent's outcome on every deal
-equals the shipped one. CI runs the check (`.ci/run`), so a change that moves the main job's figures must regenerate
-them in the same commit. On a machine whose kernels cannot take the shipped path (not x86-64, or a user's own
-kernel settings), the outcomes cannot match deal by deal: the check then asks what holds on every path measured
-(benchmarks/main_job_spread.py): the PPO phase's gain above zero with its paired interval.
+The main job is deterministic (one seed, one thread, dummy envs, seeded pretraining workers, and torch's portable
+kernels, the same numerical path on every x86-64 CPU: `train.cpu_kernels: portable`, agents.common.kernels), so its
+closing table is a fixed function of the code and the config: `--check` runs it again and fails, naming each
+difference, unless every agent's outcome on every deal equals the shipped one. CI runs the check (`.ci/run`), so a
+change that moves the main job's figures must regenerate them in the same commit. On a machine whose kernels cannot
+take the shipped path (not x86-64, or a user's own kernel settings), the outcomes cannot match deal by deal: the check
+then asks what holds on every path measured (benchmarks/main_job_spread.py): the PPO phase's gain above zero with its
+paired interval.
 
     python -m benchmarks.main_job            # writes benchmarks/results/<game>_main_job.{md,json}
     python -m benchmarks.main_job --check    # exit 1 when the regenerated figures differ from the shipped ones
@@ -80,7 +81,7 @@ def markdown(document: dict[str, Any]) -> str:
         f"`{COMMAND} --check` (run by CI) fails unless a new run gives the same outcome on every deal.",
         "",
         f"Seed {document.get('seed', 0)}; torch's kernels: {document.get('kernel_path', 'not recorded')} "
-        "(the same path on every x86-64 CPU with AVX2: agents/common/kernels.py).",
+        "(`train.cpu_kernels: portable`: the same path on every x86-64 CPU, agents/common/kernels.py).",
         "",
         f"The closing evaluation on {document['env_id']}: each agent on the same "
         f"{document['agents'][0]['episodes']} deals.",
@@ -147,9 +148,10 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     """Run the main job; write its report, or with --check compare it with the shipped one (1 on a difference)."""
     args = build_parser().parse_args(argv)
-    pin_cpu_kernels()  # before torch loads (train.py would too; here the report names the path taken)
     config_path = resolve_config_path(DEFAULT_CONFIG)
     config = load_experiment_config(config_path)
+    if config.train.cpu_kernels == "portable":
+        pin_cpu_kernels()  # before torch loads (train.py would too; here the report names the path taken)
     game = game_record_of_env_id(config.env.id).name
     stem = Path(args.out) if args.out else RESULTS_DIR / f"{game}_main_job"
     with tempfile.TemporaryDirectory(prefix="main_job_") as root:

@@ -1,11 +1,11 @@
 """The main job's spread: its closing figures on several numerical kernel paths and seeds, each run end to end.
 
-The main job's published figures hold deal by deal on every x86-64 CPU with AVX2, whose torch kernels
-agents.common.kernels pins to one path. This benchmark measures what the figures would be on another path (one
+The main job's published figures hold deal by deal on every x86-64 CPU, whose torch kernels its config pins to the
+portable path (agents.common.kernels). This benchmark measures what the figures would be on another path (one
 that a machine without the pins, or with other libraries, takes) and with other seeds, by running
 `python -m benchmarks.main_job` in a fresh process per case with the kernel variables set to another path: what a
 user can rely on is what holds in every row, and `python -m benchmarks.main_job --check` asks exactly that where a
-machine cannot take the pinned path.
+machine cannot take the portable path.
 
     python -m benchmarks.main_job_spread --seeds 0 1 --work runs/main_job_spread
     # writes benchmarks/results/<game>_main_job_spread.{md,json}; a case whose report is in --work is reused
@@ -33,12 +33,14 @@ COMMAND = "python -m benchmarks.main_job_spread"
 """The command that writes the report (named in it)."""
 
 KERNEL_PATHS: dict[str, dict[str, str]] = {
-    "pinned": {},
-    "generic": {"ATEN_CPU_CAPABILITY": "default", "MKL_CBWR": "COMPATIBLE", "ONEDNN_MAX_CPU_ISA": "SSE41"},
+    "portable": {},
+    "native": {"MKL_CBWR": "AUTO", "ATEN_CPU_CAPABILITY": "avx2", "ONEDNN_MAX_CPU_ISA": "ALL"},
+    "scalar": {"ATEN_CPU_CAPABILITY": "default", "ONEDNN_MAX_CPU_ISA": "SSE41"},
 }
-"""The numerical paths measured, by name: the variables each sets (over agents.common.kernels' pins). `pinned` is the
-path of every x86-64 CPU with AVX2; `generic` takes every library's portable kernels instead (ATen's non-vectorised
-build, MKL's SSE2 reproducible branch, oneDNN capped at SSE4.1): another rounding of every sum, as on another CPU."""
+"""The numerical paths measured, by name: the variables each sets over the config's pins. `portable` is the main
+job's own (`train.cpu_kernels: portable`: the same on every x86-64 CPU); `native` takes MKL's branch for the CPU it
+runs on (what an unpinned run gets); `scalar` keeps MKL portable but takes ATen's non-vectorised kernels: another
+rounding of every activation, reduction and optimizer step."""
 
 
 def case_stem(work: Path, path_name: str, seed: int) -> Path:
@@ -81,8 +83,8 @@ def markdown(rows: list[dict[str, Any]], config: str) -> str:
         f"# The main job's spread over kernel paths and seeds (`python train.py`, {config})",
         "",
         f"Written by `{COMMAND}`: each case is `python -m benchmarks.main_job --seed S` in a fresh process on a kernel "
-        "path (`pinned`: agents/common/kernels.py's AVX2 path, that of every x86-64 CPU with AVX2; `generic`: every "
-        "library's portable kernels, another rounding of every sum).",
+        "path (`portable`: the main job's own, the same on every x86-64 CPU; `native`: MKL's branch for the CPU it ran "
+        "on, as an unpinned run; `scalar`: ATen's non-vectorised kernels: benchmarks/main_job_spread.py).",
         "",
         "| path | seed | final model | pretrained model | heuristic | PPO phase's gain (paired 95% interval) |",
         "|---|---|---|---|---|---|",

@@ -642,6 +642,10 @@ class TrainConfig(ConfigModel):
     deals for all, seeds away from training) and prints the table beside the baselines (0: skip)."""
     final_eval_workers: PositiveInteger = 1
     """Processes playing that closing evaluation (its results do not depend on it)."""
+    cpu_kernels: Literal["native", "portable"] = "native"
+    """native: torch takes the fastest kernels of this CPU, so the learned weights depend on its model (AVX-512 or
+    AVX2, Intel or AMD); portable: the kernels every x86-64 CPU runs alike, the same weights bit for bit on any of
+    them, PPO updates about twice as slow (agents/common/kernels.py)."""
 
 
 SNAPSHOT_AGENT = "snapshot"

@@ -1,24 +1,27 @@
-"""One numerical path for torch on every x86 CPU, so that a training run's weights do not depend on the CPU model.
+"""Portable CPU kernels for torch: the same learned weights on every x86-64 CPU, whatever its model.
 
-A seeded run's rollouts are the same on every machine, but the learned weights were not: torch picks its kernels by
-the CPU's instruction set, and a float sum taken in AVX-512 lanes rounds differently from one taken in AVX2 lanes.
-Three libraries choose separately, each reading an environment variable once, when it first runs:
+A seeded run's rollouts are the same on every machine, but the learned weights are not: torch picks its kernels by
+the CPU it runs on, and a float sum taken in AVX-512 lanes rounds differently from one taken in AVX2 lanes. Three
+libraries choose separately, each reading an environment variable once, when it first runs:
 
-- MKL (torch's BLAS: every linear layer's matrix products) takes the AVX-512 path on CPUs that have it; conditional
-  numerical reproducibility (`MKL_CBWR=AVX2,STRICT`) makes it take the AVX2 path on every CPU that has AVX2, with
-  results independent of memory alignment.
+- MKL (torch's BLAS: every linear layer's matrix products) takes the widest branch of the CPU, and on a CPU not made
+  by Intel another one again. Its conditional numerical reproducibility makes it take one branch everywhere; across
+  CPU vendors only the `COMPATIBLE` branch (SSE2 without the approximate-reciprocal instructions) is offered: on an
+  AMD CPU, `MKL_CBWR=AVX2` falls back to the AUTO branch, whose sums differ from an Intel CPU's AVX2 branch.
+  `STRICT` makes the results independent of memory alignment too.
 - ATen, torch's own vectorised kernels (activations, softmax, reductions, the optimizer's updates), dispatches to
-  the widest instruction set it finds; `ATEN_CPU_CAPABILITY=avx2` caps it there.
+  the widest instruction set it finds; `ATEN_CPU_CAPABILITY=avx2` caps it at the AVX2 kernels, which every x86-64
+  CPU of the last decade (Intel since 2013, AMD since 2015) runs with the same results.
 - oneDNN (convolutions, some matrix products) dispatches the same way; `ONEDNN_MAX_CPU_ISA=AVX2` caps it.
 
-AVX2 is the widest path that every x86-64 CPU of the last decade (Intel since 2013, AMD since 2015) runs, so a
-run on an AVX-512 Xeon and one on an AVX2 EPYC give the same weights, bit for bit. The cost is the AVX-512 kernels'
-speed on the CPUs that have them, small beside the env's share of a training step for the networks trained here.
+The price is speed: MKL's portable branch makes a small network's PPO update about twice as slow, so this is a
+choice, `train.cpu_kernels: portable` (the main job's config takes it: CI checks its figures deal by deal on whatever
+CPU it gets), not the default.
 
 `pin_cpu_kernels` sets the three variables unless the user set them already (a value already in the environment
-wins: `ATEN_CPU_CAPABILITY=avx512 python train.py` trains on AVX-512 kernels). It takes effect only in a process that
-has not loaded torch yet, and in the processes that process starts: train.py and evaluate.py call it first thing.
-Elsewhere than x86-64 (an ARM machine), none of these libraries runs, and it sets nothing.
+wins). It takes effect only in a process that has not loaded torch yet, and in the processes that process starts:
+train.py calls it before torch loads. Elsewhere than x86-64 (an ARM machine), none of these libraries runs, and it
+sets nothing.
 """
 
 from __future__ import annotations
@@ -30,11 +33,11 @@ X86_64_MACHINES = ("x86_64", "amd64")
 """`platform.machine()` names of x86-64 CPUs (Linux and macOS say x86_64, Windows says AMD64)."""
 
 PINNED_KERNELS: dict[str, str] = {
-    "MKL_CBWR": "AVX2,STRICT",
+    "MKL_CBWR": "COMPATIBLE,STRICT",
     "ATEN_CPU_CAPABILITY": "avx2",
     "ONEDNN_MAX_CPU_ISA": "AVX2",
 }
-"""The environment variables that pin torch's CPU kernels to the AVX2 path, and their values."""
+"""The environment variables that pin torch's CPU kernels to the portable path, and their values."""
 
 
 def pins_apply_here(machine: str | None = None) -> bool:
@@ -43,7 +46,7 @@ def pins_apply_here(machine: str | None = None) -> bool:
 
 
 def pin_cpu_kernels() -> dict[str, str]:
-    """Pin torch's CPU kernels to the AVX2 path where a variable is unset; the variables in effect, by name.
+    """Pin torch's CPU kernels to the portable path where a variable is unset; the variables in effect, by name.
 
     On a machine that is not x86-64 nothing is set and the answer is empty.
     """

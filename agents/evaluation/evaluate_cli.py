@@ -40,7 +40,6 @@ from pathlib import Path
 from typing import Any
 
 from agents.common.config import ConfigError, EnvConfig, EvalConfig, load_eval_config, to_plain
-from agents.common.kernels import pin_cpu_kernels
 from agents.common.shipped_configs import CONFIGS_DIR, DEFAULTS_FILE, default_game
 from agents.common.signals import sigterm_as_interrupt
 from agents.evaluation.progress import Progress
@@ -315,7 +314,6 @@ def main(argv: list[str] | None = None) -> int:
     Ctrl-C (or SIGTERM) while playing keeps the finished episodes: they are summarised and written (marked
     interrupted), and the exit status is 130; Ctrl-C before or after that ends with one line and status 130.
     """
-    pin_cpu_kernels()  # before torch loads: a model plays the same on every x86 CPU (agents.common.kernels)
     args = parse_args(sys.argv[1:] if argv is None else argv)
     try:
         with sigterm_as_interrupt():  # a scheduler's or kill's stop keeps the finished games, as Ctrl-C does

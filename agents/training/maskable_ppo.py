@@ -278,7 +278,8 @@ def train(config: ExperimentConfig, run_dir: Path, progress_bar: bool = True, re
     propagates. Returns the path of the final model.
     """
     limit_openmp_spinning()  # train() called without train.py: effective if torch is not loaded yet
-    pin_cpu_kernels()
+    if config.train.cpu_kernels == "portable":
+        pin_cpu_kernels()
     import torch
     from sb3_contrib import MaskablePPO
 

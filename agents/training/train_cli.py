@@ -143,7 +143,6 @@ def main(argv: list[str] | None = None) -> int:
     torch, building the envs) or after it (the final evaluation) ends with one line and status 130, no traceback.
     """
     limit_openmp_spinning()  # before anything imports torch
-    pin_cpu_kernels()  # the same weights on every x86 CPU (agents.common.kernels)
     try:
         return _main(sys.argv[1:] if argv is None else argv)
     except KeyboardInterrupt:
@@ -159,6 +158,8 @@ def _main(argv: list[str]) -> int:
         return 0
     try:
         config, source = load_config(args)
+        if config.train.cpu_kernels == "portable":
+            pin_cpu_kernels()  # before torch loads: the same weights on every x86-64 CPU (agents.common.kernels)
         if args.show_config:
             print(f"# {source}, resolved ({len(args.overrides)} overrides)")
             print(dump_yaml(config), end="")

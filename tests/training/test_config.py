@@ -285,7 +285,9 @@ def test_resolved_config_of_an_earlier_run_loads_and_dumps_unchanged(tmp_path: P
     anchor = "    share_features_extractor: true\n"
     expected = RESOLVED_BEFORE_PYDANTIC.replace(anchor, anchor + added)
     expected = expected.replace("  torch_threads: 1\n", "  torch_threads: 1\n  time_budget_minutes: null\n")
-    expected = expected.replace("  final_eval_episodes: 100\n", "  final_eval_episodes: 100\n  final_eval_workers: 1\n")
+    expected = expected.replace(
+        "  final_eval_episodes: 100\n", "  final_eval_episodes: 100\n  final_eval_workers: 1\n  cpu_kernels: native\n"
+    )
     assert dump_yaml(config) == expected
 
 

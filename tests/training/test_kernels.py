@@ -1,5 +1,6 @@
-"""torch's CPU kernels pinned to one numerical path (agents/common/kernels.py), and the main job's check on a machine
-whose kernels take another path (benchmarks/main_job.py): a run's weights must not depend on the CPU model."""
+"""torch's CPU kernels pinned to the portable path (agents/common/kernels.py, `train.cpu_kernels: portable`), and the
+main job's check on a machine whose kernels take another path (benchmarks/main_job.py): a run's weights must not depend
+on the CPU model."""
 
 from __future__ import annotations
 
@@ -30,7 +31,7 @@ def test_pins_fill_only_the_variables_the_user_left_unset(monkeypatch: pytest.Mo
     monkeypatch.setenv("ATEN_CPU_CAPABILITY", "default")
     in_effect = pin_cpu_kernels()
     assert in_effect == {**PINNED_KERNELS, "ATEN_CPU_CAPABILITY": "default"}
-    assert os.environ["MKL_CBWR"] == "AVX2,STRICT"
+    assert os.environ["MKL_CBWR"] == "COMPATIBLE,STRICT"
 
 
 def test_pins_apply_to_x86_64_machines_only() -> None:
@@ -40,24 +41,25 @@ def test_pins_apply_to_x86_64_machines_only() -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("module", ["agents.training.train_cli", "agents.evaluation.evaluate_cli"])
-def test_train_and_evaluate_pin_the_kernels_before_torch_loads(module: str) -> None:
-    """train.py and evaluate.py set the variables first thing: torch reads them once, when it loads."""
+@pytest.mark.parametrize(
+    ("override", "pinned"), [("train.cpu_kernels=portable", True), ("train.cpu_kernels=native", False)]
+)
+def test_train_pins_the_kernels_before_torch_loads_when_the_config_asks(override: str, pinned: bool) -> None:
+    """train.py with `train.cpu_kernels: portable` sets the variables once the config is read, before anything loads
+    torch (which reads them once); with `native` it sets none."""
     if not pins_apply_here():
         pytest.skip("the pinned libraries run on x86-64 only")
     script = (
         "import os, sys\n"
-        f"from {module} import main\n"
-        "try:\n"
-        "    main(['--help'])\n"
-        "except SystemExit:\n"
-        "    pass\n"
+        "from agents.training.train_cli import main\n"
+        f"main(['--show-config', {override!r}])\n"
         f"print('torch' in sys.modules, [os.environ.get(name) for name in {list(PINNED_KERNELS)!r}])"
     )
     result = subprocess.run(
         [sys.executable, "-c", script], capture_output=True, text=True, cwd=REPO_ROOT, env=without_pins(), check=False
     )
-    assert result.stdout.splitlines()[-1] == f"False {list(PINNED_KERNELS.values())!r}", result.stderr[-2000:]
+    expected = list(PINNED_KERNELS.values()) if pinned else [None] * len(PINNED_KERNELS)
+    assert result.stdout.splitlines()[-1] == f"False {expected!r}", result.stderr[-2000:]
 
 
 @pytest.mark.slow
@@ -78,7 +80,7 @@ def test_pinned_torch_takes_the_avx2_kernels_on_any_x86_cpu() -> None:
     )
     capability, path = result.stdout.splitlines()[-2:]
     assert capability in ("AVX2", "DEFAULT")
-    assert "MKL_CBWR=AVX2,STRICT" in path and f"ATen {capability}" in path
+    assert "MKL_CBWR=COMPATIBLE,STRICT" in path and f"ATen {capability}" in path
 
 
 def report(kernel_path: str, final: list[int], pretrained: list[int]) -> dict[str, object]:
@@ -93,7 +95,7 @@ def report(kernel_path: str, final: list[int], pretrained: list[int]) -> dict[st
 def test_the_check_on_another_kernel_path_asks_for_a_gain_above_zero(capsys: pytest.CaptureFixture[str]) -> None:
     """Reports of one path are compared deal by deal; on another path (or one not recorded) the check passes when the
     PPO phase's paired interval lies above zero, and fails, saying so, when it reaches zero."""
-    pinned = "x86_64, ATen AVX2, MKL_CBWR=AVX2,STRICT"
+    pinned = "x86_64, ATen AVX2, MKL_CBWR=COMPATIBLE,STRICT"
     assert same_kernel_path(report(pinned, [1], [0]), report(pinned, [0], [0]))
     assert not same_kernel_path(report("", [1], [0]), report("", [1], [0]))
     other = "aarch64, ATen DEFAULT"
