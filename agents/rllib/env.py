@@ -35,7 +35,7 @@ from gymnasium import spaces
 from ray.rllib.env.multi_agent_env import MultiAgentEnv
 from ray.rllib.utils.typing import MultiAgentDict
 
-from envs.adapters.driver import GameDriver, ReplayViews, action_index, split_env_kwargs
+from envs.adapters.driver import GameDriver, ReplayViews, action_index, reset_start_state, split_env_kwargs
 from envs.core.game import TERMINAL, Game, State
 from envs.core.registration import game_record_of_env_id, make_env_game, resolve_env_id
 
@@ -119,9 +119,10 @@ class TabletopMultiAgentEnv(ReplayViews, MultiAgentEnv):
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[MultiAgentDict, MultiAgentDict]:
         """Start a new game (`options={"state": dict}` starts from a given state); the seat to act observes."""
+        start = reset_start_state(self.game, options)  # an unknown option is refused before anything changes
         driver = self._driver
         driver.seed(seed)
-        driver.reset(self.game.state_from_dict(options["state"]) if options and "state" in options else None)
+        driver.reset(start)
         self.agents = self.possible_agents[:]
         seat = driver.current_player()
         if seat == TERMINAL:  # a position that is already over: nobody acts

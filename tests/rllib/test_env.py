@@ -86,3 +86,16 @@ def test_the_solo_gymnasium_id_keeps_its_decision_limit_and_flat_is_refused() ->
     assert TabletopMultiAgentEnv(UNBROKEN).max_decisions is not None
     with pytest.raises(ValueError, match="flat"):
         TabletopMultiAgentEnv({**UNBROKEN, "kwargs": {"flat": True}})
+
+
+def test_an_unknown_reset_option_is_refused_naming_it_before_anything_changes() -> None:
+    """A misspelt `stat` would otherwise start from setup without a word: the RLlib env refuses it as the Gymnasium
+    adapters do (naming the key and the valid ones), and its game is the one it played before."""
+    env = TabletopMultiAgentEnv(UNBROKEN)
+    env.reset(seed=0)
+    position = env._driver.live_state().to_dict()
+    with pytest.raises(ValueError, match=r"unknown key 'stat'.*state"):
+        env.reset(seed=1, options={"stat": position})
+    assert env._driver.live_state().to_dict() == position
+    env.reset(seed=1, options={"state": position})
+    assert env._driver.live_state().to_dict()["phase"] == position["phase"]
