@@ -26,7 +26,6 @@ from envs.core.record import (
     BoundedInt,
     DecisionStackCodec,
     FieldCodec,
-    IntCodec,
     NameOf,
     NamesOf,
     NameTables,
@@ -265,8 +264,7 @@ class TokenRows(FieldCodec):
                     )
                 face = tables.index("token_face", f"{token_name}: {row['face']}", f"{where}.face") - 2 * token
             spent = BoolCodec().decode(row["spent"], tables, f"{where}.spent")
-            on = row.get("on")
-            on = NOWHERE if on is None else IntCodec().decode(on, tables, f"{where}.on")
+            on = BoundedInt(0, len(value) - 1, null_as=NOWHERE).decode(row.get("on"), tables, f"{where}.on")
             rows.append(Held(token, face, spent, on))
         return tuple(rows)
 

@@ -4,9 +4,10 @@
 what a field alone cannot say: the hero and enemy the game plays, each side's tokens (the hero's own then its
 weapons'; the first 4 + Act of the enemy's trait set), faces not cast only while a cast is pending or between rounds,
 doubles stacked only on the enemy's tokens that can take them, damage within health and matching how the combat
-ended, per-round values only during a round, abilities triggered by the side that owns them, and the frame stack
-(kinds, and every detail a frame's kind needs, in range). tests/runebound/test_state_dicts.py rebuilds every state of
-random combats from its dict and refuses mutated ones.
+ended, per-round values only during a round's combat actions (damage taken this round part of the damage, a charged
+side holding a spent token), abilities triggered by the side that owns them, and the frame stack (kinds, and every
+detail a frame's kind needs, in range). tests/runebound/test_state_dicts.py rebuilds every state of random combats
+from its dict and refuses mutated ones.
 """
 
 from __future__ import annotations
@@ -152,14 +153,6 @@ def _check_tokens(state: CombatStateData) -> None:
             bases.add(held.on)
     if cast_any and between and state.outcome == Outcome.ONGOING:
         raise _fail("tokens", "tokens are cast at the start of a round, which is still pending")
-    if not cast_any and not casting:
-        for field in ("passed", "charged", "silenced"):
-            if any(getattr(state, field)):
-                raise _fail(field, "set outside a round (it lasts one round)")
-        if any(state.barrier):
-            raise _fail("barrier", "a barrier lasts one round")
-        if any(state.triggered):
-            raise _fail("triggered", "abilities are triggered during a round")
 
 
 def _check_values(state: CombatStateData) -> None:
@@ -191,6 +184,7 @@ def _check_values(state: CombatStateData) -> None:
         raise _fail("initiative", "a flight or a draw comes at a round's end, which forgets the initiative")
     if state.outcome in (Outcome.WON, Outcome.LOST) and state.initiative == NOWHERE:
         raise _fail("initiative", "a side is defeated during the combat actions, after initiative was taken")
+    _check_round_values_need_actions(state)
     for side in SIDES:
         ids = state.triggered[side]
         if not ids:
@@ -209,9 +203,31 @@ def _check_values(state: CombatStateData) -> None:
     _check_round_effects(state)
 
 
+ROUND_VALUES = ("passed", "charged", "silenced", "barrier", "round_damage", "triggered")
+"""The values that last one round: each starts empty, is set by a combat action (a pass, charge spent, an ability,
+damage taken) and is forgotten at the round's end."""
+
+
+def _check_round_values_need_actions(state: CombatStateData) -> None:
+    """A value that lasts one round is set only once the round's combat actions began: initiative is taken after the
+    casts, and every pass, charge, ability and damage is a combat action or resolves one (RULES.md, "State dicts")."""
+    if state.initiative != NOWHERE:
+        return
+    for field in ROUND_VALUES:
+        for side in SIDES:
+            if getattr(state, field)[side]:
+                raise _fail(
+                    f"{field}.{SIDE_NAMES[side]}",
+                    "set before this round's combat actions (initiative is not taken): it comes from a combat action "
+                    "and lasts one round",
+                )
+
+
 def _check_round_effects(state: CombatStateData) -> None:
     """A side silenced this round by a silence its foe triggered; a barrier no larger than the barriers its side
-    triggered this round (abilities are the only source of either: RULES.md, "Abilities")."""
+    triggered this round (abilities are the only source of either: RULES.md, "Abilities"); the damage taken this round
+    part of the damage on the side (but for what it healed this round, or the blow that defeated it); a side charged
+    this round holds a spent token, unless an ability recast spent tokens (RULES.md, "State dicts")."""
     if state.hero == NOWHERE or state.enemy == NOWHERE:
         return
     cards, game = state.game.cards, state.game
@@ -220,13 +236,26 @@ def _check_round_effects(state: CombatStateData) -> None:
         base = game.hero_ability_base[state.hero] if side == HERO else game.enemy_ability_base[state.enemy]
         abilities = cards.heroes[state.hero].abilities if side == HERO else cards.enemies[state.enemy].abilities
         triggered.append([abilities[id_ - base].effect for id_ in state.triggered[side]])
-    for side in SIDES:
+    recast_spent = any(effect.kind == "recast_spent" for effects in triggered for effect in effects)
+    for side, defeat in ((HERO, Outcome.LOST), (ENEMY, Outcome.WON)):
         name = SIDE_NAMES[side]
         if state.silenced[side] and not any(effect.kind == "silence" for effect in triggered[1 - side]):
             raise _fail(f"silenced.{name}", f"the {SIDE_NAMES[1 - side]} triggered no silence this round")
         raised = sum(effect.amount for effect in triggered[side] if effect.kind == "barrier")
         if state.barrier[side] > min(raised, MAX_BARRIER):
             raise _fail(f"barrier.{name}", f"more than the barriers the {name} triggered this round ({raised})")
+        healed = sum(effect.amount for effect in triggered[side] if effect.kind == "heal")
+        if state.outcome != defeat and state.round_damage[side] > state.damage[side] + healed:
+            raise _fail(
+                f"round_damage.{name}",
+                f"more than the damage on the {name} ({state.damage[side]}) and what it healed this round ({healed}): "
+                "the damage taken this round is part of it",
+            )
+        if state.charged[side] and not recast_spent and not any(held.spent for held in state.tokens[side]):
+            raise _fail(
+                f"charged.{name}",
+                f"the {name} spent charge this round, so a token of its stays spent (no ability recast a spent token)",
+            )
 
 
 FRAME_DETAILS: dict[str, tuple[str, ...]] = {

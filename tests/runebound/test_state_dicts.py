@@ -271,3 +271,82 @@ def test_a_silence_or_a_barrier_no_ability_raised_is_refused() -> None:
     assert position(mender, hero, enemy, barrier={"hero": 2, "enemy": 0}, triggered=ward).barrier[HERO] == 2
     with pytest.raises(StateFormatError, match=r"barriers the hero triggered this round \(2\)"):
         position(mender, hero, enemy, barrier={"hero": 3, "enemy": 0}, triggered=ward)
+
+
+def test_damage_taken_this_round_beyond_the_damage_taken_is_refused() -> None:
+    """Issue 32 (an independent fuzzer): `round_damage` 1 with no damage at all, during the setup, was accepted.
+    "Damage each side took this round" is dealt by combat actions, after initiative ("the side with the most gold
+    rims takes the first combat action"), so nothing is dealt before them; and it is part of the damage on the side,
+    but for what the side healed this round (its heal abilities triggered) or the blow that defeated it."""
+    setup = shipped_position("pick hero", hero="random", enemy="random")
+    assert [frame["kind"] for frame in setup["stack"]] == ["setup", "pick enemy", "pick hero"]
+    setup["round_damage"]["hero"] = 1
+    error = refused(setup, hero="random", enemy="random")
+    assert error.field == "round_damage.hero" and "initiative" in str(error)
+    acting = shipped_position("hero action")
+    assert acting["triggered"]["hero"] == [] and acting["outcome"] == "ONGOING"
+    acting["round_damage"]["hero"] = acting["damage"]["hero"] + 1
+    error = refused(acting)
+    assert error.field == "round_damage.hero" and "healed" in str(error)
+
+
+def test_a_side_charged_before_spending_charge_is_refused() -> None:
+    """Issue 32 (an independent fuzzer): the enemy charged while the first round's casts were pending, nothing spent,
+    was accepted. CHARGE: "As a combat action, a combatant can spend X [charge] ... During a combat round, after a
+    combatant has spent [charge], that combatant cannot block damage": a side is charged only once the round's combat
+    actions began (initiative taken), and the token it spent stays spent for the round unless an ability recasts a
+    spent token."""
+    casting = shipped_position("cast")
+    assert casting["round"] == 1 and casting["initiative"] is None
+    casting["charged"]["enemy"] = True
+    error = refused(casting)
+    assert error.field == "charged.enemy" and "initiative" in str(error)
+    acting = shipped_position("hero action", seed=2)
+    assert acting["initiative"] == "hero" and acting["triggered"]["enemy"] == []
+    assert not any(row["spent"] for row in acting["tokens"]["enemy"])
+    acting["charged"]["enemy"] = True
+    error = refused(acting)
+    assert error.field == "charged.enemy" and "spent" in str(error)
+
+
+@pytest.mark.parametrize("on", [-1, -2, 6, 10**40])
+def test_a_stack_index_out_of_range_is_refused_not_read_as_none(on: int) -> None:
+    """Issue 32 (an independent fuzzer): a token's `on` of -1 was read as null (the internal "on no stack"); `on` is
+    null or the index of another of the side's tokens, and anything else is refused naming the field."""
+    data = shipped_position("hero action")
+    assert data["tokens"]["enemy"][0]["on"] is None and len(data["tokens"]["enemy"]) == 5
+    data["tokens"]["enemy"][0]["on"] = on
+    error = refused(data)
+    assert error.field == "tokens.enemy[0].on"
+
+
+@pytest.mark.parametrize(
+    ("seed", "shape"),
+    [(89, "next action / prevent flip / prevent flip"), (11, "next action / damage / tactics block")],
+    ids=["two flips to prevent", "damage under a tactics block"],
+)
+def test_the_fuzzers_invariants_hold_on_the_rare_stacks_play_reaches(seed: int, shape: str) -> None:
+    """The invariants `benchmarks.state_fuzz` checks (tests/runebound/invariants.py) hold on every position of a seeded
+    random combat (Act II, hero and enemy drawn) reaching a stack the enemy's copy space leaves with two of its tactics
+    (RULES.md, "Readings": "An enemy action that flips several tokens (two tactics copying an agility) asks about each
+    flip in turn"); they used to allow one frame above the next combat action only."""
+    import numpy as np
+
+    from envs.core.game import CHANCE
+    from envs.runebound.game import RuneboundCombatGame
+
+    from .invariants import state_invariants
+
+    rng = np.random.default_rng(seed)
+    state = RuneboundCombatGame(act="II").new_initial_state()
+    shapes = set()
+    while True:
+        state_invariants(state)
+        shapes.add(" / ".join(str(frame.kind) for frame in state.stack))
+        if state.is_terminal():
+            break
+        legal = state.legal_actions()
+        state.apply_action(
+            state.sample_chance(rng) if state.current_player() == CHANCE else legal[rng.integers(len(legal))]
+        )
+    assert shape in shapes
