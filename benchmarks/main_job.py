@@ -81,7 +81,7 @@ def markdown(document: dict[str, Any]) -> str:
         f"`{COMMAND} --check` (run by CI) fails unless a new run gives the same outcome on every deal.",
         "",
         f"Seed {document.get('seed', 0)}; torch's kernels: {document.get('kernel_path', 'not recorded')} "
-        "(`train.cpu_kernels: portable`: the same path on every x86-64 CPU, agents/common/kernels.py).",
+        "(agents/common/kernels.py).",
         "",
         f"The closing evaluation on {document['env_id']}: each agent on the same "
         f"{document['agents'][0]['episodes']} deals.",

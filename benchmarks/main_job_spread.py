@@ -77,12 +77,12 @@ def row(path_name: str, document: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def markdown(rows: list[dict[str, Any]], config: str) -> str:
+def markdown(rows: list[dict[str, Any]], config: str, command: str) -> str:
     """The report: one line per case, then what holds on every one."""
     lines = [
         f"# The main job's spread over kernel paths and seeds (`python train.py`, {config})",
         "",
-        f"Written by `{COMMAND}`: each case is `python -m benchmarks.main_job --seed S` in a fresh process on a kernel "
+        f"Written by `{command}`: each case is `python -m benchmarks.main_job --seed S` in a fresh process on a kernel "
         "path (`portable`: the main job's own, the same on every x86-64 CPU; `native`: MKL's branch for the CPU it ran "
         "on, as an unpinned run; `scalar`: ATen's non-vectorised kernels: benchmarks/main_job_spread.py).",
         "",
@@ -138,7 +138,9 @@ def main(argv: list[str] | None = None) -> int:
     rows = [row(path, run_case(work, path, seed)) for path in args.paths for seed in args.seeds]
     stem = Path(args.out) if args.out else RESULTS_DIR / f"{game}_main_job_spread"
     config = f"{config_path.parent.name}/{config_path.name}"
-    write_report(stem, markdown(rows, config), {"config": config, "pins": PINNED_KERNELS, "cases": rows})
+    command = f"{COMMAND} --paths {' '.join(args.paths)} --seeds {' '.join(str(seed) for seed in args.seeds)}"
+    document = {"command": command, "config": config, "pins": PINNED_KERNELS, "cases": rows}
+    write_report(stem, markdown(rows, config, command), document)
     print(f"wrote {stem.with_suffix('.md')}")
     return 0
 
