@@ -86,27 +86,46 @@ LABEL_NUMBER_KEYS = ("steps", "simulations")
 
 
 def write_pages(folder: Path) -> None:
-    """Write every generated page into `folder`: `games/<game>.md` (with its picture), `games/<game>/*.md`,
-    `results.md` and `configs.md`."""
+    """Write every generated page into `folder`: `games/<game>.md` (with its picture), `games/<game>/results.md`,
+    the documents of each game package in `games/<package>/*.md`, `results.md` and `configs.md`."""
     games = folder / "games"
     games.mkdir(parents=True, exist_ok=True)
     records = discovered_games()
     for name, record in sorted(records.items()):
-        pages = games / name
-        pages.mkdir(exist_ok=True)
-        documents = game_documents(name)
-        for stem, text in documents.items():
-            (pages / f"{stem}.md").write_text(text)
-        (pages / "results.md").write_text(game_results_page(name))
+        folder_name = package_folder(record)
+        documents = game_documents(folder_name)
+        (games / folder_name).mkdir(exist_ok=True)
+        for stem, text in documents.items():  # a package's documents, once for all the games it declares
+            (games / folder_name / f"{stem}.md").write_text(text)
+        (games / name).mkdir(exist_ok=True)
+        (games / name / "results.md").write_text(game_results_page(name, sorted(records)))
         picture = game_picture(record)
         if picture is not None:
             from PIL import Image
 
             Image.fromarray(picture).save(games / f"{name}.png")
-        (games / f"{name}.md").write_text(game_page(record, [*documents, "results"], picture is not None))
+        subpages = [*(f"{folder_name}/{stem}" for stem in documents), f"{name}/results"]
+        (games / f"{name}.md").write_text(game_page(record, subpages, picture is not None))
     (folder / "results.md").write_text(results_page(sorted(records)))
     write_api_pages(folder / "api", api_modules(list(records.values())))
     (folder / "configs.md").write_text(config_page())
+
+
+def package_folder(record: GameRecord) -> str:
+    """The folder under envs/ of the package that holds the record's game ("runebound" for runebound_combat)."""
+    if record.package is None:
+        raise ValueError(f"game record {record.name!r} names no rules-core game (its `game` field)")
+    return record.package.rpartition(".")[2]
+
+
+def game_title(record: GameRecord) -> str:
+    """The game's name as a title: "Runebound combat" for runebound_combat."""
+    return title_of(record.name)
+
+
+def title_of(name: str) -> str:
+    """A game name as a title: "Runebound combat" for runebound_combat."""
+    return name.replace("_", " ").capitalize()
 
 
 def players_text(spec: Any) -> str:
@@ -120,7 +139,7 @@ def game_page(record: GameRecord, subpages: list[str], has_picture: bool) -> str
     """A game's reference page: facts, picture, its documents, the hand-written notes, then the generated tables."""
     game = make_game(record, {})
     spec = game.spec
-    title = record.name.capitalize()
+    title = game_title(record)
     lines = [f"# {title}", "", record.description, ""]
     if has_picture:
         lines += [f"![{title}: a position in play, as the rgb_array render draws it]({record.name}.png)", ""]
@@ -132,13 +151,13 @@ def game_page(record: GameRecord, subpages: list[str], has_picture: bool) -> str
         "```{toctree}",
         ":maxdepth: 1",
         "",
-        *(f"{record.name}/{page}" for page in subpages),
+        *subpages,
         "```",
         "",
     ]
     notes = NOTES / f"{record.name}.md"
     if notes.exists():  # the game's hand-written page: results, interpretations, how it plays
-        lines += [link_documents(notes.read_text().strip(), record.name, ""), ""]
+        lines += [link_documents(notes.read_text().strip(), package_folder(record), ""), ""]
     lines += ["## Environments", "", "| id | kind |", "|---|---|"]
     lines += [f"| `{env_id}` | Gymnasium |" for env_id in record.gym_env_ids]
     lines += [f"| `{env_id}` | PettingZoo AEC |" for env_id in record.pettingzoo_ids]
@@ -317,20 +336,19 @@ def action_groups(game: Any, num_actions: int) -> list[tuple[str, int, int, str]
 
 
 def game_picture(record: GameRecord) -> np.ndarray | None:
-    """The `rgb_array` render of the game's first Gymnasium env after a seeded reset and up to `PICTURE_DECISIONS`
-    decisions of the game's heuristic (random legal ones without a heuristic): the last position before the end; None
-    for a game without a Gymnasium env or a picture."""
+    """The game's picture (`GameRecord.picture`) of its first Gymnasium env after a seeded reset and up to
+    `PICTURE_DECISIONS` decisions of the game's heuristic (random legal ones without a heuristic): the last position
+    before the end; None for a game without a Gymnasium env or a picture."""
     from agents.players.registry import make_agent
 
-    if not record.gym_envs:
+    if not record.gym_envs or record.picture is None:
         return None
-    env = gym.make(record.gym_envs[0].id, render_mode="rgb_array")
-    if "rgb_array" not in env.metadata.get("render_modes", ()):
-        return None
+    draw = load_attribute(record.picture)
+    env = gym.make(record.gym_envs[0].id)
     rng = np.random.default_rng(0)
     agent = make_agent("heuristic", env) if record.heuristic else None
     observation, info = env.reset(seed=0)
-    picture: Any = env.render()
+    picture: Any = draw(env.unwrapped.state)  # type: ignore[attr-defined]
     for _ in range(PICTURE_DECISIONS):
         mask = info["action_mask"]
         if agent is not None:
@@ -340,7 +358,7 @@ def game_picture(record: GameRecord) -> np.ndarray | None:
         observation, _reward, terminated, truncated, info = env.step(action)
         if terminated or truncated:
             break
-        picture = env.render()
+        picture = draw(env.unwrapped.state)  # type: ignore[attr-defined]
     env.close()
     return np.asarray(picture, dtype=np.uint8)
 
@@ -445,20 +463,25 @@ def _report_body(path: Path, below: int) -> str:
     return "\n".join("#" * below + line if line.startswith("#") else line for line in text.splitlines())
 
 
-def results_files(prefix: str | None, games: list[str]) -> list[Path]:
-    """The results files (JSON and markdown) of game `prefix`, or with None those of no game."""
+def results_owner(stem: str, games: list[str]) -> str | None:
+    """The game whose results file `stem` is: the longest of `games` whose name and "_" begin it
+    (`runebound_combat_balance` is runebound_combat's, not runebound's); None for a file of no game."""
+    owners = [game for game in games if stem.startswith(f"{game}_")]
+    return max(owners, key=len) if owners else None
+
+
+def results_files(owner: str | None, games: list[str]) -> list[Path]:
+    """The results files (JSON and markdown) of game `owner` among `games`, or with None those of no game."""
     paths = sorted(RESULTS.glob("*.json")) + sorted(RESULTS.glob("*.md"))
-    if prefix is not None:
-        return [path for path in paths if path.stem.startswith(f"{prefix}_")]
-    return [path for path in paths if not any(path.stem.startswith(f"{game}_") for game in games)]
+    return [path for path in paths if results_owner(path.stem, games) == owner]
 
 
-def game_results_page(name: str) -> str:
+def game_results_page(name: str, games: list[str]) -> str:
     """A game's results: the agents' win rates with their intervals first, then every report of the game."""
     import json
 
     lines = [
-        f"# {name.capitalize()}: results",
+        f"# {title_of(name)}: results",
         "",
         "Every figure here is read from `benchmarks/results/`; each table names the command that wrote its file.",
         "Re-run the command to regenerate the file, then rebuild the site.",
@@ -467,7 +490,7 @@ def game_results_page(name: str) -> str:
         "",
     ]
     strength: list[str] = []
-    for path in results_files(name, []):
+    for path in results_files(name, games):
         if path.suffix != ".json":
             continue
         report = json.loads(path.read_text(encoding="utf-8"))
@@ -487,7 +510,7 @@ def game_results_page(name: str) -> str:
         lines.append("")
     if not strength:
         lines += ["No results file of this game holds a win rate yet.", ""]
-    reports = [path for path in results_files(name, []) if path.suffix == ".md"]
+    reports = [path for path in results_files(name, games) if path.suffix == ".md"]
     lines += [
         "## Reports",
         "",
@@ -508,7 +531,7 @@ def results_page(games: list[str]) -> str:
         "the command to regenerate the report, then rebuild the site. Each game's results (its agents' win rates",
         "first) are on its own page:",
         "",
-        *(f"- {{doc}}`{game.capitalize()} <games/{game}/results>`" for game in games),
+        *(f"- {{doc}}`{title_of(game)} <games/{game}/results>`" for game in games),
         "",
     ]
     for path in results_files(None, games):

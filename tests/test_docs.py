@@ -418,3 +418,12 @@ def test_every_listed_kwarg_value_builds_the_game() -> None:
             if default is None:
                 first = make_game(record, {kwarg: values[0]})
                 assert first.new_initial_state().to_dict() == game.new_initial_state().to_dict()
+
+
+def test_a_results_file_belongs_to_the_longest_game_name_that_begins_it() -> None:
+    """Two games of one package share a name's beginning (runebound, runebound_combat): each file is one game's."""
+    owner = load_generator().results_owner  # type: ignore[attr-defined]
+    games = ["runebound", "runebound_combat", "unbroken"]
+    assert owner("runebound_combat_balance", games) == "runebound_combat"
+    assert owner("runebound_balance", games) == "runebound"
+    assert owner("throughput", games) is None

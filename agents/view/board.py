@@ -1,14 +1,13 @@
 """What the viewer shows of one state, for any game: a view's text, the game's picture, legal actions by group.
 
 Nothing here names a game. The text comes from the replay records' views (`envs.core.replays.view_text`: the
-public observer, a seat's own observer, or the full table); the picture from the game's render module, the
-function its envs' `rgb_array` mode draws with; the action groups from the game's action codec.
+public observer, a seat's own observer, or the full table); the picture from the function the game's record names
+(`GameRecord.picture`, which its envs' `rgb_array` mode draws with); the action groups from the game's action codec.
 """
 
 from __future__ import annotations
 
 import functools
-import importlib
 import io
 import re
 from collections.abc import Callable
@@ -19,13 +18,9 @@ from PIL import Image
 
 from envs.core.actions import ActionCodec
 from envs.core.game import CHANCE, TERMINAL, Game, State
-from envs.core.registration import UnknownGameError, game_record
+from envs.core.registration import UnknownGameError, game_record, load_attribute
 from envs.core.replays import VIEWS, View, check_view
 
-RENDER_MODULE: Final = "render"
-"""The module of a game's package that draws its pictures (beside the game's `game` module)."""
-PICTURE_FUNCTION: Final = "render_rgb"
-"""The function of that module that draws a state as an HxWx3 uint8 array (the envs' `rgb_array` mode)."""
 GROUP_SEPARATOR: Final = ": "
 """Between a group's name and the action's own words in a label (`ActionCodec.add_group` writes it so)."""
 UNGROUPED: Final = ""
@@ -91,27 +86,15 @@ def actor_of(state: State) -> int | str:
 # ------------------------------------------------------------------------------------------------ pictures
 @functools.cache
 def picture_function(game_name: str) -> Callable[[State], np.ndarray] | None:
-    """The game's `render_rgb`: in the `render` module beside the module of its record's `game`, else in that module
-    itself (a small game kept in one module); None when the game draws no picture."""
+    """The game's picture function, as its registration record names it (`GameRecord.picture`); None for a game
+    without a record or a picture."""
     try:
         record = game_record(game_name)
     except UnknownGameError:
         return None
-    if record.game is None:
+    if record.picture is None:
         return None
-    game_module = record.game.partition(":")[0]
-    package = game_module.rpartition(".")[0]
-    for module_name in (f"{package}.{RENDER_MODULE}" if package else RENDER_MODULE, game_module):
-        try:
-            module = importlib.import_module(module_name)
-        except ModuleNotFoundError as error:
-            if error.name == module_name:  # no such module; a module's own broken imports still raise
-                continue
-            raise
-        function = getattr(module, PICTURE_FUNCTION, None)
-        if callable(function):
-            return cast(Callable[[State], np.ndarray], function)
-    return None
+    return cast(Callable[[State], np.ndarray], load_attribute(record.picture))
 
 
 def has_picture(game: Game) -> bool:

@@ -1,6 +1,8 @@
 """One registration record per game, and the discovery that finds every game package under `envs/`.
 
-A game package declares a module-level `GAME = GameRecord(...)` in its `__init__.py`; nothing generic names a game.
+A game package declares its records in its `__init__.py`: `GAME = GameRecord(...)` for a package that holds one
+game, `GAMES = (GameRecord(...), ...)` for a package that holds several (a combat and the board game built on it),
+or both; nothing generic names a game (`package_records` reads them, for discovery and for `register_package`).
 `import envs` registers the records' Gymnasium ids (and PettingZoo modules); evaluation, benchmarks, the agent
 registry and terminal play read the record for what they need to know about a game: its env ids, its heuristic
 agent, the settings worth sweeping and the facts a finished episode reports. How an env id is played (a solo
@@ -12,10 +14,11 @@ The record holds only strings and plain values, so importing a game package's `_
 no gymnasium) and `envs` never imports `agents` (the heuristic is named by a "module:attribute" string).
 
 Games that discovery does not find (a researcher's own game outside `envs/`, the toys of the tests) register with
-`register_game(record)` in their package's `__init__`. An env id may name that package first, as `gymnasium.make`
+`register_game(record)` (or `register_package(module)`, which reads the package's `GAME` and `GAMES` as discovery
+does) in their package's `__init__`. An env id may name that package first, as `gymnasium.make`
 allows: `"my_games:tabletop/my_game_v0"` imports `my_games` (which registers its records), then means the id. A
 package that registers only on request defines `register_games()` instead, which naming it in an env id calls: the
-toys of `envs.toys` declare no `GAME` (so `import envs` registers none of them), and
+toys of `envs.toys` declare no `GAME` nor `GAMES` (so `import envs` registers none of them), and
 `"envs.toys:tabletop/card_duel_v0"` registers them, then means the id.
 """
 
@@ -26,13 +29,15 @@ import importlib
 import pkgutil
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from types import MappingProxyType
+from types import MappingProxyType, ModuleType
 from typing import Any
 
 GAMES_PACKAGE = "envs"
 """The package whose subpackages are searched for game records."""
 RECORD_ATTRIBUTE = "GAME"
-"""Name of the module-level GameRecord in a game package's `__init__.py`."""
+"""Name of the module-level GameRecord of a package that holds one game, in its `__init__.py`."""
+RECORDS_ATTRIBUTE = "GAMES"
+"""Name of the module-level tuple of GameRecords of a package that holds several games, in its `__init__.py`."""
 REGISTER_ON_REQUEST = "register_games"
 """Name of the function a package that registers its games only when asked defines ("package:id" calls it)."""
 ENV_NAMESPACE = "tabletop"
@@ -79,6 +84,9 @@ class GameRecord:
     settings: Mapping[str, tuple[SettingValue, ...]] = field(default_factory=dict, hash=False)
     outcome_facts: tuple[str, ...] = ()
     headline_fact: str | None = None
+    picture: str | None = None
+    """The game's picture as "module:function", called `draw(state) -> HxWx3 uint8 array` (the public view): what the
+    envs' `rgb_array` mode, the viewer and the docs' game pages draw with; None for a game without a picture."""
     same_spaces_at_every_player_count: bool = False
     """The game's promise that its observation and action spaces are the same at every value of its `num_players`
     setting (a model trained at one player count plays at another); the generic checkers hold it to that."""
@@ -92,7 +100,9 @@ class GameRecord:
                 f"{list(self.outcome_facts)}"
             )
         targets = [env.entry_point for env in self.gym_envs]
-        targets += [target for target in (self.heuristic, self.evaluation, self.game) if target is not None]
+        targets += [
+            target for target in (self.heuristic, self.evaluation, self.game, self.picture) if target is not None
+        ]
         for target in targets:
             if ":" not in target:
                 raise ValueError(f"game record {self.name!r}: {target!r} is not of the form 'module:attribute'")
@@ -106,6 +116,14 @@ class GameRecord:
             )
         # A read-only copy: the record is shared by every consumer of the registry.
         object.__setattr__(self, "settings", MappingProxyType({key: tuple(v) for key, v in self.settings.items()}))
+
+    @property
+    def package(self) -> str | None:
+        """The package that holds the game's rules core ("envs.runebound"): the module of `game` less its last part;
+        a package's documents (RULES.md, CONTENT.md) belong to every game it declares. None without a `game`."""
+        if self.game is None:
+            return None
+        return self.game.partition(":")[0].rpartition(".")[0] or None
 
     @property
     def primary_env_id(self) -> str | None:
@@ -135,23 +153,52 @@ def load_attribute(target: str) -> Any:
         raise ImportError(f"module {module_name!r} has no attribute {attribute!r} (named by {target!r})") from None
 
 
+def package_records(module: ModuleType) -> tuple[GameRecord, ...]:
+    """The game records a package declares: its `GAME`, then each of its `GAMES`; TypeError names a declaration that
+    is not a GameRecord (or a tuple of them), ValueError a name declared twice in the package."""
+    records: list[GameRecord] = []
+    single = getattr(module, RECORD_ATTRIBUTE, None)
+    if single is not None:
+        if not isinstance(single, GameRecord):
+            raise TypeError(f"{module.__name__}.{RECORD_ATTRIBUTE} is a {type(single).__name__}, not a GameRecord")
+        records.append(single)
+    several = getattr(module, RECORDS_ATTRIBUTE, None)
+    if several is not None:
+        if not isinstance(several, tuple | list):
+            raise TypeError(
+                f"{module.__name__}.{RECORDS_ATTRIBUTE} is a {type(several).__name__}, not a tuple of GameRecords"
+            )
+        for index, record in enumerate(several):
+            if not isinstance(record, GameRecord):
+                raise TypeError(
+                    f"{module.__name__}.{RECORDS_ATTRIBUTE}[{index}] is a {type(record).__name__}, not a GameRecord"
+                )
+            if record not in records:  # `GAME` may also stand in `GAMES`
+                records.append(record)
+    names = [record.name for record in records]
+    for name in names:
+        if names.count(name) > 1:
+            raise ValueError(f"{module.__name__} declares two game records named {name!r}")
+    return tuple(records)
+
+
 @functools.cache
 def _discover() -> MappingProxyType[str, GameRecord]:
-    """Import every subpackage of `envs` and keep those that declare a GameRecord (cached: imports happen once)."""
+    """Import every subpackage of `envs` and keep the records they declare (cached: imports happen once)."""
     package = importlib.import_module(GAMES_PACKAGE)  # during `import envs` this is the partly initialised package
     records: dict[str, GameRecord] = {}
+    declared_by: dict[str, str] = {}
     for module_info in pkgutil.iter_modules(package.__path__):
         if not module_info.ispkg:
             continue
         module = importlib.import_module(f"{GAMES_PACKAGE}.{module_info.name}")
-        record = getattr(module, RECORD_ATTRIBUTE, None)
-        if record is None:
-            continue
-        if not isinstance(record, GameRecord):
-            raise TypeError(f"{module.__name__}.{RECORD_ATTRIBUTE} is a {type(record).__name__}, not a GameRecord")
-        if record.name in records:
-            raise ValueError(f"two game packages declare the game name {record.name!r}")
-        records[record.name] = record
+        for record in package_records(module):
+            if record.name in records:
+                raise ValueError(
+                    f"{declared_by[record.name]} and {module.__name__} both declare the game name {record.name!r}"
+                )
+            records[record.name] = record
+            declared_by[record.name] = module.__name__
     return MappingProxyType(dict(sorted(records.items())))
 
 
@@ -172,6 +219,11 @@ def register_game(record: GameRecord) -> GameRecord:
     envs_package.register_gym_envs(record)
     envs_package.register_pettingzoo_envs(record)
     return record
+
+
+def register_package(module: ModuleType) -> tuple[GameRecord, ...]:
+    """Register every record a package outside `envs/` declares (`GAME`, `GAMES`), as `register_game` does each."""
+    return tuple(register_game(record) for record in package_records(module))
 
 
 def discovered_games() -> dict[str, GameRecord]:

@@ -21,6 +21,7 @@ GAME = GameRecord(
             id="tabletop/RuneboundCombat-v0", entry_point="envs.runebound.env:make_env", max_episode_steps=800
         ),
     ),
+    picture="envs.runebound.render:render_rgb",
     heuristic="agents.heuristics.runebound:RuneboundHeuristicAgent",
     settings={"trait": ("Warrior", "Mystic", "Savage", "Trickster"), "enemy_choice": ("detrimental", "two_damage")},
     outcome_facts=("outcome", "rounds"),

@@ -14,6 +14,7 @@ GAME = GameRecord(
     gym_envs=(
         GymEnvRecord(id="tabletop/Unbroken-v0", entry_point="envs.unbroken.env:make_env", max_episode_steps=1500),
     ),
+    picture="envs.unbroken.render:render_rgb",
     heuristic="agents.heuristics.unbroken:UnbrokenHeuristicAgent",
     evaluation="agents.heuristics.unbroken_evaluation:evaluate",
     settings={"difficulty": ("easy", "normal", "hard"), "preset": ("english", "spanish")},

@@ -12,6 +12,7 @@ GAME = GameRecord(
     game="envs.unearth.game:UnearthGame",
     gym_envs=(GymEnvRecord(id="tabletop/Unearth-v0", entry_point="envs.unearth.env:make_env", max_episode_steps=4000),),
     pettingzoo_modules=("envs.unearth.unearth_v0",),
+    picture="envs.unearth.render:render_rgb",
     heuristic="agents.heuristics.unearth:UnearthHeuristicAgent",
     evaluation="agents.heuristics.unearth_evaluation:evaluate",
     settings={"num_players": (2, 3, 4)},

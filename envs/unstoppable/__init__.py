@@ -16,6 +16,7 @@ GAME = GameRecord(
     gym_envs=(
         GymEnvRecord(id="tabletop/Unstoppable-v0", entry_point="envs.unstoppable.env:make_env", max_episode_steps=5000),
     ),
+    picture="envs.unstoppable.render:render_rgb",
     heuristic="agents.heuristics.unstoppable:UnstoppableHeuristicAgent",
     settings={"difficulty": ("normal", "hard", "expert")},
     outcome_facts=("ending", "boss_damage", "turns", "level"),

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
+import types
 import warnings
 from pathlib import Path
 
@@ -21,6 +23,7 @@ from envs.core.registration import (
     game_record_of_env_id,
     load_attribute,
     make_game,
+    package_records,
     register_game,
     registered_games,
 )
@@ -38,9 +41,11 @@ def test_discovery_finds_every_game_package_and_only_those() -> None:
     assert not {"core", "adapters"} & set(games)
     game_folders = {path.parent.name for path in (REPO_ROOT / "envs").glob("*/__init__.py")}
     declaring = {
-        name for name in game_folders if "GAME = GameRecord(" in (REPO_ROOT / "envs" / name / "__init__.py").read_text()
+        name
+        for name in game_folders
+        if re.search(r"^GAMES? = ", (REPO_ROOT / "envs" / name / "__init__.py").read_text(), re.MULTILINE)
     }
-    assert set(games) == declaring
+    assert {record.package for record in games.values()} == {f"envs.{name}" for name in declaring}
 
 
 def test_registered_games_returns_a_fresh_mapping() -> None:
@@ -121,6 +126,42 @@ def test_record_rejects_inconsistent_declarations() -> None:
     record = GameRecord("x", "x", gym_envs=(env,), settings={"level": ("a", "b")})
     with pytest.raises(TypeError):
         record.settings["level"] = ("c",)  # type: ignore[index]
+
+
+def test_a_package_may_declare_several_records() -> None:
+    """Issue 33: "A game package may declare several records (`GAMES = (...)` beside or instead of `GAME`)"; each is
+    found, in order, once; a declaration of the wrong type or a name given twice is refused naming it."""
+    env = (GymEnvRecord("t/A-v0", "p.env:make_a"),)
+    board = GameRecord("board", "the board game", game="p.rules:BoardGame", gym_envs=env)
+    combat = GameRecord("board_combat", "its combat", game="p.combat:CombatGame", gym_envs=env)
+    package = types.ModuleType("p")
+    assert package_records(package) == ()
+    package.GAMES = (board, combat)  # type: ignore[attr-defined]
+    assert package_records(package) == (board, combat)
+    package.GAME = board  # type: ignore[attr-defined]  # GAME may stand in GAMES as well
+    assert package_records(package) == (board, combat)
+    assert board.package == combat.package == "p"
+    package.GAMES = (combat, "board")  # type: ignore[attr-defined]
+    with pytest.raises(TypeError, match=r"p.GAMES\[1\] is a str, not a GameRecord"):
+        package_records(package)
+    package.GAMES = combat  # type: ignore[attr-defined]
+    with pytest.raises(TypeError, match="p.GAMES is a GameRecord, not a tuple of GameRecords"):
+        package_records(package)
+    package.GAMES = (GameRecord("board", "another", gym_envs=env),)  # type: ignore[attr-defined]
+    with pytest.raises(ValueError, match="p declares two game records named 'board'"):
+        package_records(package)
+
+
+def test_a_record_names_its_picture() -> None:
+    """Issue 33: "A record names its picture function": every game with a picture names it, as module:function."""
+    for record in discovered_games().values():
+        assert record.picture is not None, f"{record.name} names no picture"
+        draw = load_attribute(record.picture)
+        state = make_game(record, {}).new_initial_state()
+        picture = draw(state)
+        assert picture.dtype == np.uint8 and picture.ndim == 3 and picture.shape[2] == 3
+    with pytest.raises(ValueError, match="not of the form 'module:attribute'"):
+        GameRecord("x", "x", gym_envs=(GymEnvRecord("t/X-v0", "x:make"),), picture="x.render.render_rgb")
 
 
 def test_pettingzoo_modules_register_in_pettingzoo_registry() -> None:

@@ -22,6 +22,7 @@ SUMMIT = register_game(
         ),
         pettingzoo_modules=("tests.toys.summit_coop_v0",),
         heuristic="tests.toys.summit:SummitHeuristic",
+        picture="tests.toys.summit:render_rgb",
     )
 )
 """Summit: one record with a solo Gymnasium id (one seat) and a co-operative PettingZoo module (2-3 seats), the
