@@ -245,18 +245,21 @@ def test_every_game_page_shows_its_picture_and_its_documents(site: Path) -> None
     from PIL import Image
 
     generator = load_generator()
-    for name in discovered_games():
+    for name, record in discovered_games().items():
+        assert record.package is not None
+        folder = record.package.rpartition(".")[2]  # a package's documents are shown once for all its games
         page = (site / "games" / f"{name}.md").read_text()
         picture = np.asarray(Image.open(site / "games" / f"{name}.png"))
         assert picture.ndim == 3 and picture.shape[2] == 3 and picture.std() > 0
         assert f"]({name}.png)" in page
         toctree = page.split("```{toctree}", 1)[1].split("```", 1)[0]
-        documents = sorted((ROOT / "envs" / name).glob("*.md"))
+        documents = sorted((ROOT / "envs" / folder).glob("*.md"))
         assert {"RULES", "CONTENT", "REFERENCE"} <= {path.stem for path in documents}
+        assert f"{name}/results" in toctree
         for path in documents:
-            assert f"{name}/{path.stem.lower()}" in toctree
-            shown = (site / "games" / name / f"{path.stem.lower()}.md").read_text()
-            assert shown == generator.link_documents(path.read_text(), name, "../")  # type: ignore[attr-defined]
+            assert f"{folder}/{path.stem.lower()}" in toctree
+            shown = (site / "games" / folder / f"{path.stem.lower()}.md").read_text()
+            assert shown == generator.link_documents(path.read_text(), folder, "../")  # type: ignore[attr-defined]
             assert not re.search(r"(?<!\[)`(envs/\w+/)?(RULES|CONTENT|REFERENCE)\.md`", shown)  # cited as links
         assert f"{name}/results" in toctree
 
@@ -341,8 +344,9 @@ def test_no_file_cites_sources_a_clone_lacks() -> None:
         text = path.read_text(encoding="utf-8", errors="replace")
         citing += [f"{name}:{n}" for n, line in enumerate(text.splitlines(), 1) if SHARED_CITATION.search(line)]
     assert not citing, citing
-    for name in discovered_games():
-        assert (ROOT / "envs" / name / "REFERENCE.md").is_file()
+    for record in discovered_games().values():
+        assert record.package is not None
+        assert (ROOT / record.package.replace(".", "/") / "REFERENCE.md").is_file(), record.name
 
 
 def test_action_groups_cover_every_id_once(tmp_path: Path) -> None:

@@ -56,12 +56,26 @@ def test_golden_files_and_cases_match_one_to_one(golden: GoldenFiles) -> None:
     assert not stale, f"files in {golden.directory} that no GOLDEN_CASES entry makes (git rm them): {stale}"
 
 
-def test_every_game_declares_golden_cases() -> None:
-    """Each game under envs/ has a non-empty GOLDEN_CASES in tests/<game>/golden_cases.py.
+def case_owner(file_name: str, games: list[str]) -> str | None:
+    """The game a golden file is of: the longest game name that, with "_", begins the file's name."""
+    owners = [game for game in games if file_name.startswith(f"{game}_")]
+    return max(owners, key=len) if owners else None
 
-    A game is a package that declares its GAME record; a package still being written declares none (it cannot be
-    played yet) and no transcripts."""
-    games = sorted(discovered_games())
-    assert games, f"no game package found under {ENVS}"
-    missing = [game for game in games if not CASES_BY_GAME.get(game)]
-    assert not missing, f"games without golden cases (add tests/<game>/golden_cases.py with GOLDEN_CASES): {missing}"
+
+def test_every_game_declares_golden_cases() -> None:
+    """Each game under envs/ has golden cases, in the GOLDEN_CASES of tests/<package>/golden_cases.py, each file
+    named after its game (`runebound_combat_random_1.txt`): a package that holds two games declares both games' cases.
+
+    A game is a record that a package declares; a package still being written declares none (it cannot be played
+    yet) and no transcripts."""
+    records = discovered_games()
+    assert records, f"no game package found under {ENVS}"
+    games = sorted(records)
+    missing = []
+    for name, record in records.items():
+        folder = (record.package or "").rpartition(".")[2]
+        if not any(case_owner(case.file_name, games) == name for case in CASES_BY_GAME.get(folder, [])):
+            missing.append(f"{name} (tests/{folder}/golden_cases.py, files named {name}_*.txt)")
+    assert not missing, f"games without golden cases: {missing}"
+    unowned = [case.file_name for case in CASES if case_owner(case.file_name, games) is None]
+    assert not unowned, f"golden files named after no game: {unowned}"

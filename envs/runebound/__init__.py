@@ -1,9 +1,10 @@
-"""Runebound (3rd edition) with the Unbreakable Bonds expansion: one combat, the hero against an enemy run by its
-trait's combat board; this file is its registration record.
+"""Runebound (3rd edition) with the Unbreakable Bonds expansion; this file declares the package's games (`GAMES`).
 
-The package holds the combat engine (rules.py on the core frame engine), its content (cards.py, data/*.yaml) and the
-solo Gymnasium env; the board game builds on it later. The record holds plain values only, so `import envs` does not
-load the rules: `max_episode_steps` restates `MAX_GAME_LENGTH` of the rules and the settings restate the traits and
+Today the package holds one game, `runebound_combat`: one combat, the hero against an enemy run by its trait's combat
+board (the combat engine in rules.py on the core frame engine, its content in cards.py and data/*.yaml, the solo
+Gymnasium env). The board game, built on the combat, will be declared beside it under the name `runebound`.
+
+A record holds plain values only, so `import envs` does not load the rules: `max_episode_steps` restates `MAX_GAME_LENGTH` of the rules and the settings restate the traits and
 enemy-choice presets the game accepts (tests/core/test_registration.py checks both against the game). The Act is
 swept by name where it matters (`--sweep act=I,II`): as a setting its name would be a game's word, which generic code
 may not use (tests/core/test_architecture.py), and every agent's `act` method is one.
@@ -11,8 +12,8 @@ may not use (tests/core/test_architecture.py), and every agent's `act` method is
 
 from envs.core.registration import GameRecord, GymEnvRecord
 
-GAME = GameRecord(
-    name="runebound",
+COMBAT = GameRecord(
+    name="runebound_combat",
     description="Runebound with Unbreakable Bonds: one combat, a hero's tokens against an enemy run by its trait's "
     "combat board.",
     game="envs.runebound.game:RuneboundCombatGame",
@@ -22,9 +23,11 @@ GAME = GameRecord(
         ),
     ),
     picture="envs.runebound.render:render_rgb",
-    heuristic="agents.heuristics.runebound:RuneboundHeuristicAgent",
+    heuristic="agents.heuristics.runebound_combat:RuneboundHeuristicAgent",
     settings={"trait": ("Warrior", "Mystic", "Savage", "Trickster"), "enemy_choice": ("detrimental", "two_damage")},
     outcome_facts=("outcome", "rounds"),
     headline_fact="outcome",
 )
-"""Runebound's registration record (see envs/core/registration.py)."""
+"""The combat's registration record (see envs/core/registration.py)."""
+GAMES = (COMBAT,)
+"""The games of the package."""

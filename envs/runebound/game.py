@@ -124,7 +124,7 @@ class RuneboundCombatGame(Game):
         self.enemy_outcomes = _uniform(self.enemy_pool)
         self.actions: CombatActions = ACTIONS
         self.spec = GameSpec(
-            name="runebound",
+            name="runebound_combat",
             num_players=1,
             num_actions=ACTIONS.size,
             max_game_length=MAX_GAME_LENGTH,

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from functools import partial
 
-from agents.heuristics.runebound import RuneboundHeuristicAgent
+from agents.heuristics.runebound_combat import RuneboundHeuristicAgent
 from envs.core.game import State
 from envs.core.testing import GoldenCase, transcript
 from envs.runebound.game import RuneboundCombatGame
@@ -31,17 +31,17 @@ def heuristic_transcript(seed: int, **kwargs: str) -> str:
 
 GOLDEN_CASES: list[GoldenCase] = [
     GoldenCase(
-        file_name="runebound_random_1.txt",
+        file_name="runebound_combat_random_1.txt",
         make=partial(transcript, RuneboundCombatGame(), 1),
         protects="one combat under seeded random play: setup draws, casts, the enemy's board, labels and chance order",
     ),
     GoldenCase(
-        file_name="runebound_heuristic_mystic_2.txt",
+        file_name="runebound_combat_heuristic_mystic_2.txt",
         make=partial(heuristic_transcript, 2, trait="Mystic"),
         protects="a Mystic combat (Act I) played by the heuristic: the rules, the content and the heuristic's choices",
     ),
     GoldenCase(
-        file_name="runebound_heuristic_savage_two_damage_3.txt",
+        file_name="runebound_combat_heuristic_savage_two_damage_3.txt",
         make=partial(heuristic_transcript, 3, trait="Savage", act="II", enemy_choice="two_damage"),
         protects="a Savage combat (Act II, the two_damage preset) played by the heuristic",
     ),

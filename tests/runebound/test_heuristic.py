@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from agents.heuristics.runebound import RuneboundHeuristicAgent
+from agents.heuristics.runebound_combat import RuneboundHeuristicAgent
 from envs.runebound.actions import ACTIONS, FLEE, STAY
 from envs.runebound.game import RuneboundCombatGame
 from envs.runebound.rules import CombatState
