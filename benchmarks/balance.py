@@ -151,7 +151,7 @@ def main(argv: list[str] | None = None) -> int:
     """Run every setting, print the table and write the JSON report."""
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     add_game_argument(parser)
-    add_sweep_argument(parser, "every setting of the game's record")
+    add_sweep_argument(parser, "every value of the main setting of the game's record, the others at their defaults")
     parser.add_argument("--games", "--episodes", type=int, default=1000, help="games per agent x setting")
     parser.add_argument("--seed", type=int, default=0, help="base seed of the chance streams")
     parser.add_argument("--jobs", type=int, default=1, help="worker processes (settings run in parallel)")

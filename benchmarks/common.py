@@ -71,8 +71,8 @@ def sweep_from_args(
 
 
 def record_settings(record: GameRecord) -> dict[str, list[Any]]:
-    """The record's settings as a sweep (every value of every setting)."""
-    return {key: list(values) for key, values in record.settings.items()}
+    """The record's balance sweep as a sweep flag gives it: every value of its main setting (`balance_sweep`)."""
+    return {key: list(values) for key, values in record.balance_sweep.items()}
 
 
 def game_eval_settings(record: GameRecord) -> EvalConfig:

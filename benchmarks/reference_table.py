@@ -41,7 +41,7 @@ def build_parser() -> argparse.ArgumentParser:
     """The command line of the reference table."""
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     add_game_argument(parser)
-    add_sweep_argument(parser, "every setting of the game's record")
+    add_sweep_argument(parser, "every value of the main setting of the game's record, the others at their defaults")
     parser.add_argument("--model", default=None, help="trained MaskablePPO model (.zip) or run directory")
     parser.add_argument("--episodes", type=int, default=1000, help="episodes per setting for random/heuristic/ppo")
     parser.add_argument("--mcts-episodes", type=int, default=200, help="episodes per setting for mcts")

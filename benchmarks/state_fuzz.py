@@ -59,7 +59,6 @@ from __future__ import annotations
 import argparse
 import contextlib
 import copy
-import itertools
 import json
 import math
 import resource
@@ -470,12 +469,6 @@ def percent(count: int, total: int) -> str:
     return f"{100.0 * count / total:.2f}% ({count})" if total else "-"
 
 
-def setting_combinations(record: GameRecord) -> list[dict[str, Any]]:
-    """Every combination of the values of the record's settings (one empty setting for a record without any)."""
-    keys = list(record.settings)
-    return [dict(zip(keys, values, strict=True)) for values in itertools.product(*record.settings.values())]
-
-
 def setting_label(record: GameRecord, kwargs: dict[str, Any]) -> str:
     """How a setting is named in the report: the game and its kwargs."""
     arguments = ", ".join(f"{key}={value!r}" for key, value in kwargs.items())
@@ -563,7 +556,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(sys.argv[1:] if argv is None else argv)
     try:
         record = game_record(resolve_env_id(args.game))
-        settings = [parse_kwargs(args.kwargs)] if args.kwargs else setting_combinations(record)
+        settings = [parse_kwargs(args.kwargs)] if args.kwargs else record.setting_combinations()
         games = {setting_label(record, kwargs): make_game(record, kwargs) for kwargs in settings}
         invariants = tuple(load_attribute(target) for target in args.invariants)
     except (UnknownGameError, TypeError, ValueError, ImportError) as error:

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import argparse
 import cProfile
-import itertools
 import json
 import pstats
 import sys
@@ -25,16 +24,10 @@ from typing import Any
 import numpy as np
 
 from envs.core.game import Game, State
-from envs.core.registration import GameRecord, game_record, load_attribute, make_game
+from envs.core.registration import game_record, load_attribute, make_game
 
 DEVIATION_SHARE = 0.3
 """Share of the recorded games' moves played uniformly at random (positions off the heuristic's own line)."""
-
-
-def setting_combinations(record: GameRecord) -> list[dict[str, Any]]:
-    """Every combination of the values of the record's settings (player counts, difficulties, ...), as game kwargs."""
-    names = list(record.settings)
-    return [dict(zip(names, values, strict=True)) for values in itertools.product(*record.settings.values())]
 
 
 def record_positions(game: Game, make_agent: Any, seed: int) -> list[State]:
@@ -86,7 +79,7 @@ def main(argv: list[str] | None = None) -> int:
     if record.heuristic is None:
         parser.error(f"{record.name} has no heuristic")
     make_agent = load_attribute(record.heuristic)
-    games_by_setting = [make_game(record, kwargs) for kwargs in setting_combinations(record)]
+    games_by_setting = [make_game(record, kwargs) for kwargs in record.setting_combinations()]
     games = []
     for seed in range(args.games):
         game = games_by_setting[seed % len(games_by_setting)]

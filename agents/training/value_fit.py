@@ -14,7 +14,6 @@ machine.
 from __future__ import annotations
 
 import argparse
-import itertools
 import math
 import sys
 import time
@@ -46,8 +45,7 @@ def setting_combinations(game_name: str) -> list[dict[str, Any]]:
     """The eval config's env kwargs with every combination of the game's settings."""
     record = game_record(game_name)
     base = dict(load_eval_config(game_eval_config(game_name)).env.kwargs)
-    keys = list(record.settings)
-    return [{**base, **dict(zip(keys, values, strict=True))} for values in itertools.product(*record.settings.values())]
+    return [{**base, **setting} for setting in record.setting_combinations()]
 
 
 def collect_examples(game_name: str, episodes: int, seed: int) -> Examples:

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import functools
 import importlib
+import itertools
 import pkgutil
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -82,6 +83,9 @@ class GameRecord:
     """The game's position evaluation as "module:function", called `evaluate(state, seat) -> float` (higher is better
     for `seat`, from what `seat` may see); the lookahead agent (agents/players/lookahead.py) scores positions by it."""
     settings: Mapping[str, tuple[SettingValue, ...]] = field(default_factory=dict, hash=False)
+    main_setting: str | None = None
+    """The setting whose every value a balance table sweeps by default (`balance_sweep`), the others left at the
+    game's defaults; None: the first of `settings`."""
     outcome_facts: tuple[str, ...] = ()
     headline_fact: str | None = None
     picture: str | None = None
@@ -109,6 +113,11 @@ class GameRecord:
         for key, values in self.settings.items():
             if not values:
                 raise ValueError(f"game record {self.name!r}: setting {key!r} lists no values")
+        if self.main_setting is not None and self.main_setting not in self.settings:
+            raise ValueError(
+                f"game record {self.name!r}: main_setting {self.main_setting!r} is not one of its settings "
+                f"{list(self.settings)}"
+            )
         if self.same_spaces_at_every_player_count and len(self.settings.get("num_players", ())) < 2:
             raise ValueError(
                 f"game record {self.name!r}: same_spaces_at_every_player_count promises equal spaces across player "
@@ -116,6 +125,19 @@ class GameRecord:
             )
         # A read-only copy: the record is shared by every consumer of the registry.
         object.__setattr__(self, "settings", MappingProxyType({key: tuple(v) for key, v in self.settings.items()}))
+
+    @property
+    def balance_sweep(self) -> dict[str, tuple[SettingValue, ...]]:
+        """What a balance table sweeps unless its caller names a sweep: every value of the main setting, the other
+        settings at the game's defaults (`{}` for a record without settings)."""
+        main = self.main_setting or next(iter(self.settings), None)
+        return {} if main is None else {main: self.settings[main]}
+
+    def setting_combinations(self) -> list[dict[str, SettingValue]]:
+        """Every combination of the values of every setting, as game keyword arguments (`[{}]`, the game's defaults,
+        for a record without settings): what the checks that cover every setting (state fuzz, reloads) run."""
+        keys = list(self.settings)
+        return [dict(zip(keys, values, strict=True)) for values in itertools.product(*self.settings.values())]
 
     @property
     def package(self) -> str | None:

@@ -3,7 +3,6 @@ transcripts."""
 
 from __future__ import annotations
 
-import itertools
 import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -198,8 +197,7 @@ def _reload_difference(game: Game, state: State) -> str:
 def every_setting(record: GameRecord) -> list[dict[str, Any]]:
     """The game keyword arguments of every combination of the values a record's settings declare (`[{}]`, the game's
     default, for a record without settings)."""
-    keys = list(record.settings)
-    return [dict(zip(keys, values, strict=True)) for values in itertools.product(*record.settings.values())]
+    return list(record.setting_combinations())
 
 
 def seat_observers(game: Game) -> list[Observer]:

@@ -25,6 +25,7 @@ COMBAT = GameRecord(
     picture="envs.runebound.render:render_rgb",
     heuristic="agents.heuristics.runebound_combat:RuneboundHeuristicAgent",
     settings={"trait": ("Warrior", "Mystic", "Savage", "Trickster"), "enemy_choice": ("detrimental", "two_damage")},
+    main_setting="trait",
     outcome_facts=("outcome", "rounds"),
     headline_fact="outcome",
 )

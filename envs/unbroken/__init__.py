@@ -18,6 +18,7 @@ GAME = GameRecord(
     heuristic="agents.heuristics.unbroken:UnbrokenHeuristicAgent",
     evaluation="agents.heuristics.unbroken_evaluation:evaluate",
     settings={"difficulty": ("easy", "normal", "hard"), "preset": ("english", "spanish")},
+    main_setting="difficulty",
     outcome_facts=("title", "level", "end_reason"),
     headline_fact="title",
 )

@@ -16,6 +16,7 @@ GAME = GameRecord(
     heuristic="agents.heuristics.unearth:UnearthHeuristicAgent",
     evaluation="agents.heuristics.unearth_evaluation:evaluate",
     settings={"num_players": (2, 3, 4)},
+    main_setting="num_players",
     same_spaces_at_every_player_count=True,
     outcome_facts=("place",),
     headline_fact="place",

@@ -19,6 +19,7 @@ GAME = GameRecord(
     picture="envs.unstoppable.render:render_rgb",
     heuristic="agents.heuristics.unstoppable:UnstoppableHeuristicAgent",
     settings={"difficulty": ("normal", "hard", "expert")},
+    main_setting="difficulty",
     outcome_facts=("ending", "boss_damage", "turns", "level"),
     headline_fact="ending",
 )

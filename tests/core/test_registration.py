@@ -152,6 +152,23 @@ def test_a_package_may_declare_several_records() -> None:
         package_records(package)
 
 
+def test_a_record_declares_its_balance_sweep() -> None:
+    """Issue 33: "Balance sweeps declared per record (the main axis in full, the others at their default) instead of
+    every combination of settings"; every combination stays available to the checks that cover every setting."""
+    env = (GymEnvRecord("t/X-v0", "x:make"),)
+    record = GameRecord("x", "x", gym_envs=env, settings={"a": (1, 2), "b": ("p", "q", "r")}, main_setting="b")
+    assert record.balance_sweep == {"b": ("p", "q", "r")}
+    assert len(record.setting_combinations()) == 6 and {"a": 2, "b": "q"} in record.setting_combinations()
+    first = GameRecord("x", "x", gym_envs=env, settings={"a": (1, 2), "b": ("p",)})
+    assert first.balance_sweep == {"a": (1, 2)}  # without a main setting: the first one
+    bare = GameRecord("x", "x", gym_envs=env)
+    assert bare.balance_sweep == {} and bare.setting_combinations() == [{}]
+    with pytest.raises(ValueError, match="main_setting 'c' is not one of its settings"):
+        GameRecord("x", "x", gym_envs=env, settings={"a": (1, 2)}, main_setting="c")
+    for game in discovered_games().values():  # each game names its main axis
+        assert game.main_setting in game.settings, game.name
+
+
 def test_a_record_names_its_picture() -> None:
     """Issue 33: "A record names its picture function": every game with a picture names it, as module:function."""
     for record in discovered_games().values():

@@ -48,16 +48,17 @@ def test_mcts_curve_pairs_every_budget_with_the_heuristic_on_the_same_seeds(tmp_
     assert "| mcts:2 | 2 | 2 |" in (tmp_path / "unbroken_mcts_curve.md").read_text()
 
 
-def test_balance_covers_every_setting_of_the_record_and_counts_outcome_facts(tmp_path: Path) -> None:
+def test_balance_sweeps_the_records_main_setting_and_counts_outcome_facts(tmp_path: Path) -> None:
+    """Issue 33: balance sweeps are declared per record, "the main axis in full, the others at their default"."""
     out = tmp_path / "balance.json"
     assert balance.main(["--game", "unbroken", "--games", "3", "--out", str(out)]) == 0
     report = json.loads(out.read_text())
     record = game_record("unbroken")
+    assert record.main_setting == "difficulty" and len(record.settings) > 1  # a setting is left at its default
     settings = [row["setting"] for row in report["results"]]
-    difficulties, presets = record.settings["difficulty"], record.settings["preset"]
-    expected = [{"difficulty": d, "preset": p} for d in difficulties for p in presets]
+    expected = [{"difficulty": difficulty} for difficulty in record.settings["difficulty"]]
     assert settings == expected * 2  # random, then heuristic
-    assert [row["agent"] for row in report["results"]] == ["random"] * 6 + ["heuristic"] * 6
+    assert [row["agent"] for row in report["results"]] == ["random"] * 3 + ["heuristic"] * 3
     for row in report["results"]:
         assert row["games"] == 3
         for fact in record.outcome_facts:
