@@ -5,33 +5,42 @@ straight from the document (a field the document writes in another form says so 
 models for a file's own rules (unknown keys rejected, no type coercion, immutable); it loads a file with
 `load_document`, and the first pydantic error becomes a DataError such as
 `monsters.yaml: monsters[0] (Kobold).combat[3].effects[0].condition.name: unknown condition 'Sleepy'`.
+
+Most card files are one list of named entries under the file's own name (`monsters.yaml`: `monsters: [...]`):
+`load_named_list` reads one into a `NamedList`, the entries with unique names, looked up by name.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import functools
-from collections.abc import Callable, Mapping
+import os
+import re
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from importlib import resources
 from pathlib import Path
-from typing import Annotated, Any, ClassVar, TypeVar
+from types import MappingProxyType
+from typing import Annotated, Any, ClassVar, Protocol, TypeVar
 
 import yaml
 from pydantic import (
     AfterValidator,
     BaseModel,
     ConfigDict,
+    Field,
     GetCoreSchemaHandler,
     ModelWrapValidatorHandler,
     PrivateAttr,
     Strict,
     TypeAdapter,
     ValidationError,
+    ValidationInfo,
+    create_model,
     model_validator,
 )
 from pydantic_core import CoreSchema
 
-from envs.core.schema import Invalid, Location, dotted, explain, input_path
+from envs.core.schema import Invalid, Location, Written, dotted, explain, input_path
 
 _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 DocumentT = TypeVar("DocumentT")
@@ -62,11 +71,15 @@ def written_keys(data: Any) -> set[str]:
     return set(data) if isinstance(data, Mapping) else set()
 
 
-def load_content(load: Callable[[Path | None], ContentT], directory: str | Path | None) -> ContentT:
+def load_content(load: Callable[[Path | None], ContentT], directory: str | os.PathLike[str] | None) -> ContentT:
     """A game's content by its `load(directory)`: the shipped data (directory None) parsed once per process and
-    shared (the content is immutable), a user's directory read on every call."""
+    shared (the content is immutable), a user's directory (the game's `card_directory`) read on every call."""
     if directory is None:
         return _shipped_content(load)
+    if not isinstance(directory, str | os.PathLike):
+        raise TypeError(
+            f"card_directory must be a path (str or Path), got {directory!r} of type {type(directory).__name__}"
+        )
     return load(Path(directory))
 
 
@@ -191,17 +204,105 @@ class OneKey(Record):
         return key, getattr(self, key)
 
 
-def _unique_names(entries: list[Any]) -> list[Any]:
-    seen: set[str] = set()
+def _unique_names(entries: Sequence[Any], info: ValidationInfo) -> Sequence[Any]:
+    first: dict[str, int] = {}
     for index, entry in enumerate(entries):
-        if entry.name in seen:
-            raise Invalid(f"duplicate name {entry.name!r}", index, "name")
-        seen.add(entry.name)
+        if entry.name in first:
+            raise Invalid(
+                f"duplicate name {entry.name!r} (also {info.field_name or ''}[{first[entry.name]}])", index, "name"
+            )
+        first[entry.name] = index
     return entries
 
 
 UniqueNames = AfterValidator(_unique_names)
-"""Annotate a list of records that have a `name` with this: two entries of the same name are an error."""
+"""Annotate a list of records that have a `name` with this: two entries of the same name are an error naming both."""
+
+
+class Named(Protocol):
+    """An entry of a named list: anything with a `name`."""
+
+    @property
+    def name(self) -> str:
+        """The entry's name, unique in its list."""
+        ...
+
+
+NamedT = TypeVar("NamedT", bound=Named)
+
+
+class NamedList(tuple[NamedT, ...]):
+    """A file's entries in the file's order (a tuple: indexed by position), with unique names, looked up by name.
+
+    `noun` names an entry in a lookup's error ("unknown boss 'Nobody' (known: The Harbinger)").
+    """
+
+    noun: str
+    _indices: dict[str, int]
+
+    def __new__(cls, entries: Iterable[NamedT] = (), noun: str = "entry") -> NamedList[NamedT]:
+        """The entries as a NamedList; ValueError if two have the same name."""
+        named = super().__new__(cls, entries)
+        named.noun = noun
+        named._indices = {entry.name: index for index, entry in enumerate(named)}
+        if len(named._indices) != len(named):
+            repeated = next(entry.name for index, entry in enumerate(named) if named._indices[entry.name] != index)
+            raise ValueError(f"{noun} {repeated!r} is listed twice")
+        return named
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return type(self), (tuple(self), self.noun)
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """The entries' names, in order."""
+        return tuple(self._indices)
+
+    @property
+    def indices(self) -> Mapping[str, int]:
+        """Each entry's position by its name (read-only)."""
+        return MappingProxyType(self._indices)
+
+    def index_of(self, name: str) -> int:
+        """The position of the entry named `name`; KeyError naming it and the known names otherwise."""
+        index = self._indices.get(name)
+        if index is None:
+            shown = list(self._indices)[:_SHOWN_NAMES]
+            more = f", ... ({len(self)} in all)" if len(self) > _SHOWN_NAMES else ""
+            raise KeyError(f"unknown {self.noun} {name!r} (known: {', '.join(shown)}{more})")
+        return index
+
+    def by_name(self, name: str) -> NamedT:
+        """The entry named `name`; KeyError naming it and the known names otherwise."""
+        return self[self.index_of(name)]
+
+
+_SHOWN_NAMES = 12
+"""Known names an unknown name's error lists (then how many there are)."""
+
+
+def referenced(entries: NamedList[NamedT], name: str, file: str, where: str) -> NamedT:
+    """The entry of another file that `name`, written at `where` in `file`, refers to; DataError naming the name and
+    the known ones otherwise."""
+    try:
+        return entries.by_name(name)
+    except KeyError as error:
+        raise DataError(file, where, error.args[0]) from None
+
+
+def entry_noun(entry: type) -> str:
+    """What an entry of type `entry` is called in messages: its class name in words (`NamedWonder`: named wonder)."""
+    return re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", entry.__name__).lower()
+
+
+def _not_zero(value: int) -> int:
+    if value == 0:
+        raise ValueError("must not be 0")
+    return value
+
+
+NotZero = AfterValidator(_not_zero)
+"""Annotate a number that must not be 0 with this (after its bounds: `Annotated[int, Field(ge=-3, le=3), NotZero]`)."""
 
 
 def required_keys(*keys: Any) -> AfterValidator:
@@ -242,6 +343,95 @@ def validate_document(
     except ValidationError as failure:
         path, message = explain(failure.errors()[0], document, model, names=True)
         raise DataError(file, dotted(path) or "file", message) from None
+
+
+EntryCount = int | tuple[int, int | None]
+"""How many entries a named list holds: exactly n, or (at least, at most), at most None for no bound."""
+
+
+def load_named_list(
+    entry: type[NamedT],
+    package: str,
+    filename: str,
+    directory: Path | None = None,
+    *,
+    count: EntryCount = (1, None),
+    check: Callable[[Sequence[NamedT]], None] | None = None,
+    context: Mapping[str, Any] | None = None,
+) -> NamedList[NamedT]:
+    """Load a named-list file (see load_yaml and validate_named_list)."""
+    document = load_yaml(package, filename, directory)
+    return validate_named_list(
+        entry, document, data_file(package, filename, directory), count=count, check=check, context=context
+    )
+
+
+def validate_named_list(
+    entry: type[NamedT],
+    document: Any,
+    file: str,
+    *,
+    count: EntryCount = (1, None),
+    check: Callable[[Sequence[NamedT]], None] | None = None,
+    context: Mapping[str, Any] | None = None,
+) -> NamedList[NamedT]:
+    """Validate a named-list document, `{<the file's stem>: [entry, ...]}`, into a NamedList of `entry` records.
+
+    It holds `count` records with unique names; `check(entries)` holds the file's own rules, raising
+    Invalid(message, index, field, ...) located in the list. An entry may name another entry of its file
+    (`sibling_entry`). Every problem is a DataError naming the file, the entry (by index and name) and the field.
+    """
+    key = Path(file).stem
+    written = _written_names(document.get(key) if isinstance(document, Mapping) else None)
+    least, most = (count, count) if isinstance(count, int) else count
+    model = _named_list_document(entry, key, least, most, check)
+    validated = validate_document(model, document, file, {**(context or {}), _ENTRY_NAMES: written})
+    return NamedList(getattr(validated, key), entry_noun(entry))
+
+
+def _written_names(entries: Any) -> list[Any]:
+    """The names a document's list writes, in order (None for an entry that writes none)."""
+    if not isinstance(entries, list):
+        return []
+    return [entry.get("name") if isinstance(entry, Mapping) else None for entry in entries]
+
+
+_ENTRY_NAMES = "entry_names"
+"""The validation context's key for the names a named-list file writes, in order."""
+
+
+@functools.cache
+def _named_list_document(
+    entry: type, key: str, least: int, most: int | None, check: Callable[[Sequence[Any]], None] | None
+) -> type[Record]:
+    """The Record of a file whose one key, `key`, holds the list."""
+
+    def checked(entries: list[Any]) -> list[Any]:
+        if check is not None:
+            check(entries)
+        return entries
+
+    entries: Any = Annotated[
+        list[entry],  # type: ignore[valid-type]
+        Field(min_length=least, max_length=most),
+        UniqueNames,
+        AfterValidator(checked),
+    ]
+    fields: dict[str, Any] = {key: (entries, ...)}
+    return create_model(f"{key.title().replace('_', '')}File", __base__=Record, **fields)
+
+
+def sibling_entry(noun: str) -> Written:
+    """The form of a field naming another entry of its own named-list file (a weapon's upgrade names the weapon it
+    leads to): written as the name, kept as that entry's index; an unknown name is an error naming the `noun`."""
+
+    def index(name: str, context: Mapping[str, Any]) -> int:
+        names = context[_ENTRY_NAMES]
+        if name not in names:
+            raise ValueError(f"unknown {noun} {name!r}")
+        return int(names.index(name))
+
+    return Written(Annotated[str, Field(min_length=1)], index, context=True)
 
 
 _ADAPTERS: dict[Any, TypeAdapter[Any]] = {}

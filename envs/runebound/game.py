@@ -8,7 +8,6 @@ is declared in state.py and checked in validation.py.
 from __future__ import annotations
 
 import functools
-import os
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -78,8 +77,6 @@ class RuneboundCombatGame(Game):
     ) -> None:
         if cards is not None and not isinstance(cards, RuneboundCards):
             raise TypeError(f"cards must be a RuneboundCards (envs.runebound.cards), got {type(cards).__name__}")
-        if card_directory is not None and not isinstance(card_directory, str | os.PathLike):
-            raise TypeError(f"card_directory must be a path (str or Path), got {card_directory!r}")
         self.cards: RuneboundCards = cards if cards is not None else load_runebound_cards(card_directory)
         self.card_directory = card_directory
         self.act = self._act(act)

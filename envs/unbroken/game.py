@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -46,8 +45,6 @@ class UnbrokenGame(Game):
             raise ValueError(f"unknown difficulty {difficulty!r}; choose one of {list(DIFFICULTIES)}")
         if cards is not None and not isinstance(cards, CardSet):
             raise TypeError(f"cards must be a CardSet (envs.unbroken.cards.load_cards), got {type(cards).__name__}")
-        if card_directory is not None and not isinstance(card_directory, str | os.PathLike):
-            raise TypeError(f"card_directory must be a path (str or Path), got {card_directory!r}")
         self.difficulty = difficulty
         self.preset = get_preset(preset)
         self.cards = cards if cards is not None else load_cards(card_directory)

@@ -7,7 +7,6 @@ observer.py; the state is declared in state.py and checked in validation.py.
 from __future__ import annotations
 
 import functools
-import os
 from typing import Any, ClassVar
 
 from envs.core.components import Deck, UniqueDeck
@@ -72,8 +71,6 @@ class UnstoppableGame(Game):
     ) -> None:
         if difficulty not in DIFFICULTIES:
             raise ValueError(f"difficulty must be one of {', '.join(DIFFICULTIES)}, got {difficulty!r}")
-        if card_directory is not None and not isinstance(card_directory, str | os.PathLike):
-            raise TypeError(f"card_directory must be a path (str or Path), got {card_directory!r}")
         self.cards: UnstoppableCards = load_unstoppable_cards(card_directory)
         self.card_directory = card_directory
         try:

@@ -356,7 +356,7 @@ def test_unstoppable_refuses_a_card_directory_that_is_no_path() -> None:
     """`card_directory=5` names the argument (it failed inside pathlib), as the other games' do."""
     from envs.unstoppable.game import UnstoppableGame
 
-    with pytest.raises(TypeError, match=r"^card_directory must be a path \(str or Path\), got 5$"):
+    with pytest.raises(TypeError, match=r"^card_directory must be a path \(str or Path\), got 5 of type int$"):
         UnstoppableGame(card_directory=5)  # type: ignore[arg-type]
 
 

@@ -7,7 +7,9 @@ load; an error names the file, the card and the field"). These tests use a toy s
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping
+import importlib
+import pickle
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
@@ -24,16 +26,23 @@ from envs.core.data import (
     Entries,
     Invalid,
     KeyedRecord,
+    NamedList,
+    NotZero,
     OneKey,
     Record,
     UniqueNames,
     derived,
     describe_location,
+    entry_noun,
     load_document,
+    load_named_list,
     load_yaml,
+    referenced,
     required_keys,
     set_derived,
+    sibling_entry,
     validate_document,
+    validate_named_list,
 )
 from envs.core.schema import Written
 
@@ -161,12 +170,13 @@ def test_validator_errors_point_below_the_checked_value() -> None:
 
 
 def test_list_lengths_and_duplicate_names() -> None:
-    """A list of the wrong length says how many were expected and found; a repeated name names the second entry."""
+    """A list of the wrong length says how many were expected and found; a repeated name is named at the second entry,
+    which names the first."""
     assert str(error({"toys": [{"name": "Rat", "health": 2}]})) == f"{FILE}: toys: expected 2 to 3 entries, got 1"
-    rows = [{"effects": []}] * 4
+    rows: list[dict[str, Any]] = [{"effects": []}] * 4
     assert str(error(document(rows=rows))).endswith("toys[1] (Kobold).rows: expected 0 to 3 entries, got 4")
     doc = document(name="Rat")
-    assert str(error(doc)) == f"{FILE}: toys[1] (Rat).name: duplicate name 'Rat'"
+    assert str(error(doc)) == f"{FILE}: toys[1] (Rat).name: duplicate name 'Rat' (also toys[0])"
 
 
 def test_mapping_keys_from_a_closed_vocabulary() -> None:
@@ -379,3 +389,122 @@ def test_a_typed_dict_setting_lists_its_keys() -> None:
     with pytest.raises(DataError) as raised:
         validate_document(Gems, {"gems": [{"name": "Ruby"}], "shop": {"open": True, "tax": 6}}, FILE)
     assert str(raised.value) == f"{FILE}: shop.tax: 6 is outside [0, 5]"
+
+
+# ============================================================================================ named lists
+PETS = "pets.yaml"
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Pet(DataRecord):
+    """A toy entry of a named-list file."""
+
+    name: Annotated[str, Field(min_length=1)]
+    legs: Annotated[int, Field(ge=0, le=8)] = 4
+    mood: Annotated[int, Field(ge=-2, le=2), NotZero] = 1
+    chases: Annotated[int, sibling_entry("pet")] = -1
+    """Another pet of the file, by index (written as its name)."""
+
+
+def pets(*entries: dict[str, Any]) -> dict[str, Any]:
+    """A pets.yaml document: a dog, a cat that chases it, then `entries`."""
+    return {"pets": [{"name": "Dog"}, {"name": "Cat", "legs": 4, "chases": "Dog"}, *entries]}
+
+
+def pets_error(document: Any, **rules: Any) -> str:
+    """The message of validating `document` as pets.yaml's named list of Pets."""
+    with pytest.raises(DataError) as raised:
+        validate_named_list(Pet, document, PETS, **rules)
+    assert raised.value.file == PETS
+    return str(raised.value)
+
+
+def test_a_named_list_keeps_the_files_order_and_finds_entries_by_name() -> None:
+    """A named-list file is a tuple of its records in the file's order, each found by name; an unknown name is a
+    KeyError naming it and the known ones."""
+    loaded = validate_named_list(Pet, pets(), PETS)
+    assert isinstance(loaded, NamedList)
+    assert list(loaded) == [Pet(name="Dog"), Pet(name="Cat", chases=0)]
+    assert loaded.names == ("Dog", "Cat") and dict(loaded.indices) == {"Dog": 0, "Cat": 1}
+    assert loaded.index_of("Cat") == 1 and loaded.by_name("Cat") is loaded[1]
+    with pytest.raises(KeyError, match=r"unknown pet 'Cow' \(known: Dog, Cat\)"):
+        loaded.by_name("Cow")
+    copied = pickle.loads(pickle.dumps(loaded))
+    assert copied == loaded and copied.noun == "pet" and copied.index_of("Cat") == 1
+
+
+def test_a_named_list_refuses_a_duplicate_name_naming_both_entries() -> None:
+    """Two entries of one name: the error is at the second and names the first (it used to name the second only)."""
+    assert (
+        pets_error(pets({"name": "Dog", "legs": 3}))
+        == f"{PETS}: pets[2] (Dog).name: duplicate name 'Dog' (also pets[0])"
+    )
+    with pytest.raises(ValueError, match="pet 'Dog' is listed twice"):
+        NamedList([Pet(name="Dog"), Pet(name="Dog")], "pet")
+
+
+def test_a_named_list_names_an_unknown_field_and_a_bad_value() -> None:
+    """An entry's unknown key lists the allowed ones; a bad value is named at its entry and field."""
+    assert pets_error(pets({"name": "Owl", "wings": 2})) == (
+        f"{PETS}: pets[2] (Owl).wings: unknown field (allowed: name, legs, mood, chases)"
+    )
+    assert pets_error(pets({"name": "Owl", "legs": 9})) == f"{PETS}: pets[2] (Owl).legs: 9 is outside [0, 8]"
+    assert pets_error(pets({"name": "Owl", "mood": 0})) == f"{PETS}: pets[2] (Owl).mood: must not be 0"
+
+
+def test_a_named_list_that_is_not_a_list_is_named_with_the_file(tmp_path: Path) -> None:
+    """The file's key holding no list, missing, or a file that is no mapping: each error names the file."""
+    assert pets_error({"pets": {"name": "Dog"}}) == f"{PETS}: pets: expected a list, got {{'name': 'Dog'}}"
+    assert pets_error({}) == f"{PETS}: pets: missing required field"
+    assert pets_error({**pets(), "owners": []}) == f"{PETS}: owners: unknown field (allowed: pets)"
+    assert pets_error([{"name": "Dog"}]) == f"{PETS}: file: expected a mapping, got [{{'name': 'Dog'}}]"
+    assert pets_error(None) == f"{PETS}: file: expected a mapping, got None"
+    (tmp_path / PETS).write_text("pets: 5\n")
+    with pytest.raises(DataError) as raised:
+        load_named_list(Pet, "tests", PETS, tmp_path)
+    assert str(raised.value) == f"{tmp_path / PETS}: pets: expected a list, got 5"
+
+
+def test_a_named_list_counts_its_entries_and_keeps_the_files_own_rules() -> None:
+    """`count` is exact or (at least, at most); `check` raises Invalid located in the list."""
+    assert pets_error(pets(), count=3) == f"{PETS}: pets: expected exactly 3 entries, got 2"
+    assert pets_error(pets(), count=(0, 1)) == f"{PETS}: pets: expected 0 to 1 entries, got 2"
+    assert pets_error({"pets": []}) == f"{PETS}: pets: expected at least 1 entry, got 0"
+    assert validate_named_list(Pet, {"pets": []}, PETS, count=(0, None)) == ()
+
+    def cat_first(entries: Sequence[Pet]) -> None:
+        if entries[0].name != "Cat":
+            raise Invalid("the first pet is the Cat", 0, "name")
+
+    assert pets_error(pets(), check=cat_first) == f"{PETS}: pets[0] (Dog).name: the first pet is the Cat"
+
+
+def test_an_entry_names_another_entry_of_its_file_and_of_another_file() -> None:
+    """`sibling_entry`: a name of the same file, kept as its index; `referenced`: a name of another file's list,
+    each refused naming the name (and the known ones)."""
+    assert validate_named_list(Pet, pets({"name": "Owl", "chases": "Cat"}), PETS)[2].chases == 1
+    assert pets_error(pets({"name": "Owl", "chases": "Cow"})) == f"{PETS}: pets[2] (Owl).chases: unknown pet 'Cow'"
+    loaded = validate_named_list(Pet, pets(), PETS)
+    assert referenced(loaded, "Cat", "owners.yaml", "owners[0] (Ann).pet") is loaded[1]
+    with pytest.raises(DataError) as raised:
+        referenced(loaded, "Cow", "owners.yaml", "owners[0] (Ann).pet")
+    assert str(raised.value) == "owners.yaml: owners[0] (Ann).pet: unknown pet 'Cow' (known: Dog, Cat)"
+    assert entry_noun(type("NamedWonder", (), {})) == "named wonder"
+
+
+@pytest.mark.parametrize(
+    "game",
+    [
+        "envs.unbroken.game:UnbrokenGame",
+        "envs.unearth.game:UnearthGame",
+        "envs.runebound.game:RuneboundCombatGame",
+        "envs.unstoppable.game:UnstoppableGame",
+    ],
+)
+def test_a_card_directory_that_is_no_path_is_named(game: str) -> None:
+    """`card_directory=5` is refused by the one loader of every game's content (envs.core.data.load_content), naming
+    the setting and the type given (Unearth failed inside pathlib; the others checked it each in its own words)."""
+    module, name = game.split(":")
+    game_class = getattr(importlib.import_module(module), name)
+    with pytest.raises(TypeError, match=r"^card_directory must be a path \(str or Path\), got 5 of type int$"):
+        game_class(card_directory=5)
