@@ -166,14 +166,18 @@ def policy_of(game: Game, policy: Policy | str) -> Policy:
 
 
 class OpponentEnv(ReplayViews, gym.Env):
-    """Gymnasium env over a multi-player Game: the learner plays its seat(s), weighted pool policies the others."""
+    """Gymnasium env over a multi-player Game: the learner plays its seat(s), weighted pool policies the others.
+
+    `opponents` is the pool (`OPPONENT_ENV_KWARGS` says what each keyword does): None, the default, is one uniformly
+    random policy; an empty pool only suits `learner_seats="all"`.
+    """
 
     metadata = {"render_modes": ["ansi", "rgb_array"], "render_fps": 4}
 
     def __init__(
         self,
         game: Game,
-        policies: Sequence[Policy | str] = (),
+        opponents: Sequence[Policy | str] | None = None,
         weights: Sequence[float] | None = None,
         learner_seats: str | int = "rotate",
         env_index: int = 0,
@@ -191,7 +195,8 @@ class OpponentEnv(ReplayViews, gym.Env):
                 f"learner_seats must be one of {LEARNER_SEAT_MODES} or a seat in 0..{num_players - 1}, "
                 f"got {learner_seats!r}"
             )
-        self.policies = [policy_of(game, policy) for policy in policies]
+        pool = [RandomPolicy()] if opponents is None else opponents  # the default: one uniformly random policy
+        self.policies = [policy_of(game, policy) for policy in pool]
         if learner_seats != "all" and num_players > 1 and not self.policies:
             raise ValueError("the opponents need at least one policy (only learner_seats='all' needs none)")
         if weights is None:
