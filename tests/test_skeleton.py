@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from envs.core.registration import discovered_games
+from envs.core.registration import GameRecord, discovered_games, make_game, registered_games
 
 ENVS = Path(__file__).resolve().parent.parent / "envs"
 CORE = ENVS / "core"
@@ -36,10 +36,10 @@ SKELETON = {
 }
 """Module (or folder) -> its role: the table of docs/development.md."""
 
-GAME_PACKAGES = sorted(
-    {record.game.split(":")[0].split(".")[1] for record in discovered_games().values() if record.game},
-)
+GAME_PACKAGES = sorted({record.package.split(".")[1] for record in discovered_games().values() if record.package})
 """The game packages under envs/ (each registration record's rules-core module names its package)."""
+TWO_GAME_TOY = "tests.toys.ridge"
+"""A toy package with two games (tests/toys/ridge/): the rules-module check runs on it too."""
 
 NAMED_FUNCTION = re.compile(r"`(_[a-z][a-z0-9_]*|[a-z][a-z0-9_]*\(\))`")
 """How RULES.md names a function: `_private_method` or `public_function()`."""
@@ -88,3 +88,51 @@ def test_every_module_path_rules_md_names_exists(game: str) -> None:
     paths = set(re.findall(r"envs/[a-z_/]+\.py", text))
     missing = sorted(path for path in paths if not (ENVS.parent / path).exists())
     assert not missing, f"envs/{game}/RULES.md names files that do not exist: {missing}"
+
+
+def records_of(package: str) -> list[GameRecord]:
+    """The registered games whose rules core lives in `package` ("envs.runebound")."""
+    return [record for record in registered_games().values() if record.package == package]
+
+
+def rules_module_problems(package: str, folder: Path) -> list[str]:
+    """What is wrong with where a package's games keep their rules: each game's state class (the rules) lives in a
+    module of the package; one game keeps it in `rules.py`; a package with several games gives each its own module
+    (e.g. `rules.py` for the board game, `combat.py` for its combat), each named in RULES.md."""
+    records = records_of(package)
+    modules = {}
+    for record in records:
+        state_module = type(make_game(record, {}).new_initial_state()).__module__
+        owner, _, name = state_module.rpartition(".")
+        if owner != package:
+            return [f"{record.name}: its state class lives in {state_module}, outside {package}"]
+        modules[record.name] = name
+    if len(records) == 1:
+        return [] if modules[records[0].name] == "rules" else [f"{records[0].name}: its rules are not in rules.py"]
+    problems = []
+    taken = [name for name in modules.values()]
+    problems += [
+        f"{game}: shares {name}.py with another game" for game, name in modules.items() if taken.count(name) > 1
+    ]
+    rules_md = (folder / "RULES.md").read_text()
+    problems += [
+        f"{game}: RULES.md does not name {name}.py" for game, name in modules.items() if f"{name}.py" not in rules_md
+    ]
+    return problems
+
+
+@pytest.mark.parametrize("package", [*(f"envs.{game}" for game in GAME_PACKAGES), TWO_GAME_TOY])
+def test_each_game_of_a_package_keeps_its_rules_in_its_own_module(package: str) -> None:
+    """Issue 33: "The skeleton test accepts a package with two games (e.g. `rules.py` for the board and `combat.py`
+    for the combat, each named in RULES.md's rule table)"; a package of one game keeps its rules in rules.py."""
+    folder = ENVS.parent.joinpath(*package.split("."))
+    assert records_of(package), f"no registered game lives in {package}"
+    assert not rules_module_problems(package, folder)
+
+
+def test_the_rules_module_check_refuses_two_games_on_one_module(tmp_path: Path) -> None:
+    """Two games of one package must not share a rules module, and RULES.md must name each: shown on the two-game
+    toy with its RULES.md rewritten (in a copy) to name only one of its modules."""
+    folder = ENVS.parent / "tests" / "toys" / "ridge"
+    (tmp_path / "RULES.md").write_text((folder / "RULES.md").read_text().replace("`pitch.py`", "the pitch module"))
+    assert rules_module_problems(TWO_GAME_TOY, tmp_path) == ["pitch: RULES.md does not name pitch.py"]

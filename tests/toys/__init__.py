@@ -7,8 +7,9 @@ ones here test a shape of the platform that nothing shipped needs. They are regi
 every toy is among the registered games and every per-game check runs on them too.
 """
 
-from envs.core.registration import GameRecord, GymEnvRecord, register_game
+from envs.core.registration import GameRecord, GymEnvRecord, register_game, register_package
 from envs.toys import register_games as register_shipped_toys
+from tests.toys import ridge
 
 register_shipped_toys()
 
@@ -27,3 +28,5 @@ SUMMIT = register_game(
 )
 """Summit: one record with a solo Gymnasium id (one seat) and a co-operative PettingZoo module (2-3 seats), the
 shape of a game whose solo and co-op modes share its rules; routing decides by the id and the built game's seats."""
+RIDGE_AND_PITCH = register_package(ridge)
+"""Ridge and Pitch: two records of one package (its `GAMES`), a game and the part it is built on."""
