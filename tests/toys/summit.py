@@ -21,9 +21,8 @@ from typing import Any
 
 import numpy as np
 
-from envs.adapters.gym_env import TabletopEnv
+from envs.adapters.gym_env import make_gym_env
 from envs.core.game import CHANCE, TERMINAL, Game, GameSpec, Observer, State, StateFormatError
-from envs.core.keywords import keyword_checked
 
 MAX_PLAYERS = 3
 TURNS = 20
@@ -231,12 +230,10 @@ class SummitHeuristic:
         return WALK if state.height + (TURNS - state.turn) >= TARGET else CLIMB
 
 
-@keyword_checked(ENV_ID)
-def make_env(
-    reward: str = "win", illegal_action: str = "raise", flat: bool = False, render_mode: str | None = None
-) -> TabletopEnv:
-    """Solo Summit as a Gymnasium env (one seat)."""
-    game = SummitGame(num_players=1)
-    return TabletopEnv(
-        game, reward=reward, illegal_action=illegal_action, flat=flat, render_mode=render_mode, rgb_renderer=render_rgb
-    )
+def solo_summit() -> SummitGame:
+    """Summit with one seat: what the Gymnasium id plays."""
+    return SummitGame(num_players=1)
+
+
+make_env = make_gym_env(solo_summit, ENV_ID)
+"""Solo Summit as a Gymnasium env (one seat): TabletopEnv's keywords, the record's picture."""

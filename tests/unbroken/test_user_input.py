@@ -17,7 +17,7 @@ from envs.unbroken.game import UnbrokenGame
 
 from .conftest import KIRA, shipped_cards
 
-ENV_KEYWORDS = "[difficulty, preset, character, reward, illegal_action, flat, render_mode, card_directory]"
+ENV_KEYWORDS = "[difficulty, preset, character, card_directory, reward, illegal_action, flat, render_mode]"
 CHARACTERS = "['Kira the Huntress', 'Caellahan the Brawler', 'Helena the Sage', 'Maxyn Zenma the Sneak']"
 
 
