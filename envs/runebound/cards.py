@@ -2,10 +2,10 @@
 
 Each record is declared once, as a frozen dataclass that pydantic validates from the YAML (envs.core.data.DataRecord);
 a field the YAML writes in another form says how it is read (`Written`: a face written "physical 2 gold" becomes a
-`Face`, a symbol's name its `Symbol`). Each file's `...File` model holds the file's own rules (unique names, the
-number of tokens of a trait's set); `load_runebound_cards` then checks what spans files (a hero's token and weapon
-names, an enemy's trait, the symbols a trait's board has spaces for) and reports the first problem as a DataError
-naming the file, the entry and the field.
+`Face`, a symbol's name its `Symbol`). Each file is a list of named entries (envs.core.data.load_named_list: unique
+names, looked up by name); `load_runebound_cards` then checks what spans files (a hero's token and weapon names, an
+enemy's trait, the symbols a trait's board has spaces for) and reports the first problem as a DataError naming the
+file, the entry and the field.
 
 Files: tokens.yaml (every combat token: the heroes', the weapons', the four trait sets'), traits.yaml (each trait's
 token set and combat board), enemies.yaml, heroes.yaml, weapons.yaml.
@@ -25,14 +25,14 @@ from envs.core.data import (
     DataError,
     DataRecord,
     Entries,
-    Invalid,
-    Record,
+    NamedList,
     UniqueNames,
     data_file,
     load_content,
-    load_document,
+    load_named_list,
+    referenced,
 )
-from envs.core.schema import Written
+from envs.core.schema import Invalid, Written
 from envs.runebound.symbols import (
     ENEMY,
     ENEMY_ONLY,
@@ -403,91 +403,52 @@ class Hero(DataRecord):
 class RuneboundCards:
     """Every combat component, loaded and cross-checked; tokens, traits, enemies, heroes and weapons by index."""
 
-    tokens: tuple[Token, ...]
-    traits: tuple[Trait, ...]
-    enemies: tuple[Enemy, ...]
-    heroes: tuple[Hero, ...]
-    weapons: tuple[Weapon, ...]
+    tokens: NamedList[Token]
+    traits: NamedList[Trait]
+    enemies: NamedList[Enemy]
+    heroes: NamedList[Hero]
+    weapons: NamedList[Weapon]
 
-    @functools.cached_property
-    def token_index(self) -> dict[str, int]:
+    @property
+    def token_index(self) -> Mapping[str, int]:
         """Token name -> index."""
-        return {token.name: index for index, token in enumerate(self.tokens)}
-
-    @functools.cached_property
-    def trait_index(self) -> dict[str, int]:
-        """Trait name -> index."""
-        return {trait.name: index for index, trait in enumerate(self.traits)}
+        return self.tokens.indices
 
     @functools.cached_property
     def enemy_trait(self) -> tuple[int, ...]:
         """Each enemy's trait index."""
-        return tuple(self.trait_index[enemy.trait] for enemy in self.enemies)
+        return tuple(self.traits.index_of(enemy.trait) for enemy in self.enemies)
 
     def hero_own_tokens(self, hero: int) -> tuple[int, ...]:
         """The tokens on hero `hero`'s own list (without weapons)."""
-        return tuple(self.token_index[name] for name in self.heroes[hero].tokens)
+        return tuple(self.tokens.index_of(name) for name in self.heroes[hero].tokens)
 
     def hero_tokens(self, hero: int, act: int) -> tuple[int, ...]:
         """The tokens hero `hero` casts in Act `act`: its own, then its loadout's weapons' tokens."""
         record = self.heroes[hero]
-        weapons = {weapon.name: weapon for weapon in self.weapons}
-        names = (*record.tokens, *(weapons[name].token for name in record.loadout.weapons(act)))
-        return tuple(self.token_index[name] for name in names)
+        names = (*record.tokens, *(self.weapons.by_name(name).token for name in record.loadout.weapons(act)))
+        return tuple(self.tokens.index_of(name) for name in names)
 
     def enemy_tokens(self, enemy: int, act: int) -> tuple[int, ...]:
         """The tokens enemy `enemy` casts in Act `act`: the first 4 + Act of its trait's set."""
         trait = self.traits[self.enemy_trait[enemy]]
-        return tuple(self.token_index[name] for name in trait.tokens[: ENEMY_BASE_TOKENS + act])
-
-
-# ============================================================================================ files
-class TokensFile(Record):
-    """tokens.yaml: every combat token."""
-
-    tokens: Annotated[list[Token], Field(min_length=1), UniqueNames]
-
-
-class TraitsFile(Record):
-    """traits.yaml: each trait's token set and combat board."""
-
-    traits: Annotated[list[Trait], Field(min_length=1), UniqueNames]
-
-
-class EnemiesFile(Record):
-    """enemies.yaml: the enemy cards."""
-
-    enemies: Annotated[list[Enemy], Field(min_length=1), UniqueNames]
-
-
-class HeroesFile(Record):
-    """heroes.yaml: the heroes."""
-
-    heroes: Annotated[list[Hero], Field(min_length=1), UniqueNames]
-
-
-class WeaponsFile(Record):
-    """weapons.yaml: the weapons and the tokens they bring."""
-
-    weapons: Annotated[list[Weapon], UniqueNames]
+        return tuple(self.tokens.index_of(name) for name in trait.tokens[: ENEMY_BASE_TOKENS + act])
 
 
 # ============================================================================================ loading
 def load_runebound_cards(card_directory: str | Path | None = None) -> RuneboundCards:
-    """Load every combat component from the package data (or a user's directory of the same files).
-
-    The shipped data is parsed once per process (RuneboundCards is immutable); a user's directory is read every call.
-    """
+    """Load every combat component from the package data (or a user's directory of the same files), cross-checked."""
     return load_content(_load_cards, card_directory)
 
 
 def _load_cards(directory: Path | None) -> RuneboundCards:
-    tokens = tuple(load_document(TokensFile, PACKAGE, "tokens.yaml", directory).tokens)
-    traits = tuple(load_document(TraitsFile, PACKAGE, "traits.yaml", directory).traits)
-    enemies = tuple(load_document(EnemiesFile, PACKAGE, "enemies.yaml", directory).enemies)
-    heroes = tuple(load_document(HeroesFile, PACKAGE, "heroes.yaml", directory).heroes)
-    weapons = tuple(load_document(WeaponsFile, PACKAGE, "weapons.yaml", directory).weapons)
-    cards = RuneboundCards(tokens=tokens, traits=traits, enemies=enemies, heroes=heroes, weapons=weapons)
+    cards = RuneboundCards(
+        tokens=load_named_list(Token, PACKAGE, "tokens.yaml", directory),
+        traits=load_named_list(Trait, PACKAGE, "traits.yaml", directory),
+        enemies=load_named_list(Enemy, PACKAGE, "enemies.yaml", directory),
+        heroes=load_named_list(Hero, PACKAGE, "heroes.yaml", directory),
+        weapons=load_named_list(Weapon, PACKAGE, "weapons.yaml", directory, count=(0, None)),
+    )
     _cross_check(cards, directory)
     return cards
 
@@ -498,24 +459,22 @@ def _cross_check(cards: RuneboundCards, directory: Path | None) -> None:
     def fail(filename: str, where: str, message: str) -> DataError:
         return DataError(data_file(PACKAGE, filename, directory), where, message)
 
-    token_names = cards.token_index
-    shown = ", ".join(list(token_names)[:8]) + (", ..." if len(token_names) > 8 else "")
-
-    def token(name: str, filename: str, where: str, side: int) -> None:
-        if name not in token_names:
-            raise fail(filename, where, f"unknown token {name!r} (tokens.yaml: {shown})")
+    def token(name: str, filename: str, where: str, side: int) -> Token:
+        record = referenced(cards.tokens, name, data_file(PACKAGE, filename, directory), where)
         forbidden = ENEMY_ONLY if side == HERO else HERO_ONLY
-        for face in cards.tokens[token_names[name]].faces:
+        for face in record.faces:
             if face.symbol in forbidden:
                 who = "a hero" if side == HERO else "an enemy"
                 raise fail(filename, where, f"token {name!r} shows {face.text}, which {who} cannot spend")
+        return record
 
     for t, trait in enumerate(cards.traits):
         symbols: set[Symbol] = set()
         for k, name in enumerate(trait.tokens):
-            where = f"traits[{t}] ({trait.name}).tokens[{k}]"
-            token(name, "traits.yaml", where, ENEMY)
-            symbols |= {face.symbol for face in cards.tokens[token_names[name]].faces}
+            symbols |= {
+                face.symbol
+                for face in token(name, "traits.yaml", f"traits[{t}] ({trait.name}).tokens[{k}]", ENEMY).faces
+            }
         for symbol in sorted(symbols - {Symbol.BLANK}):
             if trait.board.space_of(symbol) < 0:
                 where = f"traits[{t}] ({trait.name}).board.spaces"
@@ -524,22 +483,19 @@ def _cross_check(cards: RuneboundCards, directory: Path | None) -> None:
             if space.symbol not in spendable_by(ENEMY):
                 where = f"traits[{t}] ({trait.name}).board.spaces[{s}].symbol"
                 raise fail("traits.yaml", where, f"an enemy cannot spend {SYMBOL_NAMES[space.symbol]}")
+    enemies_file = data_file(PACKAGE, "enemies.yaml", directory)
     for e, enemy in enumerate(cards.enemies):
-        if enemy.trait not in cards.trait_index:
-            known = ", ".join(cards.trait_index)
-            raise fail("enemies.yaml", f"enemies[{e}] ({enemy.name}).trait", f"unknown trait {enemy.trait!r} ({known})")
-    weapon_names = {weapon.name for weapon in cards.weapons}
+        referenced(cards.traits, enemy.trait, enemies_file, f"enemies[{e}] ({enemy.name}).trait")
     for w, weapon in enumerate(cards.weapons):
         token(weapon.token, "weapons.yaml", f"weapons[{w}] ({weapon.name}).token", HERO)
+    heroes_file = data_file(PACKAGE, "heroes.yaml", directory)
     for h, hero in enumerate(cards.heroes):
         for k, name in enumerate(hero.tokens):
             token(name, "heroes.yaml", f"heroes[{h}] ({hero.name}).tokens[{k}]", HERO)
         for act_index, act in enumerate(ACTS, start=1):
             carried = hero.loadout.weapons(act_index)
             for k, name in enumerate(carried):
-                if name not in weapon_names:
-                    where = f"heroes[{h}] ({hero.name}).loadout.{act}[{k}]"
-                    raise fail("heroes.yaml", where, f"unknown weapon {name!r} (weapons.yaml)")
+                referenced(cards.weapons, name, heroes_file, f"heroes[{h}] ({hero.name}).loadout.{act}[{k}]")
             if len(hero.tokens) + len(carried) > MAX_HERO_TOKENS:
                 where = f"heroes[{h}] ({hero.name}).loadout.{act}"
                 raise fail("heroes.yaml", where, f"a hero casts at most {MAX_HERO_TOKENS} tokens")

@@ -2,18 +2,19 @@
 
 Each record is declared once, as a frozen dataclass that pydantic validates from the YAML (envs.core.data.DataRecord):
 its fields carry their bounds, and a field the YAML writes in another form says how it is read (`Written`: a resource
-mapping becomes a Bag, a list of effect mappings becomes (kind, argument) pairs). Each file's `...File` model holds the
-file's own rules (counts, unique names); envs.core.data.load_document turns the first problem into a DataError naming
-the file, the card and the field.
+mapping becomes a Bag, a list of effect mappings becomes (kind, argument) pairs). A card file is a list of named cards
+(envs.core.data.load_named_list: the count, unique names, the file's own rules such as one monster per level and
+number); the first problem becomes a DataError naming the file, the card and the field.
 """
 
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping
+import functools
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Annotated, Any, Literal, get_args
+from typing import Annotated, Any, Literal, TypeVar, get_args
 
 from pydantic import (
     ConfigDict,
@@ -33,22 +34,21 @@ from envs.core.data import (
     DataError,
     DataRecord,
     Entries,
-    Invalid,
     KeyedRecord,
+    NamedList,
+    NotZero,
     OneKey,
     Record,
-    UniqueNames,
-    data_file,
     derived,
     load_content,
     load_document,
-    load_yaml,
+    load_named_list,
     required_keys,
     set_derived,
-    validate_document,
+    sibling_entry,
     written_keys,
 )
-from envs.core.schema import Written
+from envs.core.schema import Invalid, Written
 from envs.unbroken.presets import DIFFICULTIES, Difficulty
 
 PACKAGE = "envs.unbroken"
@@ -66,6 +66,10 @@ DieFace = Literal[1, 2, 3, 4, 5, 6]
 DIE_FACES: tuple[int, ...] = get_args(DieFace)
 MONSTERS_PER_LEVEL = 6
 ENCOUNTER_CARDS = 88
+CHARACTERS = 4
+WEAPONS = 7
+SKILL_CARDS = 24
+CONDITION_CARDS = 10
 
 Bag = tuple[tuple[int, int], ...]
 """A resource bag: ((resource index, amount), ...), sorted by resource index."""
@@ -318,18 +322,11 @@ class Attack(DataRecord):
         return attack
 
 
-def _weapon_index(name: str, context: Mapping[str, Any]) -> int:
-    """A weapon named in weapons.yaml, by its index (the context's "weapons": the file's names, in order)."""
-    if name not in context["weapons"]:
-        raise ValueError(f"unknown weapon {name!r}")
-    return int(context["weapons"].index(name))
-
-
 @dataclass(frozen=True, kw_only=True, slots=True)
 class Upgrade(DataRecord):
     """A craft option: pay `cost` and `time` to lay weapon `to` (written as its name) on top of this one."""
 
-    to: Annotated[int, Written(Name, _weapon_index, context=True)]
+    to: Annotated[int, sibling_entry("weapon")]
     cost: Cost
     time: Annotated[int, Field(ge=0, le=5)] = 0
 
@@ -374,9 +371,7 @@ class MonsterSpecial(DataRecord):
 
     @model_validator(mode="after")
     def _action_named(self) -> MonsterSpecial:
-        if self.action is None or self.action.name:
-            return self
-        return dataclasses.replace(self, action=_named(self.action, self.name))
+        return _action_named_after(self)
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -446,14 +441,7 @@ class Reaction(DataRecord):
     """A reaction: after a monster's combat roll, pay `cost` to add `roll_modifier` (not 0) to the roll."""
 
     cost: Cost = ()
-    roll_modifier: Annotated[int, Field(ge=-3, le=3)]
-
-    @field_validator("roll_modifier")
-    @classmethod
-    def _not_zero(cls, modifier: int) -> int:
-        if modifier == 0:
-            raise ValueError("must not be 0")
-        return modifier
+    roll_modifier: Annotated[int, Field(ge=-3, le=3), NotZero]
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -483,9 +471,17 @@ class Skill(DataRecord):
         skill = handler(data)
         if len(written_keys(data) & {"passive", "action", "reaction"}) != 1:
             raise ValueError("a skill has exactly one of passive / action / reaction")
-        if skill.action is None or skill.action.name:
-            return skill
-        return dataclasses.replace(skill, action=_named(skill.action, skill.name))
+        return _action_named_after(skill)
+
+
+CardWithAction = TypeVar("CardWithAction", MonsterSpecial, Skill)
+
+
+def _action_named_after(card: CardWithAction) -> CardWithAction:
+    """`card`, its action named after it unless the YAML named the action."""
+    if card.action is None or card.action.name:
+        return card
+    return dataclasses.replace(card, action=_named(card.action, card.name))
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -627,129 +623,82 @@ class Display(DataRecord):
 
 @dataclass(frozen=True)
 class CardSet:
-    """Every component of the game, as loaded and cross-checked."""
+    """Every component of the game, as loaded and cross-checked; each card file's cards in the file's order."""
 
     display: Display
-    characters: tuple[Character, ...]
-    weapons: tuple[Weapon, ...]
-    monsters: tuple[Monster, ...]
-    encounters: tuple[Encounter, ...]
-    skills: tuple[Skill, ...]
-    conditions: tuple[Condition, ...]
+    characters: NamedList[Character]
+    weapons: NamedList[Weapon]
+    monsters: NamedList[Monster]
+    encounters: NamedList[Encounter]
+    skills: NamedList[Skill]
+    conditions: NamedList[Condition]
 
     def monster_index(self, level: int, number: int) -> int:
         """Index of the monster of `level` with d6 number `number`."""
         return self._monster_lookup[(level, number)]
 
-    @property
+    @functools.cached_property
     def _monster_lookup(self) -> dict[tuple[int, int], int]:
-        lookup = self.__dict__.get("_lookup")
-        if lookup is None:
-            lookup = {(m.level, m.number): i for i, m in enumerate(self.monsters)}
-            object.__setattr__(self, "_lookup", lookup)
-        return lookup
+        return {(monster.level, monster.number): index for index, monster in enumerate(self.monsters)}
 
 
-# ============================================================================================ files
-class ConditionsFile(Record):
-    """conditions.yaml: exactly 10 condition cards, in deck order."""
-
-    conditions: Annotated[list[Condition], Field(min_length=10, max_length=10), UniqueNames]
-
-
-class WeaponsFile(Record):
-    """weapons.yaml: exactly 7 weapons, Bare Hands first (and never an upgrade's target)."""
-
-    weapons: Annotated[list[Weapon], Field(min_length=7, max_length=7), UniqueNames]
-
-    @model_validator(mode="after")
-    def _bare_hands_first(self) -> WeaponsFile:
-        bare_hands = self.weapons[0].name
-        if bare_hands != "Bare Hands":
-            raise Invalid("the first weapon must be Bare Hands", "weapons", 0, "name")
-        for i, weapon in enumerate(self.weapons):
-            for j, upgrade in enumerate(weapon.upgrades):
-                if upgrade.to == 0:
-                    raise Invalid(f"unknown weapon {bare_hands!r}", "weapons", i, "upgrades", j, "to")
-        return self
+# ============================================================================================ the files' own rules
+def _bare_hands_first(weapons: Sequence[Weapon]) -> None:
+    """weapons.yaml: Bare Hands first, and never an upgrade's target."""
+    bare_hands = weapons[0].name
+    if bare_hands != "Bare Hands":
+        raise Invalid("the first weapon must be Bare Hands", 0, "name")
+    for i, weapon in enumerate(weapons):
+        for j, upgrade in enumerate(weapon.upgrades):
+            if upgrade.to == 0:
+                raise Invalid(f"unknown weapon {bare_hands!r}", i, "upgrades", j, "to")
 
 
-class CharactersFile(Record):
-    """characters.yaml: exactly 4 characters."""
-
-    characters: Annotated[list[Character], Field(min_length=4, max_length=4), UniqueNames]
-
-
-class MonstersFile(Record):
-    """monsters.yaml: exactly 24 monsters, one numbered 1..6 on each level I..IV."""
-
-    monsters: Annotated[list[Monster], Field(min_length=24, max_length=24), UniqueNames]
-
-    @model_validator(mode="after")
-    def _one_per_level_and_number(self) -> MonstersFile:
-        seen: set[tuple[int, int]] = set()
-        for i, monster in enumerate(self.monsters):  # 24 sheets, no slot twice: every slot is filled
-            if (monster.level, monster.number) in seen:
-                message = f"a second level {monster.level} monster numbered {monster.number} (need one per number 1..6)"
-                raise Invalid(message, "monsters", i, "number")
-            seen.add((monster.level, monster.number))
-        return self
+def _one_per_level_and_number(monsters: Sequence[Monster]) -> None:
+    """monsters.yaml: one monster numbered 1..6 on each level I..IV (24 sheets, no slot twice: every slot filled)."""
+    seen: set[tuple[int, int]] = set()
+    for i, monster in enumerate(monsters):
+        if (monster.level, monster.number) in seen:
+            message = f"a second level {monster.level} monster numbered {monster.number} (need one per number 1..6)"
+            raise Invalid(message, i, "number")
+        seen.add((monster.level, monster.number))
 
 
-class EncountersFile(Record):
+def _deck_of_88(encounters: Sequence[Encounter]) -> None:
     """encounters.yaml: 88 cards in total (the sum of `copies`)."""
-
-    encounters: Annotated[list[Encounter], UniqueNames]
-
-    @model_validator(mode="after")
-    def _deck_of_88(self) -> EncountersFile:
-        total = sum(encounter.copies for encounter in self.encounters)
-        if total != ENCOUNTER_CARDS:
-            raise Invalid(f"the encounter deck has {ENCOUNTER_CARDS} cards, these entries make {total}", "encounters")
-        return self
-
-
-class SkillsFile(Record):
-    """skills.yaml: exactly 24 skill cards."""
-
-    skills: Annotated[list[Skill], Field(min_length=24, max_length=24), UniqueNames]
+    total = sum(encounter.copies for encounter in encounters)
+    if total != ENCOUNTER_CARDS:
+        raise Invalid(f"the encounter deck has {ENCOUNTER_CARDS} cards, these entries make {total}")
 
 
 # ============================================================================================ loading
 def load_cards(directory: str | Path | None = None) -> CardSet:
-    """Load every Unbroken component from the package data (or a user's directory of the same files).
-
-    The shipped cards are parsed once per process (a CardSet is immutable); a user's directory is read every call.
-    """
+    """Load every Unbroken component from the package data (or a user's directory of the same files)."""
     return load_content(_load_cards, directory)
 
 
 def _load_cards(directory: Path | None) -> CardSet:
     display = load_document(Display, PACKAGE, "display.yaml", directory)
-    conditions = load_document(ConditionsFile, PACKAGE, "conditions.yaml", directory).conditions
-    index = {condition.name: i for i, condition in enumerate(conditions)}
-    characters = load_document(CharactersFile, PACKAGE, "characters.yaml", directory).characters
-    monsters = load_document(MonstersFile, PACKAGE, "monsters.yaml", directory, {"conditions": index}).monsters
-    encounters = load_document(EncountersFile, PACKAGE, "encounters.yaml", directory).encounters
-    skills = load_document(SkillsFile, PACKAGE, "skills.yaml", directory).skills
+    conditions = load_named_list(Condition, PACKAGE, "conditions.yaml", directory, count=CONDITION_CARDS)
     return CardSet(
         display=display,
-        characters=tuple(characters),
-        weapons=_load_weapons(directory),
-        monsters=tuple(monsters),
-        encounters=tuple(encounters),
-        skills=tuple(skills),
-        conditions=tuple(conditions),
+        characters=load_named_list(Character, PACKAGE, "characters.yaml", directory, count=CHARACTERS),
+        weapons=load_named_list(Weapon, PACKAGE, "weapons.yaml", directory, count=WEAPONS, check=_bare_hands_first),
+        monsters=load_named_list(
+            Monster,
+            PACKAGE,
+            "monsters.yaml",
+            directory,
+            count=MONSTERS_PER_LEVEL * len(LEVELS),
+            check=_one_per_level_and_number,
+            context={"conditions": conditions.indices},
+        ),
+        encounters=load_named_list(
+            Encounter, PACKAGE, "encounters.yaml", directory, count=(0, None), check=_deck_of_88
+        ),
+        skills=load_named_list(Skill, PACKAGE, "skills.yaml", directory, count=SKILL_CARDS),
+        conditions=conditions,
     )
-
-
-def _load_weapons(directory: Path | None) -> tuple[Weapon, ...]:
-    """weapons.yaml: an upgrade names the weapon it leads to and keeps its index, so the names are read first."""
-    document = load_yaml(PACKAGE, "weapons.yaml", directory)
-    entries = document.get("weapons") if isinstance(document, dict) else None
-    names = [entry.get("name") if isinstance(entry, dict) else None for entry in entries or ()]
-    file = data_file(PACKAGE, "weapons.yaml", directory)
-    return tuple(validate_document(WeaponsFile, document, file, {"weapons": names}).weapons)
 
 
 __all__ = ["CardSet", "DataError", "load_cards"]

@@ -2,11 +2,11 @@
 
 Each record is declared once, as a frozen dataclass that pydantic validates from the YAML (envs.core.data.DataRecord);
 a field the YAML writes in another form says how it is read (`Written`: a Stone colour's name becomes its index, a
-formula's notation its StoneFormula). Each file's `...File` model holds the file's own rules (rulebook counts, unique
-names); envs.core.data.load_document turns the first problem into a DataError naming the file, the entry and the
-field. Files that name another file's things (a formula's Stone letters, an effect's Stone colour or die) are read
-against it through the validation context. `formula_fits` says whether a ring of 6 Stones satisfies a Named Wonder's
-formula.
+formula's notation its StoneFormula). A file of named entries is read by envs.core.data.load_named_list (rulebook
+counts, unique names, the file's own rules), any other by a `...File` model; the first problem becomes a DataError
+naming the file, the entry and the field. Files that name another file's things (a formula's Stone letters, an
+effect's Stone colour or die) are read against it through the validation context. `formula_fits` says whether a ring
+of 6 Stones satisfies a Named Wonder's formula.
 """
 
 from __future__ import annotations
@@ -24,16 +24,17 @@ from envs.core.data import (
     DataError,
     DataRecord,
     Entries,
-    Invalid,
+    NamedList,
+    NotZero,
     Record,
-    UniqueNames,
     derived,
     load_content,
     load_document,
+    load_named_list,
     set_derived,
     written_keys,
 )
-from envs.core.schema import Written
+from envs.core.schema import Invalid, Written
 
 PACKAGE = "envs.unearth"
 
@@ -162,7 +163,7 @@ class Effect(DataRecord):
     """
 
     kind: str
-    amount: Modifier = 0
+    amount: Annotated[Modifier, NotZero] = 0
     choices: Annotated[Entries[Modifier], Field(min_length=1, max_length=4)] = ()
     die_sides: Annotated[int | None, Written(Annotated[int, Field(ge=2, le=20)]), Field(validation_alias="die")] = None
     """The die it applies to by its number of sides (written `die`); None: any die."""
@@ -173,13 +174,6 @@ class Effect(DataRecord):
     cards: Annotated[int, Field(ge=1, le=5)] = 0
     draw: Annotated[int, Field(ge=2, le=5)] = 0
     keep: Annotated[int, Field(ge=1, le=5)] = 0
-
-    @field_validator("amount")
-    @classmethod
-    def _not_zero(cls, amount: int) -> int:
-        if amount == 0:
-            raise ValueError("must not be 0")
-        return amount
 
     @field_validator("choices")
     @classmethod
@@ -326,15 +320,15 @@ class NamedWonder(DataRecord):
 class UnearthCards:
     """Every Unearth component, as loaded and cross-checked."""
 
-    stone_colours: tuple[StoneColour, ...]
+    stone_colours: NamedList[StoneColour]
     die_sides: tuple[int, ...]
     """One player's set of dice by number of sides, in die-index order (e.g. 6, 6, 6, 4, 8)."""
     dice_sets: int
     ruin_colours: tuple[str, ...]
     ruins: tuple[Ruin, ...]
-    delvers: tuple[DelverType, ...]
-    end_of_age: tuple[EndOfAgeCard, ...]
-    named_wonders: tuple[NamedWonder, ...]
+    delvers: NamedList[DelverType]
+    end_of_age: NamedList[EndOfAgeCard]
+    named_wonders: NamedList[NamedWonder]
     lesser_tokens: tuple[int, ...]
     """Points of each Lesser Wonder token (one entry per token)."""
     greater_tokens: tuple[int, ...]
@@ -453,20 +447,14 @@ def _unique(values: Sequence[Any], what: str, *path: str | int) -> None:
             raise Invalid(f"duplicate {what} {value!r}", *path, index)
 
 
-class StonesFile(Record):
-    """stones.yaml: the 4 Stone colours, 15 Stones of each."""
-
-    stones: Annotated[list[StoneColour], Field(min_length=STONE_COLOURS, max_length=STONE_COLOURS), UniqueNames]
-
-    @model_validator(mode="after")
-    def _letters_and_counts(self) -> StonesFile:
-        letters = [stone.letter for stone in self.stones]
-        for index, letter in enumerate(letters):
-            if letter in letters[:index]:
-                raise Invalid(f"duplicate letter {letter!r}", "stones", index, "letter")
-        for index, stone in enumerate(self.stones):
-            _rulebook_count(stone.count, STONES_PER_COLOUR, f"Stones of each colour ({stone.name})", "stones", index)
-        return self
+def _letters_and_counts(stones: Sequence[StoneColour]) -> None:
+    """stones.yaml: each Stone colour has a letter of its own and 15 Stones."""
+    letters = [stone.letter for stone in stones]
+    for index, letter in enumerate(letters):
+        if letter in letters[:index]:
+            raise Invalid(f"duplicate letter {letter!r}", index, "letter")
+    for index, stone in enumerate(stones):
+        _rulebook_count(stone.count, STONES_PER_COLOUR, f"Stones of each colour ({stone.name})", index)
 
 
 class DiceSpec(Record):
@@ -531,29 +519,9 @@ class RuinsFile(Record):
         )
 
 
-class DelversFile(Record):
-    """delvers.yaml: the Delver card types, 38 cards in all."""
-
-    delvers: Annotated[list[DelverType], Field(min_length=1, max_length=DELVER_CARDS), UniqueNames]
-
-    @model_validator(mode="after")
-    def _deck_of_38(self) -> DelversFile:
-        _rulebook_count(sum(delver.count for delver in self.delvers), DELVER_CARDS, "Delver cards", "delvers")
-        return self
-
-
-class EndOfAgeFile(Record):
-    """end_of_age.yaml: the 5 End of Age cards."""
-
-    end_of_age: Annotated[
-        list[EndOfAgeCard], Field(min_length=END_OF_AGE_CARDS, max_length=END_OF_AGE_CARDS), UniqueNames
-    ]
-
-
-class NamedWondersFile(Record):
-    """named_wonders.yaml: the 15 Named Wonders."""
-
-    named_wonders: Annotated[list[NamedWonder], Field(min_length=NAMED_WONDERS, max_length=NAMED_WONDERS), UniqueNames]
+def _deck_of_38(delvers: Sequence[DelverType]) -> None:
+    """delvers.yaml: the Delver card types make 38 cards in all."""
+    _rulebook_count(sum(delver.count for delver in delvers), DELVER_CARDS, "Delver cards")
 
 
 class TokenSpec(Record):
@@ -595,17 +563,25 @@ def load_unearth_cards(card_directory: str | Path | None = None) -> UnearthCards
 
 
 def _load_cards(directory: Path | None) -> UnearthCards:
-    stone_colours = tuple(load_document(StonesFile, PACKAGE, "stones.yaml", directory).stones)
+    stone_colours = load_named_list(
+        StoneColour, PACKAGE, "stones.yaml", directory, count=STONE_COLOURS, check=_letters_and_counts
+    )
     dice = load_document(DiceFile, PACKAGE, "dice.yaml", directory)
     context = {
-        "stone_colours": tuple(colour.name for colour in stone_colours),
+        "stone_colours": stone_colours.names,
         "stone_letters": tuple(colour.letter for colour in stone_colours),
         "die_sides": dice.die_sides(),
     }
     ruins = load_document(RuinsFile, PACKAGE, "ruins.yaml", directory)
-    delvers = load_document(DelversFile, PACKAGE, "delvers.yaml", directory, context).delvers
-    end_of_age = load_document(EndOfAgeFile, PACKAGE, "end_of_age.yaml", directory, context).end_of_age
-    wonders = load_document(NamedWondersFile, PACKAGE, "named_wonders.yaml", directory, context).named_wonders
+    delvers = load_named_list(
+        DelverType, PACKAGE, "delvers.yaml", directory, count=(1, DELVER_CARDS), check=_deck_of_38, context=context
+    )
+    end_of_age = load_named_list(
+        EndOfAgeCard, PACKAGE, "end_of_age.yaml", directory, count=END_OF_AGE_CARDS, context=context
+    )
+    wonders = load_named_list(
+        NamedWonder, PACKAGE, "named_wonders.yaml", directory, count=NAMED_WONDERS, context=context
+    )
     tokens = load_document(WonderTokensFile, PACKAGE, "wonder_tokens.yaml", directory)
     return UnearthCards(
         stone_colours=stone_colours,
@@ -613,9 +589,9 @@ def _load_cards(directory: Path | None) -> UnearthCards:
         dice_sets=dice.sets,
         ruin_colours=tuple(ruins.ruin_colours),
         ruins=ruins.records(),
-        delvers=tuple(delvers),
-        end_of_age=tuple(end_of_age),
-        named_wonders=tuple(wonders),
+        delvers=delvers,
+        end_of_age=end_of_age,
+        named_wonders=wonders,
         lesser_tokens=WonderTokensFile.values(tokens.lesser),
         greater_tokens=WonderTokensFile.values(tokens.greater),
     )

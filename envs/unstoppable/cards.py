@@ -26,7 +26,7 @@ a DataError naming the file, the card and the field.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any, Literal, get_args
@@ -37,17 +37,19 @@ from envs.core.data import (
     DataError,
     DataRecord,
     Entries,
-    Invalid,
+    NamedList,
     Record,
     UniqueNames,
     data_file,
     derived,
     load_content,
     load_document,
+    load_named_list,
+    referenced,
     set_derived,
     written_keys,
 )
-from envs.core.schema import Written
+from envs.core.schema import Invalid, Written
 
 PACKAGE = "envs.unstoppable"
 
@@ -528,35 +530,11 @@ class Character(DataRecord):
     """The portrait's text."""
 
 
-# ============================================================================================ files
-class CoresFile(Record):
-    """cores.yaml."""
-
-    cores: Annotated[list[Core], Field(min_length=1), UniqueNames]
-
-
-class ThreatsFile(Record):
-    """threats.yaml."""
-
-    threats: Annotated[list[Threat], Field(min_length=1), UniqueNames]
-
-
-class UpgradesFile(Record):
-    """upgrades.yaml."""
-
-    upgrades: Annotated[list[Upgrade], Field(min_length=1), UniqueNames]
-
-
-class BossesFile(Record):
-    """bosses.yaml."""
-
-    bosses: Annotated[list[Boss], Field(min_length=1), UniqueNames]
-
-
+# ============================================================================================ the content
 class CharactersFile(Record):
     """characters.yaml: the starting cards every character deck holds, and the characters."""
 
-    starting_deck: Annotated[list[SleevePair], Field(min_length=1)]
+    starting_deck: Annotated[Entries[SleevePair], Field(min_length=1)]
     """The sleeves every character deck holds besides its character cards (6 Strike / Ceresan Thief, 1 Spare
     Credits / Virenian Doe)."""
     characters: Annotated[list[Character], Field(min_length=1), UniqueNames]
@@ -564,34 +542,35 @@ class CharactersFile(Record):
 
 @dataclass(frozen=True)
 class UnstoppableCards:
-    """Every Unstoppable component, as loaded and cross-checked; cards are indexed by their position in their file."""
+    """Every Unstoppable component, as loaded and cross-checked; cards are indexed by their position in their file
+    and looked up by name (`cards.bosses.by_name("The Harbinger")`, `cards.cores.index_of("Strike")`)."""
 
-    cores: tuple[Core, ...]
-    threats: tuple[Threat, ...]
-    upgrades: tuple[Upgrade, ...]
-    bosses: tuple[Boss, ...]
+    cores: NamedList[Core]
+    threats: NamedList[Threat]
+    upgrades: NamedList[Upgrade]
+    bosses: NamedList[Boss]
     starting_deck: tuple[SleevePair, ...]
-    characters: tuple[Character, ...]
+    characters: NamedList[Character]
 
     def core_index(self, name: str) -> int:
         """A core's index by name; KeyError naming it otherwise."""
-        return _index_of([core.name for core in self.cores], name, "core")
+        return self.cores.index_of(name)
 
     def threat_index(self, name: str) -> int:
         """A threat's index by name; KeyError naming it otherwise."""
-        return _index_of([threat.name for threat in self.threats], name, "threat")
+        return self.threats.index_of(name)
 
     def upgrade_index(self, name: str) -> int:
         """An upgrade's index by name; KeyError naming it otherwise."""
-        return _index_of([upgrade.name for upgrade in self.upgrades], name, "upgrade")
+        return self.upgrades.index_of(name)
 
     def boss(self, name: str) -> Boss:
         """The boss of that name; KeyError naming the known ones otherwise."""
-        return self.bosses[_index_of([boss.name for boss in self.bosses], name, "boss")]
+        return self.bosses.by_name(name)
 
     def character(self, name: str) -> Character:
         """The character of that name; KeyError naming the known ones otherwise."""
-        return self.characters[_index_of([character.name for character in self.characters], name, "character")]
+        return self.characters.by_name(name)
 
     def character_deck(self, character: Character) -> tuple[tuple[int, int], ...]:
         """The (core, threat) index pairs of a character deck, one per sleeve: the starting deck, then its cards."""
@@ -615,35 +594,21 @@ class UnstoppableCards:
         return tuple(self.threat_index(entry.threat) for entry in boss.boss_deck for _ in range(entry.copies))
 
 
-def _index_of(names: Sequence[str], name: str, what: str) -> int:
-    if name not in names:
-        raise KeyError(f"unknown {what} {name!r} (known: {', '.join(names)})")
-    return names.index(name)
-
-
 # ============================================================================================ loading
 def load_unstoppable_cards(card_directory: str | Path | None = None) -> UnstoppableCards:
-    """Load every Unstoppable component from the package data (or a user's directory of the same five files).
-
-    The shipped data is parsed once per process (UnstoppableCards is immutable); a user's directory is read every
-    call.
-    """
+    """Load every Unstoppable component from the package data (or a user's directory of the same five files)."""
     return load_content(_load_cards, card_directory)
 
 
 def _load_cards(directory: Path | None) -> UnstoppableCards:
-    cores = tuple(load_document(CoresFile, PACKAGE, "cores.yaml", directory).cores)
-    threats = tuple(load_document(ThreatsFile, PACKAGE, "threats.yaml", directory).threats)
-    upgrades = tuple(load_document(UpgradesFile, PACKAGE, "upgrades.yaml", directory).upgrades)
-    bosses = tuple(load_document(BossesFile, PACKAGE, "bosses.yaml", directory).bosses)
     characters = load_document(CharactersFile, PACKAGE, "characters.yaml", directory)
     cards = UnstoppableCards(
-        cores=cores,
-        threats=threats,
-        upgrades=upgrades,
-        bosses=bosses,
-        starting_deck=tuple(characters.starting_deck),
-        characters=tuple(characters.characters),
+        cores=load_named_list(Core, PACKAGE, "cores.yaml", directory),
+        threats=load_named_list(Threat, PACKAGE, "threats.yaml", directory),
+        upgrades=load_named_list(Upgrade, PACKAGE, "upgrades.yaml", directory),
+        bosses=load_named_list(Boss, PACKAGE, "bosses.yaml", directory),
+        starting_deck=characters.starting_deck,
+        characters=NamedList(characters.characters, "character"),
     )
     _check_names(cards, directory)
     return cards
@@ -651,33 +616,26 @@ def _load_cards(directory: Path | None) -> UnstoppableCards:
 
 def _check_names(cards: UnstoppableCards, directory: Path | None) -> None:
     """Every name one file gives another exists, and sleeved starting cards are level-0 cores; DataError otherwise."""
-    cores = {core.name: core for core in cards.cores}
-    groups = {threat.name: threat.group for threat in cards.threats}
     characters_file = data_file(PACKAGE, "characters.yaml", directory)
-    sleeves = [("starting_deck", index, pair) for index, pair in enumerate(cards.starting_deck)]
+    sleeves = [(f"starting_deck[{index}]", pair) for index, pair in enumerate(cards.starting_deck)]
     for c, character in enumerate(cards.characters):
         sleeves += [
-            (f"characters[{c}] ({character.name}).cards", index, pair) for index, pair in enumerate(character.cards)
+            (f"characters[{c}] ({character.name}).cards[{index}]", pair) for index, pair in enumerate(character.cards)
         ]
-    for where, index, pair in sleeves:
-        core = cores.get(pair.core)
-        if core is None:
-            raise DataError(characters_file, f"{where}[{index}].core", f"unknown core {pair.core!r} (cores.yaml)")
+    for where, pair in sleeves:
+        core = referenced(cards.cores, pair.core, characters_file, f"{where}.core")
         if core.level != 0:
             raise DataError(
                 characters_file,
-                f"{where}[{index}].core",
+                f"{where}.core",
                 f"{pair.core!r} is a level-{core.level} core; sleeved starting and character cards are level 0",
             )
-        if pair.threat not in groups:
-            raise DataError(
-                characters_file, f"{where}[{index}].threat", f"unknown threat {pair.threat!r} (threats.yaml)"
-            )
-        if groups[pair.threat] != "starting":
+        threat = referenced(cards.threats, pair.threat, characters_file, f"{where}.threat")
+        if threat.group != "starting":
             raise DataError(
                 characters_file,
-                f"{where}[{index}].threat",
-                f"{pair.threat!r} is a {groups[pair.threat]} threat; "
+                f"{where}.threat",
+                f"{pair.threat!r} is a {threat.group} threat; "
                 "sleeved starting and character cards have threats of the starting group",
             )
     bosses_file = data_file(PACKAGE, "bosses.yaml", directory)
@@ -689,9 +647,8 @@ def _check_names(cards: UnstoppableCards, directory: Path | None) -> None:
             *((f"defeat_boss_damage[{i}].threat", entry.threat) for i, entry in enumerate(boss.defeat_boss_damage)),
         ]
         for field, name in named:
-            if name not in groups:
-                raise DataError(bosses_file, f"{at}.{field}", f"unknown threat {name!r} (threats.yaml)")
-            if groups[name] == "starting" and not field.startswith("defeat"):
+            threat = referenced(cards.threats, name, bosses_file, f"{at}.{field}")
+            if threat.group == "starting" and not field.startswith("defeat"):
                 raise DataError(
                     bosses_file, f"{at}.{field}", f"{name!r} is a starting threat, sleeved in character decks only"
                 )
