@@ -14,9 +14,11 @@ Interpretations of the text are stated in RULES.md, section by section; the meth
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
+from operator import attrgetter
 from typing import Any, ClassVar, NamedTuple
 
+from envs.core.chance_labels import ChanceLabel, FrameChanceLabels
 from envs.core.decisions import DecisionFrame
 from envs.core.engine import Automatic, Chance, Decision, FrameEngine, FrameKind, new_frame
 from envs.core.game import CHANCE
@@ -93,12 +95,20 @@ def _round_casts(hero_tokens: int, enemy_tokens: int) -> tuple[DecisionFrame, ..
     )
 
 
+def _token_cast(state: CombatState, frame: DecisionFrame, face: int) -> str:
+    side, index = frame.detail("side"), frame.detail("token")
+    token = state.tokens[side][index].token
+    verb = "shows" if frame.detail("why") == CAST_ROUND else "is recast to"
+    name = state.game.cards.tokens[token].name
+    return f"{SIDE_NAMES[side]} token {index + 1} ({name}) {verb} {state.game.faces[token][face]}"
+
+
 def _with(values: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
     """`values` with entry `index` replaced."""
     return (*values[:index], value, *values[index + 1 :])
 
 
-class CombatState(CombatStateData, FrameEngine):  # type: ignore[misc]
+class CombatState(CombatStateData, FrameEngine, FrameChanceLabels):  # type: ignore[misc]
     """One combat: the declared state (state.py) and every rule as a method, run by the core frame engine."""
 
     FRAME_KINDS: ClassVar[Mapping[str, FrameKind]] = {
@@ -124,6 +134,13 @@ class CombatState(CombatStateData, FrameEngine):  # type: ignore[misc]
         Kind.STAY: Decision("_stay_options", "_stay_or_flee"),
     }
     """Every frame kind and the methods that run it (envs/core/engine.py)."""
+    CHANCE_LABELS: ClassVar[Mapping[Hashable, ChanceLabel]] = {
+        Kind.PICK_HERO: ChanceLabel("the hero is {item.name}", items=attrgetter("game.cards.heroes")),
+        Kind.PICK_ENEMY: ChanceLabel("the enemy is {item.name} ({item.trait})", items=attrgetter("game.cards.enemies")),
+        Kind.CAST: ChanceLabel(_token_cast),
+    }
+    """The setup draws, and the face a cast token shows ("hero token 2 (Eliam 2) shows physical 1 (gold)")
+    (envs/core/chance_labels.py)."""
 
     def validate(self) -> None:
         """Refuse every position that cannot happen, naming the field (validation.py)."""
@@ -156,21 +173,6 @@ class CombatState(CombatStateData, FrameEngine):  # type: ignore[misc]
             enemy_damage=self.damage[ENEMY],
         )
         return info
-
-    def chance_label(self, outcome: int) -> str:
-        """The setup draw, or the face a cast token shows ("hero token 2 (Eliam 2) shows physical 1 (gold)")."""
-        frame = self.stack[-1]
-        cards = self.game.cards
-        if frame.kind == Kind.PICK_HERO:
-            return f"the hero is {cards.heroes[outcome].name}"
-        if frame.kind == Kind.PICK_ENEMY:
-            enemy = cards.enemies[outcome]
-            return f"the enemy is {enemy.name} ({enemy.trait})"
-        side, index = frame.detail("side"), frame.detail("token")
-        token = self.tokens[side][index].token
-        verb = "shows" if frame.detail("why") == CAST_ROUND else "is recast to"
-        face = self.game.faces[token][outcome]
-        return f"{SIDE_NAMES[side]} token {index + 1} ({cards.tokens[token].name}) {verb} {face}"
 
     # ------------------------------------------------------------------------------------------ queries
     def hero_card(self) -> Hero:

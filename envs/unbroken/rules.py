@@ -5,12 +5,15 @@ Each rule of the rulebook lives in one method; RULES.md maps rule -> method -> i
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Hashable, Mapping
+from operator import attrgetter
+from typing import Any, ClassVar
 
 import numpy as np
 
+from envs.core.chance_labels import ChanceLabel, ChanceLabels
 from envs.core.components import pile_outcomes, uniform_outcomes
-from envs.core.game import CHANCE, TERMINAL, State
+from envs.core.game import CHANCE, TERMINAL
 from envs.unbroken.actions import MAX_ABILITIES, MAX_EAT
 from envs.unbroken.cards import (
     FOOD,
@@ -63,8 +66,12 @@ REVEAL_FOR_SCOUT, REVEAL_FOR_AMBUSH, REVEAL_FOR_TRICKERY = RevealFor
 LOST, ONGOING, WON = Outcome
 
 
+DIE_ROLL = ChanceLabel("d6 = {outcome}")
+"""A roll of the d6 in words."""
+
+
 # `game` is an UnbrokenGame here and a Game in State: the narrower type of a settable attribute (mypy [misc]).
-class UnbrokenState(UnbrokenEconomy, State):  # type: ignore[misc]
+class UnbrokenState(UnbrokenEconomy, ChanceLabels):  # type: ignore[misc]
     """The state of one Unbroken game with its rules: every transition is a method (RULES.md maps them)."""
 
     # ------------------------------------------------------------------ setup
@@ -163,6 +170,21 @@ class UnbrokenState(UnbrokenEconomy, State):  # type: ignore[misc]
         check_position(self)
 
     # ------------------------------------------------------------------ chance
+    CHANCE_LABELS: ClassVar[Mapping[Hashable, ChanceLabel]] = {
+        CHANCE_CHARACTER: ChanceLabel("character {item.name}", items=attrgetter("cards.characters")),
+        CHANCE_SETUP_MONSTER: ChanceLabel(
+            "level {state.setup_level} monster: d6 = {outcome} (face down)",
+            hidden="level {state.setup_level} monster dealt face down",
+        ),
+        CHANCE_BONUS_RESOURCE: DIE_ROLL,
+        CHANCE_SKILL_DRAW: ChanceLabel("reveal skill {item.name}", items=attrgetter("cards.skills")),
+        CHANCE_ENCOUNTER_DRAW: ChanceLabel("reveal encounter {item.name}", items=attrgetter("cards.encounters")),
+        CHANCE_MONSTER_REVEAL: DIE_ROLL,
+        CHANCE_MONSTER_ROLL: DIE_ROLL,
+    }
+    """Each draw and roll in words by phase (envs/core/chance_labels.py); the player does not see the roll that
+    picks a face-down monster (English printing)."""
+
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """Exact outcome probabilities of the pending draw or roll."""
         phase = self.phase
@@ -196,24 +218,9 @@ class UnbrokenState(UnbrokenEconomy, State):  # type: ignore[misc]
             return int(rng.random() * len(self.cards.characters))
         return 1 + int(rng.random() * len(DIE_FACES))  # a fair d6 (rng.random() is cheaper than rng.integers)
 
-    def chance_label(self, outcome: int) -> str:
-        """Label of a chance outcome at this node."""
-        phase = self.phase
-        if phase == CHANCE_ENCOUNTER_DRAW:
-            return f"reveal encounter {self.cards.encounters[outcome].name}"
-        if phase == CHANCE_SKILL_DRAW:
-            return f"reveal skill {self.cards.skills[outcome].name}"
-        if phase == CHANCE_CHARACTER:
-            return f"character {self.cards.characters[outcome].name}"
-        if phase == CHANCE_SETUP_MONSTER:
-            return f"level {self.setup_level} monster: d6 = {outcome} (face down)"
-        return f"d6 = {outcome}"
-
-    def chance_label_for(self, outcome: int, player: int | None) -> str:
-        """What the player sees: everything but the roll that picks a face-down monster (English printing)."""
-        if self.phase == CHANCE_SETUP_MONSTER and self.game.spec.hidden_information:
-            return f"level {self.setup_level} monster dealt face down"
-        return self.chance_label(outcome)
+    def _chance_node(self) -> tuple[Hashable, Any]:
+        """The phase names the pending draw or roll (a key of `CHANCE_LABELS`)."""
+        return self.phase, self.phase
 
     def _apply_chance(self, outcome: int) -> None:
         phase = self.phase

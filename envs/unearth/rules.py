@@ -12,11 +12,13 @@ Interpretations of the rulebook are stated in RULES.md, section by section; the 
 from __future__ import annotations
 
 import functools
-from collections.abc import Mapping, Sequence
+from collections.abc import Hashable, Mapping, Sequence
+from operator import attrgetter
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 
+from envs.core.chance_labels import ChanceLabel, FrameChanceLabels
 from envs.core.decisions import DecisionFrame
 from envs.core.engine import Automatic, Chance, Decision, FrameEngine, FrameKind, new_frame
 from envs.core.game import CHANCE
@@ -138,7 +140,39 @@ def modifier_results(value: int, faces: int, amounts: tuple[int, ...]) -> frozen
     return frozenset(results)
 
 
-class UnearthState(UnearthStateData, FrameEngine):  # type: ignore[misc]
+def _ruin_revealed(state: UnearthState, frame: DecisionFrame, ruin: int) -> str:
+    return f"Ruin {state.game.ruins[ruin].name} is revealed at place {frame.detail('place') + 1}"
+
+
+def _stone_to_ruin(state: UnearthState, frame: DecisionFrame, colour: int) -> str:
+    return f"a {state.game.colour_names[colour]} Stone goes on place {frame.detail('place') + 1}"
+
+
+def _rolled(state: UnearthState, frame: DecisionFrame, value: int) -> str:
+    seat, die = frame.detail("seat"), frame.detail("die")
+    return f"seat {seat} rolls {value} on die {die + 1} (d{state.game.cards.die_sides[die]})"
+
+
+def _wonder_size(frame: DecisionFrame) -> str:
+    return "Greater" if frame.detail("greater") else "Lesser"
+
+
+def _wonder_built(state: UnearthState, frame: DecisionFrame, points: int) -> str:
+    return f"seat {frame.detail('seat')} builds a {_wonder_size(frame)} Wonder worth {points}"
+
+
+def _wonder_built_face_down(state: UnearthState, frame: DecisionFrame, points: int) -> str:
+    return f"seat {frame.detail('seat')} builds a {_wonder_size(frame)} Wonder (face down)"
+
+
+DELVERS, RUINS, COLOURS = attrgetter("game.cards.delvers"), attrgetter("game.ruins"), attrgetter("game.colour_names")
+"""What a drawn Delver card, Ruin or Stone colour indexes (a chance label's `items`)."""
+DELVER_DRAWN = ChanceLabel(
+    "seat {seat} draws {item.name}", items=DELVERS, hidden="seat {seat} draws a Delver card", seen_by="seat"
+)
+
+
+class UnearthState(UnearthStateData, FrameEngine, FrameChanceLabels):  # type: ignore[misc]
     """A game of Unearth: the declared state (state.py) and every rule as a method, run by the core frame engine."""
 
     FRAME_KINDS: ClassVar[Mapping[str, FrameKind]] = {
@@ -164,6 +198,38 @@ class UnearthState(UnearthStateData, FrameEngine):  # type: ignore[misc]
         CHECK_CLAIMS: Automatic("_check_claims"),
     }
     """Every frame kind and the methods that run it (envs/core/engine.py)."""
+    CHANCE_LABELS: ClassVar[Mapping[Hashable, ChanceLabel]] = {
+        DEAL_DELVER: DELVER_DRAWN,
+        DRAW_DELVER: DELVER_DRAWN,
+        DEAL_HIDDEN_RUIN: ChanceLabel(
+            "seat {seat} is dealt hidden Ruin {item.name}",
+            items=RUINS,
+            hidden="seat {seat} is dealt a hidden Ruin",
+            seen_by="seat",
+        ),
+        REMOVE_RUIN: ChanceLabel("Ruin {item.name} is removed unseen", items=RUINS, hidden="a Ruin is removed unseen"),
+        CHOOSE_END_OF_AGE: ChanceLabel(
+            "End of Age card {item.name} goes under the Ruins deck",
+            items=attrgetter("game.cards.end_of_age"),
+            hidden="an End of Age card goes under the Ruins deck",
+        ),
+        REVEAL_RUIN: ChanceLabel(_ruin_revealed),
+        STONE_TO_RUIN: ChanceLabel(_stone_to_ruin),
+        CHOOSE_NAMED: ChanceLabel("Named Wonder {item.name} is in play", items=attrgetter("game.cards.named_wonders")),
+        FIRST_PLAYER: ChanceLabel("seat {outcome} goes first"),
+        ROLL: ChanceLabel(_rolled),
+        BAG_STONE: ChanceLabel("seat {seat} draws a {item} Stone from the bag", items=COLOURS),
+        WONDER_TOKEN: ChanceLabel(_wonder_built, hidden=_wonder_built_face_down, seen_by="seat"),
+        DRAW_REMOVED: ChanceLabel(
+            "seat {seat} adds removed Ruin {item.name} to its hidden Ruins",
+            items=RUINS,
+            hidden="seat {seat} adds a removed Ruin to its hidden Ruins",
+            seen_by="seat",
+        ),
+    }
+    """How each chance outcome reads, and what the seats that may not see it read (envs/core/chance_labels.py):
+    others' Delver cards, hidden Ruins and Wonder token values are not named, nor the Ruins and End of Age card
+    nobody sees."""
 
     def validate(self) -> None:
         """Refuse every position that cannot happen, naming the field (validation.py)."""
@@ -218,59 +284,6 @@ class UnearthState(UnearthStateData, FrameEngine):  # type: ignore[misc]
                 wonders=self.tableaus[player].wonder_count,
             )
         return info
-
-    # ------------------------------------------------------------------------------------------ chance labels
-    def chance_label(self, outcome: int) -> str:
-        """The chance outcome in words, hidden parts included."""
-        frame = self.stack[-1]
-        cards = self.game.cards
-        kind = frame.kind
-        if kind in (DEAL_DELVER, DRAW_DELVER):
-            return f"seat {frame.detail('seat')} draws {cards.delvers[outcome].name}"
-        if kind == DEAL_HIDDEN_RUIN:
-            return f"seat {frame.detail('seat')} is dealt hidden Ruin {self.game.ruins[outcome].name}"
-        if kind == REMOVE_RUIN:
-            return f"Ruin {self.game.ruins[outcome].name} is removed unseen"
-        if kind == CHOOSE_END_OF_AGE:
-            return f"End of Age card {cards.end_of_age[outcome].name} goes under the Ruins deck"
-        if kind == REVEAL_RUIN:
-            return f"Ruin {self.game.ruins[outcome].name} is revealed at place {frame.detail('place') + 1}"
-        if kind == STONE_TO_RUIN:
-            return f"a {self.game.colour_names[outcome]} Stone goes on place {frame.detail('place') + 1}"
-        if kind == CHOOSE_NAMED:
-            return f"Named Wonder {cards.named_wonders[outcome].name} is in play"
-        if kind == FIRST_PLAYER:
-            return f"seat {outcome} goes first"
-        if kind == ROLL:
-            seat, die = frame.detail("seat"), frame.detail("die")
-            return f"seat {seat} rolls {outcome} on die {die + 1} (d{cards.die_sides[die]})"
-        if kind == BAG_STONE:
-            return f"seat {frame.detail('seat')} draws a {self.game.colour_names[outcome]} Stone from the bag"
-        if kind == WONDER_TOKEN:
-            size = "Greater" if frame.detail("greater") else "Lesser"
-            return f"seat {frame.detail('seat')} builds a {size} Wonder worth {outcome}"
-        if kind == DRAW_REMOVED:
-            return f"seat {frame.detail('seat')} adds removed Ruin {self.game.ruins[outcome].name} to its hidden Ruins"
-        return f"{kind}: {outcome}"
-
-    def chance_label_for(self, outcome: int, player: int | None) -> str:
-        """The outcome as `player` may see it: others' cards, hidden Ruins and token values are not named."""
-        frame = self.stack[-1]
-        kind, seat = frame.kind, frame.detail("seat")
-        if kind in (DEAL_DELVER, DRAW_DELVER) and seat != player:
-            return f"seat {seat} draws a Delver card"
-        if kind == DEAL_HIDDEN_RUIN and seat != player:
-            return f"seat {seat} is dealt a hidden Ruin"
-        if kind == REMOVE_RUIN:
-            return "a Ruin is removed unseen"
-        if kind == CHOOSE_END_OF_AGE:
-            return "an End of Age card goes under the Ruins deck"
-        if kind == WONDER_TOKEN and seat != player:
-            size = "Greater" if frame.detail("greater") else "Lesser"
-            return f"seat {seat} builds a {size} Wonder (face down)"
-        if kind == DRAW_REMOVED and seat != player:
-            return f"seat {seat} adds a removed Ruin to its hidden Ruins"
-        return self.chance_label(outcome)
 
     def action_label_for(self, action: int, player: int | None) -> str:
         """The decision as `player` may see it: the removed Ruin The Crumbling Memorial takes is named to its owner

@@ -12,11 +12,13 @@ Interpretations of the rulebook are in RULES.md ("Readings"); the code cites the
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping, Sequence
+from collections.abc import Hashable, Mapping, Sequence
+from operator import attrgetter
 from typing import Any, ClassVar
 
 import numpy as np
 
+from envs.core.chance_labels import ChanceLabel, FrameChanceLabels
 from envs.core.components import Deck, UniqueDeck, uniform_outcomes
 from envs.core.decisions import DecisionFrame
 from envs.core.engine import Automatic, Chance, Decision, FrameEngine, FrameKind, new_frame
@@ -77,13 +79,36 @@ CHANCE_KINDS = (Kind.DEAL, Kind.REVEAL, Kind.REVEAL_CORE, Kind.SLEEVE, Kind.MARK
 """Every chance event."""
 
 
+DEALT_TO = {"hand": "is dealt to your hand", "battlefield": "is dealt to the battlefield"}
+"""Where a DEAL or REVEAL frame's `to` puts the card, in words (by default it is revealed on top of the deck)."""
+
+
+def _card_dealt(state: UnstoppableState, frame: DecisionFrame, sleeve: int) -> str:
+    cards, card = state.game.cards, state.sleeves[sleeve]
+    where = DEALT_TO.get(frame.detail("to", ""), "is revealed on top of your deck")
+    return f"{cards.cores[card.core].name} / {cards.threats[card.threat].name} (sleeve {sleeve + 1}) {where}"
+
+
+def _threat_sleeved(state: UnstoppableState, frame: DecisionFrame, threat: int) -> str:
+    cards = state.game.cards
+    return f"{cards.cores[frame.detail('core')].name} is sleeved with {cards.threats[threat].name} (unseen)"
+
+
+def _threat_sleeved_unseen(state: UnstoppableState, frame: DecisionFrame, threat: int) -> str:
+    return f"{state.game.cards.cores[frame.detail('core')].name} is sleeved with the top threat (unseen)"
+
+
+def _market_filled(state: UnstoppableState, frame: DecisionFrame, upgrade: int) -> str:
+    return f"{state.game.cards.upgrades[upgrade].name} fills market slot {frame.detail('slot') + 1}"
+
+
 def _without(values: tuple[int, ...], value: int) -> tuple[int, ...]:
     """`values` less its first `value`."""
     index = values.index(value)
     return values[:index] + values[index + 1 :]
 
 
-class UnstoppableState(UnstoppableStateData, FrameEngine):  # type: ignore[misc]
+class UnstoppableState(UnstoppableStateData, FrameEngine, FrameChanceLabels):  # type: ignore[misc]
     """A game of Unstoppable: the declared state (state.py) and every rule as a method, run by the frame engine."""
 
     FRAME_KINDS: ClassVar[Mapping[str, FrameKind]] = {
@@ -122,6 +147,20 @@ class UnstoppableState(UnstoppableStateData, FrameEngine):  # type: ignore[misc]
         Kind.REPEAT_LIMIT: Automatic("_repeat_limit"),
     }
     """Every frame kind and the methods that run it (envs/core/engine.py)."""
+    CHANCE_LABELS: ClassVar[Mapping[Hashable, ChanceLabel]] = {
+        Kind.DEAL: ChanceLabel(_card_dealt),
+        Kind.REVEAL: ChanceLabel(_card_dealt),
+        Kind.REVEAL_CORE: ChanceLabel(
+            "{item.name} is revealed on top of the level-{level} core deck", items=attrgetter("game.cards.cores")
+        ),
+        Kind.SLEEVE: ChanceLabel(_threat_sleeved, hidden=_threat_sleeved_unseen),
+        Kind.MARKET: ChanceLabel(_market_filled),
+        Kind.BOSS_CARD: ChanceLabel(
+            "boss card {item.name} is shuffled into the threat deck", items=attrgetter("game.cards.threats")
+        ),
+    }
+    """Each chance outcome in words, naming the card revealed or drawn; the player does not see the threat a
+    drafted core is sleeved with (envs/core/chance_labels.py)."""
 
     def validate(self) -> None:
         """Refuse every position that cannot happen, naming the field (validation.py)."""
@@ -151,36 +190,6 @@ class UnstoppableState(UnstoppableStateData, FrameEngine):  # type: ignore[misc]
         if self.won:
             return "boss defeated"
         return "health" if self.health <= 0 else "danger"
-
-    def chance_label(self, outcome: int) -> str:
-        """The chance outcome in words, naming the card revealed or drawn."""
-        frame = self.stack[-1]
-        cards = self.game.cards
-        kind = frame.kind
-        if kind in (Kind.DEAL, Kind.REVEAL):
-            sleeve = self.sleeves[outcome]
-            where = {"hand": "is dealt to your hand", "battlefield": "is dealt to the battlefield"}.get(
-                frame.detail("to", ""), "is revealed on top of your deck"
-            )
-            return (
-                f"{cards.cores[sleeve.core].name} / {cards.threats[sleeve.threat].name} (sleeve {outcome + 1}) {where}"
-            )
-        if kind == Kind.REVEAL_CORE:
-            return f"{cards.cores[outcome].name} is revealed on top of the level-{frame.detail('level')} core deck"
-        if kind == Kind.SLEEVE:
-            return f"{cards.cores[frame.detail('core')].name} is sleeved with {cards.threats[outcome].name} (unseen)"
-        if kind == Kind.MARKET:
-            return f"{cards.upgrades[outcome].name} fills market slot {frame.detail('slot') + 1}"
-        if kind == Kind.BOSS_CARD:
-            return f"boss card {cards.threats[outcome].name} is shuffled into the threat deck"
-        return f"{kind}: {outcome}"
-
-    def chance_label_for(self, outcome: int, player: int | None) -> str:
-        """The outcome as the player sees it: the threat a drafted core is sleeved with is not named."""
-        frame = self.stack[-1]
-        if frame.kind == Kind.SLEEVE:
-            return f"{self.game.cards.cores[frame.detail('core')].name} is sleeved with the top threat (unseen)"
-        return self.chance_label(outcome)
 
     def action_label_for(self, action: int, player: int | None) -> str:
         """The action with what the player knows of its cards named: a drafted sleeve's core, a target's threat
