@@ -14,12 +14,12 @@ battlefield with the on-deck threat; the hand; the cards in play (exhausted alli
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import cache
 
 import numpy as np
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageDraw
 
 from envs.core.game import State
+from envs.core.picture import Colour, fit, font, panel, pips, wrap_cut
 from envs.unstoppable.cards import MAX_LEVEL, SKIPPED_BORDER, Core, Effect, Upgrade
 from envs.unstoppable.effects import (
     card_effects,
@@ -117,21 +117,16 @@ FONT_SIZE, SMALL_SIZE, TITLE_SIZE = 12, 11, 15
 """Font sizes (pixels): text, the smallest text (a card's rules, a label), the header."""
 LINE = 14
 """Height of one line of card text."""
-BACKGROUND = (30, 28, 36)
-INK = (236, 232, 220)
-DIM = (140, 136, 150)
-DARK = (20, 20, 24)
-PANEL = (46, 44, 56)
-CARD = (62, 60, 74)
-EXHAUSTED_CARD = (44, 42, 50)
-THREAT_CARD = (78, 46, 46)
-HEALTH_RGB = (210, 60, 60)
-ARMOR_RGB = (90, 140, 220)
-CREDIT_RGB = (230, 195, 60)
-ACTION_RGB = (90, 200, 120)
-BOSS_RGB = (170, 90, 210)
-DAMAGE_RGB = (240, 140, 40)
-EMPTY_PIP = (70, 68, 80)
+INK, DIM, DARK = (236, 232, 220), (140, 136, 150), (20, 20, 24)
+"""The text, the secondary text (and a panel's frame), the text on a faction's band (and a pip's outline)."""
+BACKGROUND, PANEL, CARD = (30, 28, 36), (46, 44, 56), (62, 60, 74)
+"""Fills of the background, a band's panel and a card."""
+EXHAUSTED_CARD, THREAT_CARD, EMPTY_PIP = (44, 42, 50), (78, 46, 46), (70, 68, 80)
+"""Fills of an exhausted ally (and an empty market slot), a threat side and an empty pip."""
+HEALTH_RGB, ARMOR_RGB, CREDIT_RGB, ACTION_RGB = (210, 60, 60), (90, 140, 220), (230, 195, 60), (90, 200, 120)
+"""The player mat's health, armor, credits and action points, which also colour what spends or threatens them."""
+BOSS_RGB, DAMAGE_RGB = (170, 90, 210), (240, 140, 40)
+"""Damage dealt to the boss and to a threat."""
 FACTION_RGB = {
     "council": (70, 120, 210),
     "junker": (200, 120, 50),
@@ -161,82 +156,24 @@ MAX_CARD_WIDTH = 172
 MIN_CARD_WIDTH = 60
 
 
-@cache
-def font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
-    """Pillow's default font at `size` (Pillow before 10.1 has one size only)."""
-    try:
-        return ImageFont.load_default(size=size)
-    except TypeError:
-        return ImageFont.load_default()
-
-
-def _fit(words: str, width: float, size: int = FONT_SIZE) -> str:
-    """`words` cut (with "...") to at most `width` pixels."""
-    face = font(size)
-    if face.getlength(words) <= width:
-        return words
-    while words and face.getlength(words + "...") > width:
-        words = words[:-1]
-    return words + "..."
-
-
-def _wrap(words: str, width: float, size: int = SMALL_SIZE) -> list[str]:
-    """`words` as lines of at most `width` pixels (a word longer than a line is cut)."""
-    face = font(size)
-    lines: list[str] = []
-    current = ""
-    for word in words.split():
-        candidate = f"{current} {word}" if current else word
-        if current and face.getlength(candidate) > width:
-            lines.append(current)
-            current = word
-        else:
-            current = candidate
-    if current:
-        lines.append(current)
-    return [_fit(line, width, size) for line in lines]
-
-
 def _lines(
     draw: ImageDraw.ImageDraw,
     x: float,
     y: float,
-    texts: Sequence[tuple[str, tuple[int, int, int]]],
+    texts: Sequence[tuple[str, Colour]],
     width: float,
     bottom: float,
     size: int = SMALL_SIZE,
 ) -> float:
     """Draw wrapped texts from (x, y) down to `bottom` (what does not fit becomes "..."); the next free y."""
     for words, colour in texts:
-        for line in _wrap(words, width, size):
+        for line in wrap_cut(words, width, size):
             if y + LINE > bottom:  # no room left: the card's text is cut, and says so
                 draw.text((x + width - 14, y - LINE), "...", fill=DIM, font=font(size))
                 return y
             draw.text((x, y), line, fill=colour, font=font(size))
             y += LINE
     return y
-
-
-def _pips(
-    draw: ImageDraw.ImageDraw,
-    x: float,
-    y: float,
-    filled: int,
-    total: int,
-    colour: tuple[int, int, int],
-    size: int = 12,
-    round_pips: bool = False,
-) -> float:
-    """A row of `total` pips, the first `filled` in `colour`; the x after the row."""
-    for index in range(total):
-        box = (x, y, x + size, y + size)
-        fill = colour if index < filled else EMPTY_PIP
-        if round_pips:
-            draw.ellipse(box, fill=fill, outline=DARK)
-        else:
-            draw.rectangle(box, fill=fill, outline=DARK)
-        x += size + 3
-    return x
 
 
 def render_rgb(state: State) -> np.ndarray:
@@ -267,13 +204,12 @@ def _header(state: UnstoppableState) -> str:
         words += f"  |  deciding: {frame.kind}"
         if frame.kind == Kind.EFFECT:
             words += f" ({_resolving(state)})"
-    return _fit(words, WIDTH - 2 * MARGIN, TITLE_SIZE)
+    return fit(words, WIDTH - 2 * MARGIN, TITLE_SIZE)
 
 
 def _panel(draw: ImageDraw.ImageDraw, box: tuple[float, float, float, float], title: str) -> None:
     """A framed panel with its title."""
-    draw.rectangle(box, fill=PANEL, outline=DIM)
-    draw.text((box[0] + 8, box[1] + 5), title, fill=INK, font=font(FONT_SIZE))
+    panel(draw, box, title, FONT_SIZE, fill=PANEL, outline=DIM, ink=INK)
 
 
 def _draw_mat(draw: ImageDraw.ImageDraw, state: UnstoppableState, box: tuple[int, int, int, int]) -> None:
@@ -291,7 +227,9 @@ def _draw_mat(draw: ImageDraw.ImageDraw, state: UnstoppableState, box: tuple[int
     )
     for name, value, total, colour, round_pips in rows:
         draw.text((label_x, y), f"{name} {value}", fill=colour, font=font(FONT_SIZE))
-        _pips(draw, pip_x, y + 1, value, total, colour, round_pips=round_pips)
+        pips(
+            draw, (pip_x, y + 1), value, total, colour, EMPTY_PIP, size=12, step=15, outline=DARK, round_pips=round_pips
+        )
         y += 20
     draw.text((label_x, y), f"credits {state.credits}", fill=CREDIT_RGB, font=font(FONT_SIZE))
     y += 22
@@ -311,10 +249,10 @@ def _draw_mat(draw: ImageDraw.ImageDraw, state: UnstoppableState, box: tuple[int
     y += 38
     required = game.boss_damage_required
     draw.text((label_x, y), f"boss damage {state.boss_damage}/{required}", fill=BOSS_RGB, font=font(FONT_SIZE))
-    _pips(draw, pip_x + 30, y + 1, state.boss_damage, required, BOSS_RGB, size=10)
+    pips(draw, (pip_x + 30, y + 1), state.boss_damage, required, BOSS_RGB, EMPTY_PIP, size=10, step=13, outline=DARK)
     y += 22
     counts = f"deck {len(state.deck)}   discard {len(state.discard)}   eliminated {len(state.eliminated)}"
-    draw.text((label_x, y), _fit(counts, x1 - label_x - 8), fill=DIM, font=font(FONT_SIZE))
+    draw.text((label_x, y), fit(counts, x1 - label_x - 8, FONT_SIZE), fill=DIM, font=font(FONT_SIZE))
 
 
 def _draw_danger_track(draw: ImageDraw.ImageDraw, state: UnstoppableState, box: tuple[int, int, int, int]) -> None:
@@ -376,7 +314,7 @@ def _draw_core_decks(draw: ImageDraw.ImageDraw, state: UnstoppableState, box: tu
             draw.rectangle((cx + 4, cy + 19, cx + width - 4, cy + height - 3), fill=FACTION_RGB[cores[top].faction])
         draw.text(
             (cx + 7, cy + 21),
-            _fit(name, width - 14, SMALL_SIZE),
+            fit(name, width - 14, SMALL_SIZE),
             fill=DARK if top != NONE else DIM,
             font=font(SMALL_SIZE),
         )
@@ -420,25 +358,22 @@ def _draw_threat(
     threat = threat_of(state, sleeve)
     attack, health = threat_attack(state, sleeve), threat_health(state, sleeve)
     damage = state.sleeves[sleeve].damage
-    draw.rectangle(box, fill=THREAT_CARD, outline=HEALTH_RGB, width=2)
+    panel(draw, box, threat.name, FONT_SIZE, fill=THREAT_CARD, outline=HEALTH_RGB, ink=INK, inset=(5, 4), border=2)
     width = x1 - x0 - 10
-    draw.text((x0 + 5, y0 + 4), _fit(threat.name, width, FONT_SIZE), fill=INK, font=font(FONT_SIZE))
     draw.text(
         (x0 + 5, y0 + 21),
-        _fit(f"ATK {attack}  DEF {health - attack}  HP {health}", width),
+        fit(f"ATK {attack}  DEF {health - attack}  HP {health}", width, FONT_SIZE),
         fill=INK,
         font=font(FONT_SIZE),
     )
     # The health bar: one segment per point of health, the damage taken in orange.
     bar_y = y0 + 39
     segment = width / max(1, health)
-    for point in range(health):
-        sx = x0 + 5 + point * segment
-        fill = DAMAGE_RGB if point < damage else EMPTY_PIP
-        draw.rectangle((sx, bar_y, sx + max(1.0, segment - 2), bar_y + 9), fill=fill)
+    bar = (max(1.0, segment - 2), 9)
+    pips(draw, (x0 + 5, bar_y), damage, health, DAMAGE_RGB, EMPTY_PIP, size=bar, step=segment)
     draw.text((x0 + 5, bar_y + 12), f"damage {damage}/{health}", fill=DAMAGE_RGB, font=font(SMALL_SIZE))
     keywords = threat_keywords(state, sleeve).text()
-    texts: list[tuple[str, tuple[int, int, int]]] = []
+    texts: list[tuple[str, Colour]] = []
     if keywords:
         texts.append((keywords.upper(), CREDIT_RGB))
     if threat.bonus:
@@ -447,7 +382,7 @@ def _draw_threat(
     _lines(draw, x0 + 5, bar_y + 28, texts, width, y1 - 2)
 
 
-def _upgrade_lines(state: UnstoppableState, sleeve: int, threat_side: bool) -> list[tuple[str, tuple[int, int, int]]]:
+def _upgrade_lines(state: UnstoppableState, sleeve: int, threat_side: bool) -> list[tuple[str, Colour]]:
     """The sleeve's upgrades by name, each with the modifier of the side shown."""
     lines = []
     for cutout, upgrade in zip(("top", "bottom"), upgrades_of(state, sleeve), strict=True):
@@ -497,15 +432,15 @@ def _draw_core(
     band = FACTION_RGB[core.faction]
     draw.rectangle((x0, y0, x1, y0 + 18), fill=band)
     width = x1 - x0 - 10
-    draw.text((x0 + 5, y0 + 3), _fit(core.name, width, FONT_SIZE), fill=DARK, font=font(FONT_SIZE))
+    draw.text((x0 + 5, y0 + 3), fit(core.name, width, FONT_SIZE), fill=DARK, font=font(FONT_SIZE))
     faction = "factionless" if core.faction == "none" else core.faction
     draw.text(
         (x0 + 5, y0 + 21),
-        _fit(f"{core.cost} AP  {core.type}  {faction}  L{core.level}", width, SMALL_SIZE),
+        fit(f"{core.cost} AP  {core.type}  {faction}  L{core.level}", width, SMALL_SIZE),
         fill=INK,
         font=font(SMALL_SIZE),
     )
-    texts: list[tuple[str, tuple[int, int, int]]] = []
+    texts: list[tuple[str, Colour]] = []
     if exhausted:
         texts.append(("EXHAUSTED", HEALTH_RGB))
     if core.effects:
@@ -527,13 +462,20 @@ def _draw_market(draw: ImageDraw.ImageDraw, state: UnstoppableState) -> None:
         x = MARGIN + 8 + slot * (width + 8)
         box = (x, y0 + 22, x + width, y1 - 6)
         if index == NONE:
-            draw.rectangle(box, fill=EXHAUSTED_CARD, outline=DIM)
-            draw.text((x + 5, y0 + 26), f"slot {slot + 1}: empty", fill=DIM, font=font(SMALL_SIZE))
+            panel(
+                draw,
+                box,
+                f"slot {slot + 1}: empty",
+                SMALL_SIZE,
+                fill=EXHAUSTED_CARD,
+                outline=DIM,
+                ink=DIM,
+                inset=(5, 4),
+            )
             continue
         upgrade = upgrades[index]
-        draw.rectangle(box, fill=CARD, outline=CREDIT_RGB)
+        panel(draw, box, upgrade.name, FONT_SIZE, fill=CARD, outline=CREDIT_RGB, ink=INK, inset=(5, 3))
         inner = width - 10
-        draw.text((x + 5, y0 + 25), _fit(upgrade.name, inner, FONT_SIZE), fill=INK, font=font(FONT_SIZE))
         price = f"{upgrade.cost} credits"
         if upgrade.discount is not None:
             price += f" (-{upgrade.discount.amount} on {upgrade.discount.faction})"
