@@ -5,13 +5,13 @@ in its three sections), health and damage, abilities, the round and what the her
 
 from __future__ import annotations
 
-from functools import cache
 from typing import TYPE_CHECKING
 
 import numpy as np
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageDraw
 
 from envs.core.game import State
+from envs.core.picture import Colour, font, panel, pips, wrap, write_centred
 from envs.runebound.rules import CombatState
 from envs.runebound.state import NOT_CAST, NOWHERE, ROUND_CAP, Kind
 from envs.runebound.symbols import ENEMY, HERO, SIDE_NAMES, Symbol
@@ -123,14 +123,12 @@ LEFT_TEXT = COLUMN - MARGIN - 16
 """Width (pixels) of a wrapped line in the left column."""
 SPACE_TEXT = 190
 """Width (pixels) of a board space's wrapped text, left of its tokens."""
-BACKGROUND = (30, 28, 36)
-INK = (235, 230, 215)
-DIM = (150, 145, 135)
-GOLD = (225, 185, 60)
-SPENT = (90, 86, 80)
-HEALTH = (80, 170, 90)
-WOUND = (200, 50, 50)
-FRAME = (110, 105, 120)
+BACKGROUND, INK, DIM, GOLD = (30, 28, 36), (235, 230, 215), (150, 145, 135), (225, 185, 60)
+"""The background, the text, the secondary text, what is being decided (and a gold-rimmed token's ring)."""
+FRAME, SPENT = (110, 105, 120), (90, 86, 80)
+"""A board space's and a token's frame; a spent token's fill."""
+HEALTH, WOUND = (80, 170, 90), (200, 50, 50)
+"""A side's health bar: the health left and the damage taken."""
 SYMBOL_COLOURS = {
     Symbol.PHYSICAL: (200, 200, 210),
     Symbol.MAGIC: (150, 110, 230),
@@ -161,39 +159,10 @@ TOKEN = 50
 TOKEN_STEP = TOKEN + 12
 
 
-@cache
-def _font() -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
-    """Pillow's own font at FONT_SIZE, the same on every machine (Pillow before 10.1 has one size only)."""
-    try:
-        return ImageFont.load_default(size=FONT_SIZE)
-    except TypeError:
-        return ImageFont.load_default()
-
-
-def _wrap(words: str, width: int) -> list[str]:
-    """`words` in lines of at most `width` pixels."""
-    font = _font()
-    lines: list[str] = []
-    line = ""
-    for word in words.split():
-        if line and font.getlength(f"{line} {word}") > width:
-            lines.append(line)
-            line = word
-        else:
-            line = f"{line} {word}" if line else word
-    return [*lines, line] if line else lines
-
-
-def _centred(draw: ImageDraw.ImageDraw, centre: float, y: int, words: str, colour: tuple[int, int, int]) -> None:
-    """Draw `words` centred on x = `centre`."""
-    font = _font()
-    draw.text((centre - font.getlength(words) / 2, y), words, fill=colour, font=font)
-
-
-def _text(draw: ImageDraw.ImageDraw, x: int, y: int, words: str, colour: tuple[int, int, int], width: int) -> int:
+def _text(draw: ImageDraw.ImageDraw, x: int, y: int, words: str, colour: Colour, width: int) -> int:
     """Draw `words` wrapped to `width` pixels; the y below them."""
-    for line in _wrap(words, width):
-        draw.text((x, y), line, fill=colour, font=_font())
+    for line in wrap(words, width, FONT_SIZE):
+        draw.text((x, y), line, fill=colour, font=font(FONT_SIZE))
         y += LINE
     return y
 
@@ -203,7 +172,7 @@ def _disc(draw: ImageDraw.ImageDraw, x: int, y: int, state: CombatState, side: i
     its side's casting order under it."""
     held = state.tokens[side][index]
     box = (x, y, x + TOKEN, y + TOKEN)
-    _centred(draw, x + TOKEN / 2, y + TOKEN + 1, str(index + 1), DIM)
+    write_centred(draw, x + TOKEN / 2, y + TOKEN + 1, str(index + 1), FONT_SIZE, DIM)
     if held.face == NOT_CAST:
         draw.ellipse(box, outline=DIM, width=2)
         return
@@ -211,16 +180,9 @@ def _disc(draw: ImageDraw.ImageDraw, x: int, y: int, state: CombatState, side: i
     fill = SPENT if held.spent else SYMBOL_COLOURS[face.symbol]
     draw.ellipse(box, fill=fill, outline=GOLD if face.gold else FRAME, width=4 if face.gold else 2)
     word = SHORT[face.symbol]
-    _centred(draw, x + TOKEN / 2, y + 10, word, (20, 20, 20))
+    write_centred(draw, x + TOKEN / 2, y + 10, word, FONT_SIZE, (20, 20, 20))
     if face.symbol not in (Symbol.AGILITY, Symbol.DOUBLE, Symbol.TACTICS, Symbol.BLANK):
-        _centred(draw, x + TOKEN / 2, y + 26, str(face.value), (20, 20, 20))
-
-
-def _bar(draw: ImageDraw.ImageDraw, x: int, y: int, health: int, damage: int) -> None:
-    """Health as pips, the damaged ones red."""
-    step = 12
-    for k in range(health):
-        draw.rectangle((x + k * step, y, x + k * step + step - 3, y + 9), fill=WOUND if k < damage else HEALTH)
+        write_centred(draw, x + TOKEN / 2, y + 26, str(face.value), FONT_SIZE, (20, 20, 20))
 
 
 def render_rgb(state: State) -> np.ndarray:
@@ -229,14 +191,14 @@ def render_rgb(state: State) -> np.ndarray:
     assert isinstance(state, CombatState)
     image = Image.new("RGB", (WIDTH, HEIGHT), BACKGROUND)
     draw = ImageDraw.Draw(image)
-    font = _font()
+    face = font(FONT_SIZE)
     if state.hero == NOWHERE or state.enemy == NOWHERE:
-        draw.text((MARGIN, MARGIN), "the hero and the enemy are still to be drawn", fill=INK, font=font)
+        draw.text((MARGIN, MARGIN), "the hero and the enemy are still to be drawn", fill=INK, font=face)
         return np.asarray(image)
     hero, enemy = state.hero_card(), state.enemy_card()
     initiative = "-" if state.initiative == NOWHERE else SIDE_NAMES[state.initiative]
     header = f"Round {state.round}/{ROUND_CAP}   Act {'I' * state.game.act}   initiative: {initiative}"
-    draw.text((MARGIN, MARGIN), header, fill=INK, font=font)
+    draw.text((MARGIN, MARGIN), header, fill=INK, font=face)
     frame = state.decision()
     status = (
         "deciding: " + DECISION_WORDS.get(frame.kind, frame.kind) if frame is not None else state.outcome.name.lower()
@@ -248,8 +210,8 @@ def render_rgb(state: State) -> np.ndarray:
         if state.barrier[side]:
             flags.append(f"barrier {state.barrier[side]}")
         title = f"{name}  {health - state.damage[side]}/{health}" + (f"  [{', '.join(flags)}]" if flags else "")
-        draw.text((MARGIN, y), title, fill=INK, font=font)
-        _bar(draw, MARGIN + 330, y + 3, health, state.damage[side])
+        draw.text((MARGIN, y), title, fill=INK, font=face)
+        pips(draw, (MARGIN + 330, y + 3), state.damage[side], health, WOUND, HEALTH, size=9, step=12)
         y += LINE + 2
         for slot, ability in enumerate(state.abilities(side)):
             mark = " (triggered)" if state.has_triggered(side, slot) else ""
@@ -269,7 +231,7 @@ def render_rgb(state: State) -> np.ndarray:
     ]
     if off:
         y += 4
-        draw.text((MARGIN, y), "enemy tokens off the board (spent, blank):", fill=DIM, font=font)
+        draw.text((MARGIN, y), "enemy tokens off the board (spent, blank):", fill=DIM, font=face)
         y += LINE
         for k, index in enumerate(off):
             _disc(draw, MARGIN + k * TOKEN_STEP, y, state, ENEMY, index)
@@ -280,23 +242,22 @@ def render_rgb(state: State) -> np.ndarray:
 def _board(draw: ImageDraw.ImageDraw, state: CombatState) -> None:
     """The enemy's combat board in the right column: one row per space, top to bottom, its tokens on it."""
     board = state.trait().board
-    font = _font()
+    face = font(FONT_SIZE)
     row = (HEIGHT - 2 * MARGIN) // max(len(board.spaces), 1)
     sections = state.surge_sections()
     for number, space in enumerate(board.spaces):
         top = MARGIN + number * row
-        draw.rectangle((COLUMN, top, WIDTH - MARGIN, top + row - 4), outline=FRAME)
         bonus = f" +{space.bonus}" if space.bonus else ""
-        draw.text(
-            (COLUMN + 6, top + 4), f"{space.symbol.name.lower()}{bonus}", fill=SYMBOL_COLOURS[space.symbol], font=font
-        )
+        title, colour = f"{space.symbol.name.lower()}{bonus}", SYMBOL_COLOURS[space.symbol]
+        box = (COLUMN, top, WIDTH - MARGIN, top + row - 4)
+        panel(draw, box, title, FONT_SIZE, fill=None, outline=FRAME, ink=colour, inset=(6, 4))
         _text(draw, COLUMN + 6, top + 4 + LINE, space.text, DIM, SPACE_TEXT)
         x = COLUMN + 200
         for index in range(len(state.tokens[ENEMY])):
             if state.tokens[ENEMY][index].on != NOWHERE or state.space_of(index) != number:
                 continue
             if space.symbol == Symbol.SURGE:
-                draw.text((x, top + 2), f"section {sections.get(index, 1)}", fill=DIM, font=font)
+                draw.text((x, top + 2), f"section {sections.get(index, 1)}", fill=DIM, font=face)
             _disc(draw, x, top + (LINE if space.symbol == Symbol.SURGE else 4), state, ENEMY, index)
             double = state.double_on(ENEMY, index)
             if double != NOWHERE:  # the stacked double, overlapping the token it doubles

@@ -10,12 +10,13 @@ panel's width and a column that would run off the picture is cut with "...", so 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import cache
 
 import numpy as np
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageDraw
 
+from envs.core import picture
 from envs.core.game import State
+from envs.core.picture import Colour, font, pips, write_centred
 from envs.unbroken.cards import FOOD, RESOURCES, TIME
 from envs.unbroken.rules import UnbrokenState
 from envs.unbroken.state import PHASE_NAMES, Outcome, Phase
@@ -57,9 +58,8 @@ CARDS_PER_ROW = 2
 """Revealed encounters and offered skills are drawn as cards, this many side by side."""
 FONT_SIZE, TITLE_SIZE, MARK_SIZE = 12, 15, 11
 """Font sizes (pixels): text, the header, the skull marks under the time bar."""
-BACKGROUND = (32, 28, 24)
-INK = (235, 225, 200)
-DIM = (150, 140, 120)
+BACKGROUND, INK, DIM = (32, 28, 24), (235, 225, 200), (150, 140, 120)
+"""The background, the text and the secondary text (and a pip's outline)."""
 BAR_COLOURS = {
     "small_effort": (200, 160, 60),
     "medium_effort": (220, 120, 40),
@@ -71,14 +71,10 @@ BAR_COLOURS = {
     "treasure": (230, 200, 40),
     "time": (80, 150, 220),
 }
-WOUND_COLOUR = (200, 40, 40)
-ARMOR_COLOUR = (130, 130, 150)
-ENCOUNTER_FRAME = (170, 130, 80)
-SKILL_FRAME = (140, 110, 220)
-MONSTER_FRAME = (200, 80, 60)
-FRAME = (110, 100, 85)
-
-Colour = tuple[int, int, int]
+WOUND_COLOUR, ARMOR_COLOUR = (200, 40, 40), (130, 130, 150)
+"""The monster's wounds and armor bars; wounds also mark what hurts (a loss, a set-aside weapon, a roll's row)."""
+FRAME, ENCOUNTER_FRAME, SKILL_FRAME, MONSTER_FRAME = (110, 100, 85), (170, 130, 80), (140, 110, 220), (200, 80, 60)
+"""Frames of a panel, an encounter card, a skill card and the monster sheet."""
 
 
 @dataclass(frozen=True)
@@ -114,33 +110,15 @@ class Panel:
     frame: Colour | None = None
 
 
-@cache
-def font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
-    """Pillow's default font at `size` (Pillow before 10.1 has one size only)."""
-    try:
-        return ImageFont.load_default(size=size)
-    except TypeError:
-        return ImageFont.load_default()
-
-
 def text_width(words: str, size: int = FONT_SIZE) -> float:
     """Width in pixels of `words` in the picture's font."""
-    return font(size).getlength(words)
+    return picture.text_width(words, size)
 
 
 def wrap(words: str, width: int, colour: Colour = INK, indent: str = "  ") -> list[Text]:
-    """`words` as lines no wider than `width` (continuation lines indented)."""
-    lines: list[Text] = []
-    current = ""
-    for word in words.split(" "):
-        candidate = f"{current} {word}" if current else word
-        if current and text_width(candidate) > width:
-            lines.append(Text(current, colour))
-            current = indent + word
-        else:
-            current = candidate
-    lines.append(Text(current, colour))
-    return lines
+    """`words` as lines no wider than `width` (continuation lines indented, runs of spaces kept); no words still take
+    a line."""
+    return [Text(line, colour) for line in picture.wrap(words, width, FONT_SIZE, indent, keep_spaces=True) or [""]]
 
 
 def item_height(item: Item) -> int:
@@ -377,12 +355,9 @@ def _draw_pips(draw: ImageDraw.ImageDraw, x: int, y: int, width: int, item: Pips
     step = min(PIP_STEP, room // max(1, item.total))
     size = max(2, step - 2)
     left = x + BAR_LABEL_WIDTH
-    for i in range(item.total):
-        box = (left + i * step, y, left + i * step + size, y + size)
-        draw.rectangle(box, fill=item.colour if i < item.filled else None, outline=DIM)
+    pips(draw, (left, y), item.filled, item.total, item.colour, None, size=size, step=step, outline=DIM)
     for pip, mark in item.marks:
-        centre = left + (pip - 1) * step + size // 2
-        draw.text((centre - text_width(mark, MARK_SIZE) / 2, y + size + 1), mark, fill=DIM, font=font(MARK_SIZE))
+        write_centred(draw, left + (pip - 1) * step + size // 2, y + size + 1, mark, MARK_SIZE, DIM)
 
 
 def render_rgb(state: State) -> np.ndarray:

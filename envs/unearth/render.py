@@ -12,10 +12,11 @@ import math
 from collections.abc import Iterable, Sequence
 
 import numpy as np
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageDraw
 
 from envs.core.decisions import DecisionFrame
 from envs.core.game import State
+from envs.core.picture import Colour, fit, panel, text_width, wrap_cut, write, write_centred
 from envs.unearth.cards import NamedWonder, UnearthCards
 from envs.unearth.claims import PlacedDie
 from envs.unearth.rules import GREATER, LESSER, NAMED_BASE, NOWHERE, PLACE_STONE, UnearthState
@@ -292,13 +293,10 @@ TITLE_SIZE, FONT_SIZE, SMALL_SIZE = 16, 13, 12
 """Font sizes (pixels) of the header, the text and the smallest text (a die's size, a card's rules text)."""
 LINE = 16
 """Height of a line of text at FONT_SIZE or SMALL_SIZE."""
-BACKGROUND = (34, 30, 26)
-INK = (235, 225, 200)
-DIM = (160, 148, 128)
-DARK = (20, 20, 20)
-CARD = (70, 60, 50)
-PANEL = (44, 39, 34)
-EMPTY_CARD = (48, 42, 36)
+INK, DIM, DARK = (235, 225, 200), (160, 148, 128), (20, 20, 20)
+"""The text, the secondary text (and an empty place's frame), the text on a Ruin's band or a die."""
+BACKGROUND, PANEL, CARD, EMPTY_CARD = (34, 30, 26), (44, 39, 34), (70, 60, 50), (48, 42, 36)
+"""Fills of the background, a seat's panel, a card (a Ruin, a Named Wonder) and an empty table place."""
 STONE_RGB = {"red": (200, 50, 40), "yellow": (230, 195, 50), "blue": (50, 100, 210), "black": (20, 20, 20)}
 """Fill of each Stone colour (by name; an unknown colour name is drawn grey)."""
 UNKNOWN_STONE = (128, 128, 128)
@@ -338,15 +336,6 @@ MAX_HEX, MIN_LABEL_HEX = 17, 9
 """Largest hex radius of a tableau (small tableaux are not blown up); a hex smaller than MIN_LABEL_HEX carries no
 letter (a Wonder's kind, a legal cell's key)."""
 SQRT3 = math.sqrt(3.0)
-
-
-@functools.cache
-def font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
-    """Pillow's own font at `size` (Pillow before 10.1 has one size only)."""
-    try:
-        return ImageFont.load_default(size=size)
-    except TypeError:
-        return ImageFont.load_default()
 
 
 def picture_size(num_players: int) -> tuple[int, int]:
@@ -405,34 +394,6 @@ def render_rgb(state: State) -> np.ndarray:
     return np.asarray(image, dtype=np.uint8)
 
 
-def _text(draw: ImageDraw.ImageDraw, xy: tuple[float, float], words: str, size: int, fill: tuple[int, ...]) -> None:
-    draw.text(xy, words, fill=fill, font=font(size))
-
-
-def _fit(words: str, width: float, size: int = FONT_SIZE) -> str:
-    """`words` cut (with "...") to at most `width` pixels."""
-    face = font(size)
-    if face.getlength(words) <= width:
-        return words
-    while words and face.getlength(words + "...") > width:
-        words = words[:-1]
-    return words + "..."
-
-
-def _wrap(words: str, width: float, size: int, most: int) -> list[str]:
-    """`words` as at most `most` lines of at most `width` pixels (the last one cut with "..." if more is left)."""
-    face = font(size)
-    lines: list[str] = []
-    for word in words.split():
-        if lines and face.getlength(f"{lines[-1]} {word}") <= width:
-            lines[-1] += f" {word}"
-        else:
-            lines.append(word)
-    if len(lines) > most:
-        lines = lines[: most - 1] + [_fit(" ".join(lines[most - 1 :]), width, size)]
-    return [_fit(line, width, size) for line in lines]
-
-
 def _draw_header(draw: ImageDraw.ImageDraw, state: UnearthState) -> None:
     """Two lines: turn and who is to play (or the final points) and the pending decision; the End of Age card (or the
     Ruins left in the deck), the bag's Stones and the Wonder tokens left."""
@@ -444,7 +405,7 @@ def _draw_header(draw: ImageDraw.ImageDraw, state: UnearthState) -> None:
         turn = f"turn {state.turn}, seat {state.active} to play"
     frame = state.decision()
     decision = f"  |  seat {frame.seat} decides: {frame.kind}" if frame is not None else ""
-    _text(draw, (MARGIN, 8), _fit(f"UNEARTH  {turn}{decision}", WIDTH - 2 * MARGIN, TITLE_SIZE), TITLE_SIZE, INK)
+    write(draw, (MARGIN, 8), fit(f"UNEARTH  {turn}{decision}", WIDTH - 2 * MARGIN, TITLE_SIZE), TITLE_SIZE, INK)
     if state.end_of_age_revealed:
         age = f"End of Age: {state.game.cards.end_of_age[state.end_of_age].name}"
     else:
@@ -452,14 +413,14 @@ def _draw_header(draw: ImageDraw.ImageDraw, state: UnearthState) -> None:
     x = float(MARGIN)
     y = 8 + TITLE_SIZE + 8
     words = f"{age}  |  bag:"
-    _text(draw, (x, y), words, FONT_SIZE, DIM)
-    x += font(FONT_SIZE).getlength(words) + 6
+    write(draw, (x, y), words, FONT_SIZE, DIM)
+    x += text_width(words, FONT_SIZE) + 6
     for colour, count in enumerate(state.bag):
         _hexagon(draw, (x + 7, y + 7), 7, _stone_rgb(colour))
-        _text(draw, (x + 17, y), str(count), FONT_SIZE, INK)
-        x += 17 + font(FONT_SIZE).getlength(str(count)) + 8
+        write(draw, (x + 17, y), str(count), FONT_SIZE, INK)
+        x += 17 + text_width(str(count), FONT_SIZE) + 8
     tokens = f"  |  Wonder tokens left: {len(state.lesser_tokens)} Lesser, {len(state.greater_tokens)} Greater"
-    _text(draw, (x, y), _fit(tokens, WIDTH - MARGIN - x), FONT_SIZE, DIM)
+    write(draw, (x, y), fit(tokens, WIDTH - MARGIN - x, FONT_SIZE), FONT_SIZE, DIM)
 
 
 def _draw_named_wonders(draw: ImageDraw.ImageDraw, state: UnearthState, top: int) -> None:
@@ -468,7 +429,7 @@ def _draw_named_wonders(draw: ImageDraw.ImageDraw, state: UnearthState, top: int
     named = state.game.cards.named_wonders
     built = sum(len(wonders) for wonders in state.named_built)
     title = f"Named Wonders in play: {len(state.named_in_play)}" + (f" ({built} built)" if built else "")
-    _text(draw, (MARGIN, top), title, FONT_SIZE, INK)
+    write(draw, (MARGIN, top), title, FONT_SIZE, INK)
     columns = _wonder_columns(state.num_players)
     width = (WIDTH - 2 * MARGIN - GAP * (columns - 1)) / columns
     height = _wonder_card_height(state.num_players)
@@ -486,9 +447,8 @@ def _draw_named_wonder(
     """A Named Wonder's card: its name, its formula's six symbols (a Stone hex in the colour it names, or ? or a
     group's digit), its points and `lines` lines of its text."""
     x0, y0, x1, _ = box
-    draw.rectangle(box, fill=CARD, outline=WONDER_RGB)
+    panel(draw, box, wonder.name, FONT_SIZE, fill=CARD, outline=WONDER_RGB, ink=WONDER_RGB, inset=(6, 4))
     inner = x1 - x0 - 12
-    _text(draw, (x0 + 6, y0 + 4), _fit(wonder.name, inner), FONT_SIZE, WONDER_RGB)
     letters = dict(zip(COLOUR_LETTERS, range(len(COLOUR_LETTERS)), strict=True))
     y = y0 + 22 + FORMULA_HEX
     x = x0 + 6 + FORMULA_HEX
@@ -496,11 +456,11 @@ def _draw_named_wonder(
         colour = letters.get(symbol)
         _hexagon(draw, (x, y), FORMULA_HEX, None if colour is None else _stone_rgb(colour))
         if colour is None:  # any colour (?) or a group's digit
-            _text(draw, (x - font(SMALL_SIZE).getlength(symbol) / 2, y - 7), symbol, SMALL_SIZE, INK)
+            write_centred(draw, x, y - 7, symbol, SMALL_SIZE, INK)
         x += 2 * FORMULA_HEX + 3
-    _text(draw, (x + 6, y - 8), _count(wonder.points, "point"), FONT_SIZE, INK)
-    for line, words in enumerate(_wrap(wonder.text, inner, SMALL_SIZE, lines)):
-        _text(draw, (x0 + 6, y0 + WONDER_TEXT_TOP + line * (LINE - 1)), words, SMALL_SIZE, DIM)
+    write(draw, (x + 6, y - 8), _count(wonder.points, "point"), FONT_SIZE, INK)
+    for line, words in enumerate(wrap_cut(wonder.text, inner, SMALL_SIZE, lines)):
+        write(draw, (x0 + 6, y0 + WONDER_TEXT_TOP + line * (LINE - 1)), words, SMALL_SIZE, DIM)
 
 
 def _draw_table(draw: ImageDraw.ImageDraw, state: UnearthState, top: int) -> None:
@@ -514,18 +474,25 @@ def _draw_table(draw: ImageDraw.ImageDraw, state: UnearthState, top: int) -> Non
         box = (x0, top, x0 + width, top + TABLE_HEIGHT)
         ruin_id = state.table[place]
         if ruin_id == NOWHERE:
-            draw.rectangle(box, fill=EMPTY_CARD, outline=DIM)
-            _text(draw, (x0 + 6, top + 6), f"place {place + 1}: empty", FONT_SIZE, DIM)
+            panel(
+                draw, box, f"place {place + 1}: empty", FONT_SIZE, fill=EMPTY_CARD, outline=DIM, ink=DIM, inset=(6, 6)
+            )
             continue
         ruin = ruins[ruin_id]
         colour = END_OF_AGE_RGB if ruin.colour is None else RUIN_RGB.get(_ruin_colour(state, ruin.colour), DIM)
         draw.rectangle(box, fill=CARD, outline=colour, width=2)
         draw.rectangle((x0, top, x0 + width, top + 21), fill=colour)
-        _text(draw, (x0 + 6, top + 3), _fit(f"{place + 1}. {ruin.name}", width - 12), FONT_SIZE, DARK)
+        write(draw, (x0 + 6, top + 3), fit(f"{place + 1}. {ruin.name}", width - 12, FONT_SIZE), FONT_SIZE, DARK)
         dice = state.dice_on(place)
         total = sum(die.value for die in dice)
         points = f", {ruin.points:+d} pts" if ruin.points else ""
-        _text(draw, (x0 + 6, top + 25), _fit(f"dice {total} of {ruin.claim}{points}", width - 12), FONT_SIZE, INK)
+        write(
+            draw,
+            (x0 + 6, top + 25),
+            fit(f"dice {total} of {ruin.claim}{points}", width - 12, FONT_SIZE),
+            FONT_SIZE,
+            INK,
+        )
         stones = [c for c, count in enumerate(state.ruin_stones[place]) for _ in range(count)]
         for i, stone in enumerate(stones):
             _hexagon(draw, (x0 + 6 + RUIN_STONE + i * (2 * RUIN_STONE + 4), top + 52), RUIN_STONE, _stone_rgb(stone))
@@ -545,9 +512,9 @@ def _draw_dice(draw: ImageDraw.ImageDraw, dice: Sequence[PlacedDie], box: tuple[
         if dy + step - 4 > y1:
             break  # more dice than any game places on one Ruin
         draw.rectangle((dx, dy, dx + step - 4, dy + step - 4), fill=SEAT_RGB[die.owner], outline=DARK)
-        _text(draw, (dx + 3, dy + 1), str(die.value), FONT_SIZE, DARK)
+        write(draw, (dx + 3, dy + 1), str(die.value), FONT_SIZE, DARK)
         if step == DIE_STEP:
-            _text(draw, (dx + 3, dy + 16), f"d{die.faces}", SMALL_SIZE, (60, 60, 60))
+            write(draw, (dx + 3, dy + 16), f"d{die.faces}", SMALL_SIZE, (60, 60, 60))
 
 
 def _draw_seat(draw: ImageDraw.ImageDraw, state: UnearthState, seat: int, box: tuple[int, int, int, int]) -> None:
@@ -555,9 +522,9 @@ def _draw_seat(draw: ImageDraw.ImageDraw, state: UnearthState, seat: int, box: t
     face down, Stones by colour) in a column, its tableau beside them."""
     x0, y0, x1, y1 = box
     cards = state.game.cards
-    draw.rectangle(box, fill=PANEL, outline=SEAT_RGB[seat], width=2)
     active = " (to play)" if seat == state.active and not state.over else ""
-    _text(draw, (x0 + 8, y0 + 6), f"seat {seat}{active}", TITLE_SIZE, SEAT_RGB[seat])
+    rgb = SEAT_RGB[seat]
+    panel(draw, box, f"seat {seat}{active}", TITLE_SIZE, fill=PANEL, outline=rgb, ink=rgb, inset=(8, 6), border=2)
     pool = " ".join(f"d{cards.die_sides[d]}" for d, place in enumerate(state.die_place[seat]) if place == NOWHERE)
     claimed = ", ".join(_ruin_name(state, r) for r in state.claimed[seat])
     built_names = {cards.named_wonders[k].name for k in state.named_built[seat]}
@@ -572,15 +539,15 @@ def _draw_seat(draw: ImageDraw.ImageDraw, state: UnearthState, seat: int, box: t
     x, y = x0 + 8, y0 + 30
     for colour, count in enumerate(state.tableaus[seat].stones_by_colour):
         _hexagon(draw, (x + 7, y + 8), 7, _stone_rgb(colour))
-        _text(draw, (x + 17, y), str(count), FONT_SIZE, INK)
+        write(draw, (x + 17, y), str(count), FONT_SIZE, INK)
         x += 44
     y += LINE + 4
-    lines = [line for words, most in texts for line in _wrap(words, SEAT_TEXT_WIDTH, FONT_SIZE, most)]
+    lines = [line for words, most in texts for line in wrap_cut(words, SEAT_TEXT_WIDTH, FONT_SIZE, most)]
     room = (y1 - 4 - y) // LINE
     if len(lines) > room:  # more than a panel holds (many Named Wonders built): the last line says so
         lines = [*lines[: room - 1], "..."]
     for line in lines:
-        _text(draw, (x0 + 8, y), line, FONT_SIZE, WONDER_RGB if line in built_names else INK)
+        write(draw, (x0 + 8, y), line, FONT_SIZE, WONDER_RGB if line in built_names else INK)
         y += LINE
     frame = state.decision()
     placing = frame is not None and frame.kind == PLACE_STONE and frame.detail("seat") == seat
@@ -600,7 +567,7 @@ def _draw_tableau(
     grid = tableau.grid
     occupied = [tableau.hex_at(cell) for cell in (*stones, *wonders, *keys)]
     if not occupied:
-        _text(draw, (box[0], box[1]), "no Stones yet", FONT_SIZE, DIM)
+        write(draw, (box[0], box[1]), "no Stones yet", FONT_SIZE, DIM)
         return
     shown = {
         hex_
@@ -632,8 +599,7 @@ def _draw_tableau(
         else:
             _hexagon(draw, centre, size - 1, None, outline=GRID_RGB)
         if label and size >= MIN_LABEL_HEX:
-            face = font(SMALL_SIZE)
-            _text(draw, (centre[0] - face.getlength(label) / 2, centre[1] - 8), label, SMALL_SIZE, ink)
+            write_centred(draw, centre[0], centre[1] - 8, label, SMALL_SIZE, ink)
 
 
 def _wonder_label(cards: UnearthCards, wonder: int) -> str:
@@ -652,8 +618,8 @@ def _hexagon(
     draw: ImageDraw.ImageDraw,
     centre: tuple[float, float],
     radius: float,
-    fill: tuple[int, int, int] | None,
-    outline: tuple[int, int, int] = STONE_OUTLINE,
+    fill: Colour | None,
+    outline: Colour = STONE_OUTLINE,
 ) -> None:
     """A pointy-top hexagon of circumradius `radius` around `centre`."""
     x, y = centre
@@ -664,7 +630,7 @@ def _hexagon(
     draw.polygon(corners, fill=fill, outline=outline)
 
 
-def _stone_rgb(colour: int) -> tuple[int, int, int]:
+def _stone_rgb(colour: int) -> Colour:
     return STONE_RGB.get(COLOUR_NAMES[colour], UNKNOWN_STONE)
 
 
