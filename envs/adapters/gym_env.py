@@ -33,7 +33,7 @@ from envs.adapters.driver import (
 from envs.adapters.spaces import observation_space
 from envs.core.game import Game, State
 from envs.core.keywords import check_keywords
-from envs.core.registration import game_record_of_env_id, load_attribute
+from envs.core.registration import UnknownGameError, game_record_of_env_id, load_attribute
 
 __all__ = ["ILLEGAL_ACTION_MODES", "ILLEGAL_ACTION_PENALTY", "RecordPicture", "TabletopEnv", "make_gym_env"]
 
@@ -181,7 +181,7 @@ def make_gym_env(
             check_keywords(env_id, kwargs, valid)
         game = game_factory(**{key: kwargs[key] for key in game_keywords if key in kwargs})
         adapter_kwargs = {key: kwargs[key] for key in adapter_keywords if key in kwargs}
-        return adapter(game, **adapter_kwargs, rgb_renderer=_record_picture(env_id, adapter_kwargs.get("render_mode")))
+        return adapter(game, **adapter_kwargs, rgb_renderer=record_picture(env_id, adapter_kwargs.get("render_mode")))
 
     make_env.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
         [*game_parameters, *adapter_parameters], return_annotation=adapter_name
@@ -209,10 +209,13 @@ def _keyword_parameters(function: Callable[..., Any], skip: int, leave_out: froz
     ]
 
 
-def _record_picture(env_id: str, render_mode: str | None) -> RecordPicture | None:
+def record_picture(env_id: str, render_mode: str | None) -> RecordPicture | None:
     """The picture function of the game that declares `env_id` (None if its record names none); imported now under
     `render_mode="rgb_array"`, so that a bad target fails when the env is made."""
-    target = game_record_of_env_id(env_id).picture
+    try:
+        target = game_record_of_env_id(env_id).picture
+    except UnknownGameError:  # a module imported before its package registered it: no record, no picture
+        return None
     if target is None:
         return None
     picture = RecordPicture(target)

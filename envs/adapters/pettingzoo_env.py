@@ -34,8 +34,9 @@ a done agent's `None` is no action and passes.
 
 Truncation: with `max_decisions=k` every agent is truncated (reward 0) after k decisions if the game goes on.
 Render: `render_mode="ansi"` returns the public view's text (`game.observer(None)`); `render_mode="rgb_array"`
-returns the game's picture, an HxWx3 uint8 array from the `rgb_renderer` the game's module passes
-(`make_env_module(..., rgb_renderer=...)`); an env without one offers "ansi" only (`metadata["render_modes"]`).
+returns the game's picture, an HxWx3 uint8 array drawn by the function the game's record names (`GameRecord.picture`)
+or by the `rgb_renderer` the module passes (`make_env_module(..., rgb_renderer=...)`); an env without either offers
+"ansi" only (`metadata["render_modes"]`).
 """
 
 from __future__ import annotations
@@ -56,9 +57,11 @@ from envs.adapters.driver import (
     action_index,
     warn_unknown_reset_options,
 )
+from envs.adapters.gym_env import record_picture
 from envs.adapters.spaces import observation_space
 from envs.core.game import TERMINAL, Game, IllegalActionError, State
 from envs.core.keywords import check_keywords, keywords_of
+from envs.core.registration import ENV_NAMESPACE
 
 AGENT_PREFIX = "player_"
 """Agent names are AGENT_PREFIX + seat index, as in PettingZoo classic."""
@@ -359,8 +362,8 @@ def make_env_module(
     """The `env` and `raw_env` functions of a game's `<name>.py` module (PettingZoo classic's pair).
 
     `raw_env(reward=, illegal_action=, render_mode=, max_decisions=, **game_kwargs)` builds the bare env;
-    `env(...)` wraps it as the classic envs are. `rgb_renderer` (state -> HxWx3 uint8 picture) enables
-    `render_mode="rgb_array"`.
+    `env(...)` wraps it as the classic envs are. `render_mode="rgb_array"` draws with `rgb_renderer` (state -> HxWx3
+    uint8 picture), by default the picture the game's record names (`GameRecord.picture` of `tabletop/<name>`).
     """
 
     game_keywords = keywords_of(game_factory)
@@ -370,7 +373,8 @@ def make_env_module(
         if game_keywords is not None:  # a misspelled keyword is named with the valid ones, the adapter's included
             check_keywords(name, kwargs, (*game_keywords, *ADAPTER_KWARGS))
         adapter = {key: kwargs.pop(key) for key in ADAPTER_KWARGS if key in kwargs}
-        return TabletopAECEnv(game_factory(**kwargs), name=name, rgb_renderer=rgb_renderer, **adapter)
+        renderer = rgb_renderer or record_picture(f"{ENV_NAMESPACE}/{name}", adapter.get("render_mode"))
+        return TabletopAECEnv(game_factory(**kwargs), name=name, rgb_renderer=renderer, **adapter)
 
     def env(**kwargs: Any) -> AECEnv:
         """The AEC env wrapped as PettingZoo classic does: by default (`illegal_action="penalize"`) an illegal move

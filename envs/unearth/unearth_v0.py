@@ -5,8 +5,7 @@ from __future__ import annotations
 
 from envs.adapters.pettingzoo_env import make_env_module
 from envs.unearth.game import UnearthGame
-from envs.unearth.render import render_rgb
 
-env, raw_env = make_env_module(UnearthGame, "unearth_v0", rgb_renderer=render_rgb)
+env, raw_env = make_env_module(UnearthGame, "unearth_v0")
 
 __all__ = ["env", "raw_env"]

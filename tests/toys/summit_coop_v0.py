@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from envs.adapters.pettingzoo_env import make_env_module
-from tests.toys.summit import SummitCoopGame, render_rgb
+from tests.toys.summit import SummitCoopGame
 
-env, raw_env = make_env_module(SummitCoopGame, "summit_coop_v0", rgb_renderer=render_rgb)
+env, raw_env = make_env_module(SummitCoopGame, "summit_coop_v0")
 
 __all__ = ["env", "raw_env"]
