@@ -91,6 +91,9 @@ class GameRecord:
     picture: str | None = None
     """The game's picture as "module:function", called `draw(state) -> HxWx3 uint8 array` (the public view): what the
     envs' `rgb_array` mode, the viewer and the docs' game pages draw with; None for a game without a picture."""
+    former_names: tuple[str, ...] = ()
+    """Names the game was registered under before (old replays and runs name it so): `game_record` finds the game by
+    one while no game holds that name now, and a replay whose env id is this game's may name it."""
     same_spaces_at_every_player_count: bool = False
     """The game's promise that its observation and action spaces are the same at every value of its `num_players`
     setting (a model trained at one player count plays at another); the generic checkers hold it to that."""
@@ -277,9 +280,12 @@ def resolve_env_id(env_id: str) -> str:
 
 
 def game_record(name: str) -> GameRecord:
-    """The record of the game called `name`; UnknownGameError lists the known games otherwise."""
+    """The record of the game called `name`, or once called so (`GameRecord.former_names`) when no game holds the
+    name now; UnknownGameError lists the known games otherwise."""
     records = registered_games()
     record = records.get(name)
+    if record is None:
+        record = next((known for known in records.values() if name in known.former_names), None)
     if record is None:
         raise UnknownGameError(f"unknown game {name!r}; known games: {', '.join(records) or '(none)'}")
     return record

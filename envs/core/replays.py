@@ -290,7 +290,7 @@ def start_of(record: ReplayRecord) -> State:
         registered = game_record_of_env_id(record.env_id) if record.env_id else game_record(record.game)
     except UnknownGameError as error:  # the message lists the known games or env ids
         raise ReplayError(str(error)) from None
-    if registered.name != record.game:
+    if record.game not in (registered.name, *registered.former_names):
         raise ReplayError(
             f"env_id {record.env_id!r} is the game {registered.name!r}, but the record names {record.game!r}"
         )

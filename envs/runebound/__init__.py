@@ -28,6 +28,7 @@ COMBAT = GameRecord(
     main_setting="trait",
     outcome_facts=("outcome", "rounds"),
     headline_fact="outcome",
+    former_names=("runebound",),
 )
 """The combat's registration record (see envs/core/registration.py)."""
 GAMES = (COMBAT,)

@@ -249,3 +249,44 @@ def test_a_cooperative_game_of_a_solo_and_coop_record_replays_from_its_env_id(tm
     record = build_record(game, history, state, env_id="tabletop/summit_coop_v0", game_kwargs={}, players=["a", "b"])
     replayed = replay(read_record(write_record(record, tmp_path / "coop.json")))
     assert replayed.to_dict() == state.to_dict()
+
+
+def test_a_record_under_a_former_game_name_still_replays(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 33: the combat's record was renamed (`runebound` -> `runebound_combat`); old replays "still load (a
+    one-line alias)": a replay naming the former name replays exactly, with its env id or without; a current name
+    wins over a former one; a name no game held is still refused."""
+    import gymnasium as gym
+
+    from envs.core import registration
+
+    env = gym.make("tabletop/RuneboundCombat-v0")
+    env.reset(seed=3)
+    terminated = truncated = False
+    rng = np.random.default_rng(3)
+    while not (terminated or truncated):
+        mask = env.unwrapped.state.legal_actions_mask()  # type: ignore[attr-defined]
+        _, _, terminated, truncated, _ = env.step(int(rng.choice(np.flatnonzero(mask))))
+    game = env.unwrapped.game  # type: ignore[attr-defined]
+    final = env.unwrapped.state  # type: ignore[attr-defined]
+    for env_id in ("tabletop/RuneboundCombat-v0", None):
+        record = build_record(
+            game,
+            env.unwrapped.history,
+            final,
+            env_id=env_id,
+            game_kwargs={},
+            seed=3,  # type: ignore[attr-defined]
+            start_state=env.unwrapped.start_state,  # type: ignore[attr-defined]
+        )
+        old = record.model_copy(update={"game": "runebound"})
+        assert replay(parse_record(record_json(old))).to_dict() == final.to_dict()
+    assert registration.game_record("runebound").name == "runebound_combat"
+    with pytest.raises(ReplayError, match="the record names 'unbroken'"):
+        replay(record.model_copy(update={"game": "unbroken", "env_id": "tabletop/RuneboundCombat-v0"}))
+    combat = registration.game_record("runebound_combat")
+    pitch = registration.game_record("pitch")
+    impostor = registration.GameRecord(
+        "climb", "x", gym_envs=(registration.GymEnvRecord("t/C-v0", "x:y"),), former_names=("pitch",)
+    )
+    monkeypatch.setattr(registration, "registered_games", lambda: {"climb": impostor, "pitch": pitch, "c": combat})
+    assert registration.game_record("pitch") is pitch  # the current holder of a name wins
