@@ -227,7 +227,7 @@ def test_every_registered_game_has_a_state_fuzz_report(name: str) -> None:
     assert document["huge_integers"] == [state_fuzz.huge_text(huge) for huge in state_fuzz.HUGE_INTEGERS]
     assert document["arguments"]["invariants"], "fuzzed without the game's invariants"
     record = game_record(name)
-    settings = [state_fuzz.setting_label(record, kwargs) for kwargs in state_fuzz.setting_combinations(record)]
+    settings = [state_fuzz.setting_label(record, kwargs) for kwargs in record.setting_combinations()]
     assert list(document["settings"]) == settings
     markdown = stem.with_suffix(".md").read_text(encoding="utf-8")
     assert f"`python -m benchmarks.state_fuzz --game {name} " in markdown
