@@ -20,6 +20,7 @@ from __future__ import annotations
 import importlib
 import inspect
 import re
+import shutil
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -89,6 +90,8 @@ def write_pages(folder: Path) -> None:
     """Write every generated page into `folder`: `games/<game>.md` (with its picture), `games/<game>/results.md`,
     the documents of each game package in `games/<package>/*.md`, `results.md` and `configs.md`."""
     games = folder / "games"
+    for generated in (games, folder / "api"):  # pages of a renamed game or module must not linger
+        shutil.rmtree(generated, ignore_errors=True)
     games.mkdir(parents=True, exist_ok=True)
     records = discovered_games()
     for name, record in sorted(records.items()):

@@ -93,12 +93,10 @@ def chance_label(outcome: int) -> str:
     return f"d6 = {outcome}: +{0 if outcome <= SLIP_FACES else CLIMB_GAIN}"
 
 
-@dataclasses.dataclass
-class PitchState(State):
-    """One pitch as a whole game."""
+class OnAPitch(State):
+    """What a state on a pitch answers from the part it holds (`part`): who acts, the options, the die."""
 
-    game: PitchGame
-    part: PitchPart = dataclasses.field(default_factory=PitchPart)
+    part: PitchPart
 
     def current_player(self) -> int:
         """0 to decide, CHANCE for a climb's die, TERMINAL once the pitch is over."""
@@ -117,6 +115,14 @@ class PitchState(State):
     def chance_label(self, outcome: int) -> str:
         """The die face and what it gains."""
         return chance_label(outcome)
+
+
+@dataclasses.dataclass
+class PitchState(OnAPitch):
+    """One pitch as a whole game."""
+
+    game: PitchGame
+    part: PitchPart = dataclasses.field(default_factory=PitchPart)
 
     def _apply(self, action: int) -> None:
         self.part = self.part.after(action)

@@ -11,37 +11,19 @@ from typing import Any
 
 import numpy as np
 
-from envs.core.game import CHANCE, TERMINAL, Game, GameSpec, Observer, State, StateFormatError
-from tests.toys.ridge.pitch import ACTION_LABELS, PITCH_TURNS, PitchObserver, PitchPart, chance_label
+from envs.core.game import Game, GameSpec, Observer, State, StateFormatError
+from tests.toys.ridge.pitch import ACTION_LABELS, PITCH_TURNS, OnAPitch, PitchObserver, PitchPart
 
 RIDGE_PITCHES = 3
 
 
 @dataclasses.dataclass
-class RidgeState(State):
+class RidgeState(OnAPitch):
     """The pitch under way and the pitches won before it."""
 
     game: RidgeGame
     pitches_won: int = 0
     part: PitchPart = dataclasses.field(default_factory=PitchPart)
-
-    def current_player(self) -> int:
-        """As the pitch's, until the ridge is over."""
-        if self.part.climbing:
-            return CHANCE
-        return TERMINAL if self.part.over() else 0
-
-    def legal_actions(self) -> list[int]:
-        """The pitch's options."""
-        return self.part.legal_actions()
-
-    def chance_outcomes(self) -> list[tuple[int, float]]:
-        """The pitch's die."""
-        return self.part.chance_outcomes()
-
-    def chance_label(self, outcome: int) -> str:
-        """The pitch's label of the die."""
-        return chance_label(outcome)
 
     def _apply(self, action: int) -> None:
         part = self.part.after(action)
