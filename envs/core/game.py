@@ -158,7 +158,6 @@ class State(abc.ABC):
     """Everything that changes during a game; cheap to clone, picklable, JSON-able via to_dict."""
 
     game: Game
-    chance_labels: ClassVar[dict[str, str]] = {}
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
