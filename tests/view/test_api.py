@@ -24,6 +24,7 @@ from agents.view.app import create_app
 from agents.view.board import picture_function
 from agents.view.live import LiveGame, LiveGames
 from agents.view.running import marker_path, running_record
+from envs.adapters.gym_env import RecordPicture
 from envs.core.actions import ActionCodec
 from envs.core.game import CHANCE, State
 from envs.core.registration import game_record_of_env_id, make_env_game
@@ -149,6 +150,8 @@ def rgb_renderer_of_env(env_id: str) -> Any:
         env = module.raw_env()
     renderer = env.unwrapped._rgb_renderer
     env.close()
+    if isinstance(renderer, RecordPicture):  # the record's picture, imported at first use
+        return renderer.load()
     return renderer
 
 
