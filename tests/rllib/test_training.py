@@ -7,7 +7,8 @@ runs to a few seconds each after Ray's start.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+import logging
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -63,7 +64,7 @@ def test_a_bad_rllib_key_fails_before_ray_starts(
 @pytest.fixture(scope="module")
 def local_ray() -> Iterator[None]:
     """One small local Ray for the module's runs."""
-    ray.init(address="local", num_cpus=2, include_dashboard=False, logging_level="WARNING")
+    ray.init(address="local", num_cpus=2, include_dashboard=False, logging_level=logging.WARNING)
     yield
     ray.shutdown()
 
@@ -102,19 +103,6 @@ def test_tiny_unbroken_run_trains_checkpoints_and_evaluates(
     assert f"evaluate: python evaluate.py --agent rllib:{run_dir}" in output
 
 
-def test_tiny_unearth_self_play_run_meets_random_in_a_tournament(
-    local_ray: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    run_dir = train("configs/unearth/rllib_selfplay.yaml", tmp_path / "runs", "train.final_eval_episodes=0")
-    monkeypatch.chdir(tmp_path)  # a checkpoint named by a relative path, as train.py's closing evaluation names it
-    checkpoint = (run_dir / RLLIB_FINAL_CHECKPOINT_NAME).relative_to(tmp_path)
-    out = tmp_path / "eval"
-    arguments = ["--agent", f"rllib:{checkpoint}", "--agent", "random", "--episodes", "1", "--no-progress"]
-    assert evaluate_cli.main([*arguments, "--out", str(out)]) == 0
-    results = json.loads((out / "results.json").read_text())
-    assert f"rllib:{checkpoint}" in json.dumps(results)
-
-
 LEAGUE = [
     "train.total_timesteps=1500",
     "train.checkpoint_interval=500",
@@ -136,14 +124,30 @@ def module_weights(checkpoint: Path, module_id: str) -> dict[str, torch.Tensor]:
     return dict(module.state_dict())  # type: ignore[attr-defined]  # (a torch RLModule)
 
 
+@pytest.fixture(scope="module")
+def league_run(local_ray: None, tmp_path_factory: pytest.TempPathFactory) -> Callable[[int], Path]:
+    """The run directory of an Unearth league run with `learners` learner actors, trained once for the module (the
+    tests below read it and leave it as it is)."""
+    runs: dict[int, Path] = {}
+
+    def run(learners: int) -> Path:
+        if learners not in runs:
+            root = tmp_path_factory.mktemp(f"league_{learners}_learners") / "runs"
+            overrides = [*LEAGUE, f"algo.num_learners={learners}"]
+            runs[learners] = train("configs/unearth/rllib_selfplay.yaml", root, *overrides)
+        return runs[learners]
+
+    return run
+
+
 @pytest.mark.parametrize("learners", [0, 1])
 def test_the_league_freezes_copies_of_the_learner_that_never_train_and_keeps_max_kept(
-    local_ray: None, tmp_path: Path, learners: int
+    league_run: Callable[[int], Path], learners: int
 ) -> None:
     """Issue 11: frozen snapshots join the league at each check (here unconditionally), the league is bounded, and a
     member keeps the learner's weights of the moment it was frozen while the learner trains on against it; with the
     update in the training process and in a learner actor, as on a cluster."""
-    run_dir = train("configs/unearth/rllib_selfplay.yaml", tmp_path / "runs", *LEAGUE, f"algo.num_learners={learners}")
+    run_dir = league_run(learners)
     league = json.loads((run_dir / "league.json").read_text())
     assert league["members"] == ["league_1000", "league_1500"]
     assert [check["member"] for check in league["checks"]] == ["league_500", "league_1000", "league_1500"]
@@ -157,6 +161,19 @@ def test_the_league_freezes_copies_of_the_learner_that_never_train_and_keeps_max
     assert at_freeze.keys() == member.keys() == learner.keys()
     assert all(torch.equal(at_freeze[key], member[key]) for key in member)
     assert not all(torch.equal(learner[key], member[key]) for key in member)
+
+
+def test_an_unearth_self_play_run_meets_random_in_a_tournament(
+    league_run: Callable[[int], Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    run_dir = league_run(0)
+    monkeypatch.chdir(run_dir.parent)  # a checkpoint named by a relative path, as train.py's closing evaluation does
+    checkpoint = (run_dir / RLLIB_FINAL_CHECKPOINT_NAME).relative_to(run_dir.parent)
+    out = tmp_path / "eval"
+    arguments = ["--agent", f"rllib:{checkpoint}", "--agent", "random", "--episodes", "1", "--no-progress"]
+    assert evaluate_cli.main([*arguments, "--out", str(out)]) == 0
+    results = json.loads((out / "results.json").read_text())
+    assert f"rllib:{checkpoint}" in json.dumps(results)
 
 
 def test_league_settings_the_game_cannot_use_fail_before_ray_starts(
