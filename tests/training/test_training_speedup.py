@@ -8,6 +8,9 @@ from pathlib import Path
 
 from benchmarks import training_speedup
 
+TINY_RECIPE = "tests/training/card_duel_tiny_selfplay.yaml"
+"""The toy's self-play recipe at a test's size (one rollout, one epoch), a committed file: both trees read it."""
+
 
 def test_both_sides_train_with_their_own_trees_code_and_the_report_names_the_ratio(tmp_path: Path) -> None:
     """The baseline side runs in a worktree of the commit (its `agents` imported from there), the checkout's side here;
@@ -16,7 +19,7 @@ def test_both_sides_train_with_their_own_trees_code_and_the_report_names_the_rat
         ["git", "rev-parse", "--short", "HEAD"], cwd=training_speedup.REPO_ROOT, capture_output=True, text=True
     ).stdout.strip()
     stem = tmp_path / "speedup"
-    arguments = ["--config", "configs/card_duel/selfplay.yaml", "--baseline", head, "--steps", "256", "--rounds", "1"]
+    arguments = ["--config", TINY_RECIPE, "--baseline", head, "--steps", "256", "--rounds", "1"]
     assert training_speedup.main([*arguments, "--out", str(stem)]) == 0
     document = json.loads(stem.with_suffix(".json").read_text(encoding="utf-8"))
     baseline, checkout = document["sides"]
