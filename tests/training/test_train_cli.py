@@ -70,14 +70,13 @@ def test_train_writes_a_complete_run_directory(trained_run: TrainedRun) -> None:
     assert set(training_win_rates(run_dir)) == {"eval/success_rate", "episode/win_rate"}
 
 
-def test_resume_continues_from_the_latest_checkpoint(copied_run: TrainedRun) -> None:
+def test_resume_continues_from_the_latest_checkpoint(copied_run: TrainedRun, capsys: pytest.CaptureFixture) -> None:
     run_dir = copied_run.run_dir
     (run_dir / "final_model.zip").unlink()  # as if the run had been interrupted after its last checkpoint
     for stray in ("model_best_steps.zip", "model_512_steps (copy).zip", "model_999_steps.zip.tmp"):
         (run_dir / "checkpoints" / stray).write_bytes(b"not a checkpoint")  # a user's files do not crash resume
-    result = run_cli("train.py", "--resume", str(run_dir), "train.total_timesteps=768", "--no-progress")
-    assert result.returncode == 0, result.stderr
-    assert "from model_512_steps.zip" in result.stdout
+    assert train.main(["--resume", str(run_dir), "train.total_timesteps=768", "--no-progress"]) == 0
+    assert "from model_512_steps.zip" in capsys.readouterr().out
     assert model_timesteps(run_dir / "final_model.zip") == 768
     assert (run_dir / "checkpoints" / "model_768_steps.zip").is_file()
     with np.load(run_dir / "evaluations.npz") as evaluations:
