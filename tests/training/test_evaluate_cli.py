@@ -39,17 +39,19 @@ def eval_config_for(env_id: str, tmp_path: Path) -> Path:
     return write_yaml(tmp_path / "eval.yaml", config)
 
 
-def test_evaluate_smoke_with_every_kind_of_agent(trained_run: TrainedRun, tmp_path: Path) -> None:
+def test_evaluate_smoke_with_every_kind_of_agent(
+    trained_run: TrainedRun, tmp_path: Path, capsys: pytest.CaptureFixture
+) -> None:
     agents = ["random", "mcts:4", str(trained_run.run_dir)]
     if trained_run.env_id == UNBROKEN:
         agents.append("heuristic")
     out = tmp_path / "out"
-    arguments = ["evaluate.py", "--config", str(eval_config_for(trained_run.env_id, tmp_path))]
+    arguments = ["--config", str(eval_config_for(trained_run.env_id, tmp_path))]
     for agent in agents:
         arguments += ["--agent", agent]
-    result = run_cli(*arguments, "--episodes", "3", "--seed", "11", "--out", str(out), "--record")
-    assert result.returncode == 0, result.stderr
-    assert "win rate" in result.stdout and "95% CI" in result.stdout
+    assert evaluate.main([*arguments, "--episodes", "3", "--seed", "11", "--out", str(out), "--record"]) == 0
+    printed = capsys.readouterr().out
+    assert "win rate" in printed and "95% CI" in printed
     document = json.loads((out / "results.json").read_text())
     assert [group["agent"] for group in document["results"]] == agents
     headline = game_record_of_env_id(trained_run.env_id).headline_fact
