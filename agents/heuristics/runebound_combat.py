@@ -56,9 +56,9 @@ class RuneboundHeuristicAgent:
         assert frame is not None, "act() is called only when the hero decides"
         legal = [int(a) for a in np.flatnonzero(action_mask)]
         kind = frame.kind
-        if kind == Kind.HERO_ACTION:
+        if kind == Kind.HERO_COMBAT_ACTION:
             return self._combat_action(state, legal)
-        if kind == Kind.GROUP:
+        if kind == Kind.COMBAT_GROUP:
             adds = [a for a in legal if a != ACTIONS.strike]
             return adds[0] if adds else ACTIONS.strike
         if kind == Kind.AGILITY:
@@ -83,7 +83,7 @@ class RuneboundHeuristicAgent:
     # ------------------------------------------------------------------------------------------ combat actions
     def _combat_action(self, state: CombatState, legal: list[int]) -> int:
         """The hero's combat action (see the module docstring for the order of preference)."""
-        left = state.enemy_card().health - state.damage[ENEMY]
+        left = state.enemy_card().health - state.combat_damage[ENEMY]
         options = {action: self._damage_of(state, action) for action in legal if action != ACTIONS.pass_turn}
         lethal = [action for action, damage in options.items() if damage >= left]
         if lethal:
@@ -117,7 +117,7 @@ class RuneboundHeuristicAgent:
             if effect.kind == "damage":
                 return effect.amount if effect.unblockable else max(0, effect.amount - self._enemy_block(state))
             if effect.kind == "reflect":
-                return max(0, state.round_damage[HERO] - self._enemy_block(state))
+                return max(0, state.combat_round_damage[HERO] - self._enemy_block(state))
             return 0
         if not ACTIONS.spend <= action < ACTIONS.add:
             return 0
@@ -223,9 +223,9 @@ class RuneboundHeuristicAgent:
         if kind == "damage":
             return 2 * (effect.amount if effect.unblockable else max(0, effect.amount - self._enemy_block(state)))
         if kind == "heal":
-            return 2 * min(effect.amount, state.damage[HERO])
+            return 2 * min(effect.amount, state.combat_damage[HERO])
         if kind == "reflect":
-            return 2 * state.round_damage[HERO]
+            return 2 * state.combat_round_damage[HERO]
         if kind == "barrier":
             return 2 * min(effect.amount, self._enemy_threat(state)) if not state.passed[ENEMY] else 0
         return 0
@@ -233,23 +233,23 @@ class RuneboundHeuristicAgent:
     # ------------------------------------------------------------------------------------------ reactions
     @staticmethod
     def _block_worth_it(state: CombatState, amount: int) -> bool:
-        left = state.hero_card().health - state.damage[HERO]
+        left = state.hero_card().health - state.combat_damage[HERO]
         return amount >= BIG_HIT or amount >= left or state.passed[HERO]
 
     def _should_flee(self, state: CombatState) -> bool:
         """Flee only when the next round would likely end the hero and the enemy is far from its end."""
-        hero_left = state.hero_card().health - state.damage[HERO]
-        enemy_left = state.enemy_card().health - state.damage[ENEMY]
+        hero_left = state.hero_card().health - state.combat_damage[HERO]
+        enemy_left = state.enemy_card().health - state.combat_damage[ENEMY]
         return hero_left <= self._expected_enemy_round(state) and enemy_left > FLEE_MARGIN * self._expected_hero_round(
             state
         )
 
     def _expected_enemy_round(self, state: CombatState) -> float:
         """The damage the enemy's cast deals in a round, on average over its faces (abilities counted roughly)."""
-        faces = [self.game.faces[held.token] for held in state.tokens[ENEMY]]
+        faces = [self.game.faces[held.token] for held in state.combat_tokens[ENEMY]]
         damage = sum(sum(f.value for f in pair if f.symbol in (Symbol.SKULL, Symbol.CHARGE)) / 2 for pair in faces)
         return damage + 1
 
     def _expected_hero_round(self, state: CombatState) -> float:
-        faces = [self.game.faces[held.token] for held in state.tokens[HERO]]
+        faces = [self.game.faces[held.token] for held in state.combat_tokens[HERO]]
         return sum(sum(f.value for f in pair if f.symbol in (*DAMAGE_SYMBOLS, Symbol.CHARGE)) / 2 for pair in faces)

@@ -1,8 +1,8 @@
 """Runebound combat's game: the configuration of one combat (hero, enemy or its trait, Act, how the enemy chooses,
 content) that makes states, observers and text.
 
-The rules themselves are in rules.py, the observation in observer.py, the text and the picture in render.py; the state
-is declared in state.py and checked in validation.py.
+The combat's rules are in combat.py, the state that holds them as a whole game in rules.py, the observation in
+observer.py, the text and the picture in render.py; the state is declared in state.py and checked in validation.py.
 """
 
 from __future__ import annotations
@@ -12,25 +12,15 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from envs.core.engine import new_frame
-from envs.core.game import CHANCE, Game, GameSpec, Observer
+from envs.core.game import CHANCE, GameSpec, Observer
 from envs.core.keywords import keyword_checked
 from envs.core.record import NameTables
 from envs.runebound.actions import ACTIONS, CombatActions
-from envs.runebound.cards import ACTS, EnemyAbility, Face, RuneboundCards, Trait, load_runebound_cards
+from envs.runebound.cards import ACTS, RuneboundCards, load_runebound_cards
+from envs.runebound.combat import CombatContent, combat_frames
 from envs.runebound.presets import PRESETS, RulePreset, get_preset
-from envs.runebound.rules import CombatState
-from envs.runebound.state import (
-    LOADOUT,
-    MAX_GAME_LENGTH,
-    NOWHERE,
-    WEAPON_RULES,
-    Held,
-    Kind,
-    Outcome,
-    make_held,
-    name_tables,
-)
-from envs.runebound.symbols import Symbol
+from envs.runebound.rules import SEAT, CombatState
+from envs.runebound.state import LOADOUT, MAX_GAME_LENGTH, NOWHERE, WEAPON_RULES, DrawKind, Outcome, name_tables
 
 RANDOM = "random"
 """The `hero` / `enemy` value that draws one at setup (a chance event)."""
@@ -44,7 +34,7 @@ def _uniform(items: range | tuple[int, ...]) -> tuple[tuple[int, float], ...]:
     return tuple((item, 1.0 / len(items)) for item in items)
 
 
-class RuneboundCombatGame(Game):
+class RuneboundCombatGame(CombatContent):
     """One Runebound combat: a hero against an enemy (named, or drawn from a trait or all four), in Act I or II."""
 
     KWARG_MEANINGS: ClassVar[dict[str, str]] = {
@@ -93,30 +83,8 @@ class RuneboundCombatGame(Game):
         self.hero_choice = self._named("hero", hero, [h.name for h in self.cards.heroes])
         self.trait_name, self.enemy_pool = self._enemy_pool(trait, enemy)
         self.enemy_choice = NOWHERE if enemy == RANDOM else self.enemy_pool[0]
-        self.faces: tuple[tuple[Face, Face], ...] = tuple(token.faces for token in self.cards.tokens)
-        """Each token's two faces, by token index."""
-        self.hero_ability_base = self._bases([len(hero.abilities) for hero in self.cards.heroes])
-        self.enemy_ability_base = self._bases([len(enemy.abilities) for enemy in self.cards.enemies])
-        cards = self.cards
-        self.enemy_traits: tuple[Trait, ...] = tuple(cards.traits[trait] for trait in cards.enemy_trait)
-        """Each enemy's trait record, by enemy index."""
-        self.enemy_spaces: tuple[tuple[int, ...], ...] = tuple(
-            tuple(trait.board.space_of(symbol) for symbol in Symbol) for trait in self.enemy_traits
-        )
-        """Each enemy's board space by symbol (`Board.space_of`; -1: none), by enemy index."""
-        self.hero_surge_costs: tuple[bool, ...] = tuple(
-            any(ability.cost.symbol == Symbol.SURGE for ability in hero.abilities) for hero in cards.heroes
-        )
-        """Whether each hero has an ability paid with surges."""
-        self.enemy_surge_abilities: tuple[bool, ...] = tuple(
-            any(ability.surge for ability in enemy.abilities) for enemy in cards.enemies
-        )
-        """Whether each enemy has a surge ability."""
-        self.enemy_agility_abilities: tuple[tuple[EnemyAbility, ...], ...] = tuple(
-            tuple(ability for ability in enemy.abilities if not ability.surge) for enemy in cards.enemies
-        )
-        """Each enemy's agility abilities (those not paid with surges), in card order."""
-        self._starting_tokens: dict[tuple[int, int], tuple[tuple[Held, ...], tuple[Held, ...]]] = {}
+        self.derive_combat_content()
+        self._loadout_tokens: dict[int, tuple[int, ...]] = {}
         self.hero_outcomes = _uniform(range(len(self.cards.heroes)))
         self.enemy_outcomes = _uniform(self.enemy_pool)
         self.actions: CombatActions = ACTIONS
@@ -182,23 +150,12 @@ class RuneboundCombatGame(Game):
             raise ValueError(f"enemy {enemy!r} is a {cards.enemies[index].trait}, not a {trait}")
         return cards.enemies[index].trait, (index,)
 
-    @staticmethod
-    def _bases(counts: list[int]) -> tuple[int, ...]:
-        bases, total = [], 0
-        for count in counts:
-            bases.append(total)
-            total += count
-        return tuple(bases)
-
-    def starting_tokens(self, hero: int, enemy: int) -> tuple[tuple[Held, ...], tuple[Held, ...]]:
-        """Both sides' tokens before a cast: the hero's own then its Act's weapons', the enemy's first 4 + Act."""
-        key = (hero, enemy)
-        tokens = self._starting_tokens.get(key)
+    def loadout_tokens(self, hero: int) -> tuple[int, ...]:
+        """The tokens of hero `hero`'s loadout's weapons in the game's Act (what a new combat deals it)."""
+        tokens = self._loadout_tokens.get(hero)
         if tokens is None:
-            tokens = self._starting_tokens[key] = (
-                tuple(make_held(token) for token in self.cards.hero_tokens(hero, self.act)),
-                tuple(make_held(token) for token in self.cards.enemy_tokens(enemy, self.act)),
-            )
+            own = len(self.cards.hero_own_tokens(hero))
+            tokens = self._loadout_tokens[hero] = self.cards.hero_tokens(hero, self.act)[own:]
         return tokens
 
     @functools.cached_property
@@ -212,26 +169,26 @@ class RuneboundCombatGame(Game):
             game=self,
             hero=self.hero_choice,
             enemy=self.enemy_choice,
-            tokens=((), ()),
-            damage=(0, 0),
-            round=0,
+            combat_tokens=((), ()),
+            combat_damage=(0, 0),
+            combat_round=0,
             initiative=NOWHERE,
             passed=(False, False),
             charged=(False, False),
             silenced=(False, False),
             barrier=(0, 0),
-            round_damage=(0, 0),
-            triggered=((), ()),
-            outcome=Outcome.ONGOING,
+            combat_round_damage=(0, 0),
+            combat_triggered=((), ()),
+            combat_outcome=Outcome.ONGOING,
             decisions=0,
             stack=(),
         )
         draws = []
         if self.hero_choice == NOWHERE:
-            draws.append(new_frame(CHANCE, Kind.PICK_HERO))
+            draws.append(new_frame(CHANCE, DrawKind.PICK_HERO))
         if self.enemy_choice == NOWHERE:
-            draws.append(new_frame(CHANCE, Kind.PICK_ENEMY))
-        state._push(*draws, new_frame(0, Kind.SETUP))
+            draws.append(new_frame(CHANCE, DrawKind.PICK_ENEMY))
+        state._push(*draws, combat_frames(SEAT).setup)
         state._run()
         return state
 

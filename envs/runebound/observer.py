@@ -128,7 +128,7 @@ class CombatObserver(Observer):
             return observation
         self._tokens(state, observation)
         hero_health, enemy_health = self._healths[state.hero][state.enemy]
-        hero_damage, enemy_damage = state.damage
+        hero_damage, enemy_damage = state.combat_damage
         health = self._start["health"]
         observation[health + 1 : health + 6] = (  # one write of a tuple is cheaper than one write per entry
             hero_damage / MAX_HEALTH,
@@ -140,9 +140,9 @@ class CombatObserver(Observer):
         self._ability_uses(state, observation)
         rounds = self._start["round"]
         passed, charged, silenced = state.passed, state.charged, state.silenced
-        barrier, round_damage = state.barrier, state.round_damage
+        barrier, round_damage = state.barrier, state.combat_round_damage
         observation[rounds : rounds + ROUND_FEATURES] = (
-            state.round / ROUND_CAP,
+            state.combat_round / ROUND_CAP,
             state.initiative == HERO,
             state.initiative == ENEMY,
             passed[HERO],
@@ -218,12 +218,12 @@ class CombatObserver(Observer):
     def _tokens(self, state: CombatState, observation: np.ndarray) -> None:
         """Both sides' token rows: each side's rows copied at once from `_token_rows` (faces, spent, the space of a
         token on its own), then what depends on other tokens: the action being built, stacks and surge sections."""
-        hero_tokens, enemy_tokens = state.tokens
+        hero_tokens, enemy_tokens = state.combat_tokens
         start = self._start["hero_tokens"]
         codes = [_row_code(held.token, held.face, held.spent) for held in hero_tokens]
         observation[start : start + len(codes) * HERO_TOKEN_FEATURES] = self._hero_rows.take(codes, 0).ravel()
         frame = state.decision()
-        if frame is not None and frame.kind == Kind.GROUP:
+        if frame is not None and frame.kind == Kind.COMBAT_GROUP:
             for index in frame.detail("tokens"):
                 observation[start + index * HERO_TOKEN_FEATURES + TOKEN_FEATURES] = 1.0
             for index in frame.detail("doubles"):
@@ -290,7 +290,7 @@ class CombatObserver(Observer):
         game = self.game
         start = self._start["hero_abilities"]
         legal = state.legal_actions()
-        first, triggered = game.hero_ability_base[state.hero], state.triggered[HERO]
+        first, triggered = game.hero_ability_base[state.hero], state.combat_triggered[HERO]
         for slot in range(len(state.hero_card().abilities)):
             row = start + slot * HERO_ABILITY_FEATURES
             if first + slot in triggered:
@@ -298,7 +298,7 @@ class CombatObserver(Observer):
             if ACTIONS.ability + slot in legal:
                 observation[row + HERO_ABILITY_FEATURES - 1] = 1.0
         start = self._start["enemy_abilities"]
-        first, triggered = game.enemy_ability_base[state.enemy], state.triggered[ENEMY]
+        first, triggered = game.enemy_ability_base[state.enemy], state.combat_triggered[ENEMY]
         for slot in range(len(state.enemy_card().abilities)):
             if first + slot in triggered:
                 observation[start + slot * ENEMY_ABILITY_FEATURES + ENEMY_ABILITY_FEATURES - 2] = 1.0
@@ -343,11 +343,11 @@ class CombatObserver(Observer):
         assert isinstance(state, CombatState)
         label = ACTIONS.codec.label(action)
         group, index = ACTIONS.codec.decode(action)
-        if group in ("spend", "add") and index < len(state.tokens[HERO]):
+        if group in ("spend", "add") and index < len(state.combat_tokens[HERO]):
             return f"{label} ({state.face(HERO, index)})"
         if group in ("flip", "recast", "copy"):
             side, token = ACTIONS.target_of(action, ACTIONS.codec.group_range(group).start)
-            if token < len(state.tokens[side]) and state.tokens[side][token].face != NOT_CAST:
+            if token < len(state.combat_tokens[side]) and state.combat_tokens[side][token].face != NOT_CAST:
                 return f"{label} ({state.face(side, token)})"
         if group == "ability" and state.hero != NOWHERE and index < len(state.hero_card().abilities):
             return f"{label} ({state.hero_card().abilities[index].name})"

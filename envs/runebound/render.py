@@ -20,8 +20,8 @@ if TYPE_CHECKING:
     from envs.runebound.cards import Space
 
 DECISION_WORDS: dict[str, str] = {
-    Kind.HERO_ACTION: "the hero's combat action",
-    Kind.GROUP: "tokens to add to the action, or strike",
+    Kind.HERO_COMBAT_ACTION: "the hero's combat action",
+    Kind.COMBAT_GROUP: "tokens to add to the action, or strike",
     Kind.AGILITY: "the token the agility flips or recasts",
     Kind.COPY: "the symbol the tactics copies",
     Kind.COPIED_SURGE: "the ability the copied surges pay for",
@@ -33,7 +33,7 @@ DECISION_WORDS: dict[str, str] = {
 
 def token_text(state: CombatState, side: int, index: int) -> str:
     """One token as text: its place, name and face, and whether it is spent or stacked."""
-    held = state.tokens[side][index]
+    held = state.combat_tokens[side][index]
     name = state.game.cards.tokens[held.token].name
     if held.face == NOT_CAST:
         return f"{index + 1} {name}: not cast"
@@ -47,7 +47,7 @@ def token_text(state: CombatState, side: int, index: int) -> str:
 
 def space_text(state: CombatState, number: int, space: Space) -> str:
     """A board space: its symbol and instruction, then the tokens on it (the surge space by section)."""
-    tokens = [i for i in range(len(state.tokens[ENEMY])) if state.space_of(i) == number]
+    tokens = [i for i in range(len(state.combat_tokens[ENEMY])) if state.space_of(i) == number]
     bonus = f" (+{space.bonus})" if space.bonus else ""
     head = f"  {number + 1}. {space.symbol.name.lower()}{bonus}: {space.text}"
     if not tokens:
@@ -60,7 +60,9 @@ def space_text(state: CombatState, number: int, space: Space) -> str:
             if inside:
                 parts.append(f"[{section}] " + ", ".join(_stack(state, i) for i in inside))
         return f"{head}\n       " + "  ".join(parts)
-    return f"{head}\n       " + ", ".join(_stack(state, i) for i in tokens if state.tokens[ENEMY][i].on == NOWHERE)
+    return f"{head}\n       " + ", ".join(
+        _stack(state, i) for i in tokens if state.combat_tokens[ENEMY][i].on == NOWHERE
+    )
 
 
 def _stack(state: CombatState, index: int) -> str:
@@ -78,8 +80,8 @@ def state_text(state: CombatState) -> str:
     hero, enemy = state.hero_card(), state.enemy_card()
     initiative = "-" if state.initiative == NOWHERE else SIDE_NAMES[state.initiative]
     lines.append(
-        f"Round {state.round}/{ROUND_CAP}, Act {'I' * game.act}, initiative: {initiative}, outcome: "
-        f"{state.outcome.name.lower()}"
+        f"Round {state.combat_round}/{ROUND_CAP}, Act {'I' * game.act}, initiative: {initiative}, outcome: "
+        f"{state.combat_outcome.name.lower()}"
     )
     for side, name, health in ((HERO, hero.name, hero.health), (ENEMY, f"{enemy.name} ({enemy.trait})", enemy.health)):
         flags = [
@@ -93,16 +95,22 @@ def state_text(state: CombatState) -> str:
             if on
         ]
         extra = f" [{', '.join(flags)}]" if flags else ""
-        lines.append(f"{name}: {health - state.damage[side]}/{health} health ({state.damage[side]} damage){extra}")
+        lines.append(
+            f"{name}: {health - state.combat_damage[side]}/{health} health ({state.combat_damage[side]} damage){extra}"
+        )
         for slot, ability in enumerate(state.abilities(side)):
             mark = " [triggered]" if state.has_triggered(side, slot) else ""
             lines.append(f"  ability {slot + 1}: {ability.name}{mark}: {ability.text}")
         if side == HERO:
-            lines.append("  tokens: " + "; ".join(token_text(state, HERO, i) for i in range(len(state.tokens[HERO]))))
+            lines.append(
+                "  tokens: " + "; ".join(token_text(state, HERO, i) for i in range(len(state.combat_tokens[HERO])))
+            )
     board = state.trait().board
     lines.append(f"{enemy.trait} board, {board.ability.name}: {board.ability.text}")
     lines.extend(space_text(state, number, space) for number, space in enumerate(board.spaces))
-    lines.append("  enemy tokens: " + "; ".join(token_text(state, ENEMY, i) for i in range(len(state.tokens[ENEMY]))))
+    lines.append(
+        "  enemy tokens: " + "; ".join(token_text(state, ENEMY, i) for i in range(len(state.combat_tokens[ENEMY])))
+    )
     frame = state.decision()
     if frame is not None:
         lines.append(f"Deciding: {DECISION_WORDS.get(frame.kind, frame.kind)}")
@@ -170,7 +178,7 @@ def _text(draw: ImageDraw.ImageDraw, x: int, y: int, words: str, colour: Colour,
 def _disc(draw: ImageDraw.ImageDraw, x: int, y: int, state: CombatState, side: int, index: int) -> None:
     """A token as a disc: its symbol's colour and number, a gold ring for a gold rim, grey once spent; its place in
     its side's casting order under it."""
-    held = state.tokens[side][index]
+    held = state.combat_tokens[side][index]
     box = (x, y, x + TOKEN, y + TOKEN)
     write_centred(draw, x + TOKEN / 2, y + TOKEN + 1, str(index + 1), FONT_SIZE, DIM)
     if held.face == NOT_CAST:
@@ -197,11 +205,13 @@ def render_rgb(state: State) -> np.ndarray:
         return np.asarray(image)
     hero, enemy = state.hero_card(), state.enemy_card()
     initiative = "-" if state.initiative == NOWHERE else SIDE_NAMES[state.initiative]
-    header = f"Round {state.round}/{ROUND_CAP}   Act {'I' * state.game.act}   initiative: {initiative}"
+    header = f"Round {state.combat_round}/{ROUND_CAP}   Act {'I' * state.game.act}   initiative: {initiative}"
     draw.text((MARGIN, MARGIN), header, fill=INK, font=face)
     frame = state.decision()
     status = (
-        "deciding: " + DECISION_WORDS.get(frame.kind, frame.kind) if frame is not None else state.outcome.name.lower()
+        "deciding: " + DECISION_WORDS.get(frame.kind, frame.kind)
+        if frame is not None
+        else state.combat_outcome.name.lower()
     )
     y = _text(draw, MARGIN, MARGIN + LINE, status, GOLD, LEFT_TEXT) + 6
     for side, name, health in ((HERO, hero.name, hero.health), (ENEMY, f"{enemy.name} ({enemy.trait})", enemy.health)):
@@ -209,16 +219,16 @@ def render_rgb(state: State) -> np.ndarray:
                                        ("silenced", state.silenced[side])) if on]  # fmt: skip
         if state.barrier[side]:
             flags.append(f"barrier {state.barrier[side]}")
-        title = f"{name}  {health - state.damage[side]}/{health}" + (f"  [{', '.join(flags)}]" if flags else "")
+        title = f"{name}  {health - state.combat_damage[side]}/{health}" + (f"  [{', '.join(flags)}]" if flags else "")
         draw.text((MARGIN, y), title, fill=INK, font=face)
-        pips(draw, (MARGIN + 330, y + 3), state.damage[side], health, WOUND, HEALTH, size=9, step=12)
+        pips(draw, (MARGIN + 330, y + 3), state.combat_damage[side], health, WOUND, HEALTH, size=9, step=12)
         y += LINE + 2
         for slot, ability in enumerate(state.abilities(side)):
             mark = " (triggered)" if state.has_triggered(side, slot) else ""
             y = _text(draw, MARGIN + 8, y, f"{ability.name}{mark}: {ability.text}", DIM, LEFT_TEXT - 8)
         if side == HERO:
             y += 4
-            for index in range(len(state.tokens[HERO])):
+            for index in range(len(state.combat_tokens[HERO])):
                 _disc(draw, MARGIN + index * TOKEN_STEP, y, state, HERO, index)
             y += TOKEN + LINE + 6
         y += 6
@@ -226,8 +236,8 @@ def render_rgb(state: State) -> np.ndarray:
     y = _text(draw, MARGIN, y, f"{enemy.trait} board, {board.ability.name}: {board.ability.text}", INK, LEFT_TEXT)
     off = [
         i
-        for i in range(len(state.tokens[ENEMY]))
-        if state.space_of(i) == NOWHERE and state.tokens[ENEMY][i].on == NOWHERE
+        for i in range(len(state.combat_tokens[ENEMY]))
+        if state.space_of(i) == NOWHERE and state.combat_tokens[ENEMY][i].on == NOWHERE
     ]
     if off:
         y += 4
@@ -253,8 +263,8 @@ def _board(draw: ImageDraw.ImageDraw, state: CombatState) -> None:
         panel(draw, box, title, FONT_SIZE, fill=None, outline=FRAME, ink=colour, inset=(6, 4))
         _text(draw, COLUMN + 6, top + 4 + LINE, space.text, DIM, SPACE_TEXT)
         x = COLUMN + 200
-        for index in range(len(state.tokens[ENEMY])):
-            if state.tokens[ENEMY][index].on != NOWHERE or state.space_of(index) != number:
+        for index in range(len(state.combat_tokens[ENEMY])):
+            if state.combat_tokens[ENEMY][index].on != NOWHERE or state.space_of(index) != number:
                 continue
             if space.symbol == Symbol.SURGE:
                 draw.text((x, top + 2), f"section {sections.get(index, 1)}", fill=DIM, font=face)

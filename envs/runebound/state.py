@@ -6,9 +6,12 @@ shares them). Values that exist once per side (damage, passing, the charge that 
 token's name, the face it shows by its text, whether it is spent, and for an enemy's double stacked on another token
 the index of that token:
 
-    "tokens": {"hero": [{"token": "Eliam 1", "face": "physical 1", "spent": false, "on": null}, ...], "enemy": [...]}
+    "combat_tokens": {"hero": [{"token": "Eliam 1", "face": "physical 1", "spent": false, "on": null}, ...],
+                      "enemy": [...]}
 
-The rules (`rules.CombatState`) subclass it; `validation.py` refuses every position that cannot happen.
+The combat's fields are one declared group (`CombatFields`) that a state holding a combat includes by inheriting it;
+`RuneboundCombat-v0`'s state (`CombatStateData`) adds the hero, the hero's decisions and the frame stack, and the rules
+(`rules.CombatState`) subclass it; `validation.py` refuses every position that cannot happen.
 """
 
 from __future__ import annotations
@@ -76,25 +79,26 @@ class Outcome(enum.IntEnum):
 
 
 class Kind(enum.StrEnum):
-    """The frame kinds of a combat (envs/core/engine.py): chance events, automatic steps and the hero's decisions."""
+    """The frame kinds of a combat (envs/core/engine.py): chance events, automatic steps and the hero's decisions.
+
+    Their values name the combat in full ("start combat round", not "start round"): a board state that holds a combat
+    runs these frames on its one stack beside its own (RULES.md, "Saved positions")."""
 
     # chance
-    PICK_HERO = "pick hero"
-    PICK_ENEMY = "pick enemy"
     CAST = "cast"
     # automatic steps
-    SETUP = "setup"
-    START_ROUND = "start round"
+    COMBAT_SETUP = "combat setup"
+    START_COMBAT_ROUND = "start combat round"
     AFTER_CAST = "after cast"
-    INITIATIVE = "initiative"
-    NEXT_ACTION = "next action"
-    ENEMY_ACTION = "enemy action"
+    COMBAT_INITIATIVE = "combat initiative"
+    NEXT_COMBAT_ACTION = "next combat action"
+    ENEMY_COMBAT_ACTION = "enemy combat action"
     ENEMY_AGILITY = "enemy agility"
-    DAMAGE = "damage"
-    END_ROUND = "end round"
+    COMBAT_DAMAGE = "combat damage"
+    END_COMBAT_ROUND = "end combat round"
     # the hero's decisions
-    HERO_ACTION = "hero action"
-    GROUP = "group"
+    HERO_COMBAT_ACTION = "hero combat action"
+    COMBAT_GROUP = "combat group"
     AGILITY = "agility target"
     COPY = "tactics copy"
     COPIED_SURGE = "copied surge"
@@ -103,9 +107,17 @@ class Kind(enum.StrEnum):
     STAY = "stay or flee"
 
 
+class DrawKind(enum.StrEnum):
+    """The frame kinds of `RuneboundCombat-v0`'s own setup, before its one combat: the draws of a random hero and
+    enemy (chance events)."""
+
+    PICK_HERO = "pick hero"
+    PICK_ENEMY = "pick enemy"
+
+
 DECISION_KINDS = (
-    Kind.HERO_ACTION,
-    Kind.GROUP,
+    Kind.HERO_COMBAT_ACTION,
+    Kind.COMBAT_GROUP,
     Kind.AGILITY,
     Kind.COPY,
     Kind.COPIED_SURGE,
@@ -114,18 +126,19 @@ DECISION_KINDS = (
     Kind.STAY,
 )
 """Every kind of decision, in the order of the observation's one-hot `decision` view."""
-CHANCE_KINDS = (Kind.PICK_HERO, Kind.PICK_ENEMY, Kind.CAST)
 AUTOMATIC_KINDS = (
-    Kind.SETUP,
-    Kind.START_ROUND,
+    Kind.COMBAT_SETUP,
+    Kind.START_COMBAT_ROUND,
     Kind.AFTER_CAST,
-    Kind.INITIATIVE,
-    Kind.NEXT_ACTION,
-    Kind.ENEMY_ACTION,
+    Kind.COMBAT_INITIATIVE,
+    Kind.NEXT_COMBAT_ACTION,
+    Kind.ENEMY_COMBAT_ACTION,
     Kind.ENEMY_AGILITY,
-    Kind.DAMAGE,
-    Kind.END_ROUND,
+    Kind.COMBAT_DAMAGE,
+    Kind.END_COMBAT_ROUND,
 )
+COMBAT_KINDS = frozenset(Kind)
+"""Every frame kind of the combat part (a host's own frames are of other kinds)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -279,19 +292,19 @@ FRAME_DETAILS_BY_NAME = {"side": NameOf("side"), "symbol": NameOf("symbol")}
 
 
 @dataclass(eq=False)
-class CombatStateData(StateRecord):
-    """Everything that changes in one combat; every field is immutable, so a clone shares them."""
+class CombatFields:
+    """The combat's saved fields, declared once: a state that holds a combat includes them by inheriting this class
+    (`RuneboundCombat-v0`'s `CombatStateData`, later the board's), and its `validate()` calls the combat's own
+    validation (validation.py: `validate_combat`). Every field is immutable, so a clone shares them. Their names say
+    "combat" wherever the board game could mean something else (RULES.md, "Saved positions")."""
 
-    game: RuneboundCombatGame
-    hero: Annotated[int, NameOf("hero", optional=True)]
-    """The hero fighting (None in a saved state until the setup draw picks a random one)."""
     enemy: Annotated[int, NameOf("enemy", optional=True)]
-    """The enemy fought (None until the setup draw picks a random one)."""
-    tokens: Annotated[Pair, BySide(TokenRows(MAX_HERO_TOKENS), TokenRows(MAX_ENEMY_TOKENS))]
+    """The enemy fought (None until it is known: `RuneboundCombat-v0` may draw it at setup)."""
+    combat_tokens: Annotated[Pair, BySide(TokenRows(MAX_HERO_TOKENS), TokenRows(MAX_ENEMY_TOKENS))]
     """Each side's tokens this combat (Held records), in casting order."""
-    damage: Annotated[Pair, BySide(HEALTH)]
+    combat_damage: Annotated[Pair, BySide(HEALTH)]
     """Damage on each side (the hero's hero card, the enemy's card); a side is defeated at its health."""
-    round: Annotated[int, BoundedInt(0, ROUND_CAP)]
+    combat_round: Annotated[int, BoundedInt(0, ROUND_CAP)]
     """Combat rounds started so far (1 during the first)."""
     initiative: Annotated[int, NameOf("side", optional=True)]
     """The side that took this round's first combat action (None before it is known)."""
@@ -303,16 +316,33 @@ class CombatStateData(StateRecord):
     """Whether each side is silenced this round (it uses no abilities)."""
     barrier: Annotated[Pair, BySide(BoundedInt(0, MAX_BARRIER))]
     """Damage each side's barrier still blocks this round."""
-    round_damage: Annotated[Pair, BySide(HEALTH)]
+    combat_round_damage: Annotated[Pair, BySide(HEALTH)]
     """Damage each side took this round (Mind Meld reflects the hero's)."""
-    triggered: Annotated[Pair, BySide(NamesOf("hero_ability"), NamesOf("enemy_ability"))]
+    combat_triggered: Annotated[Pair, BySide(NamesOf("hero_ability"), NamesOf("enemy_ability"))]
     """Abilities each side triggered this round (ids of the game's `hero_ability` / `enemy_ability` tables, saved as
     "<owner>: <ability>")."""
-    outcome: Outcome
+    combat_outcome: Outcome
+    """How the combat stands: going on, or how it ended (set when it ends, before the host's `combat_over`)."""
+    combat_token_cache: Any = field(default=None, repr=False, metadata=CACHE, kw_only=True)
+    """Per side, (the side's `combat_tokens` it was computed from, its pool sorted out): the rules ask which tokens
+    show a symbol many times between two changes of the tokens (`combat.CombatRules.pools`)."""
+
+
+@dataclass(eq=False)
+class CombatGameHead:
+    """`RuneboundCombat-v0`'s fields saved before the combat's: the game and the hero."""
+
+    game: RuneboundCombatGame
+    hero: Annotated[int, NameOf("hero", optional=True)]
+    """The hero fighting (None in a saved state until the setup draw picks a random one)."""
+
+
+@dataclass(eq=False)
+class CombatStateData(CombatFields, CombatGameHead, StateRecord):
+    """`RuneboundCombat-v0`'s state: the hero (`CombatGameHead`), the combat's fields (`CombatFields`), the hero's
+    decisions and the one frame stack; the rules (`rules.CombatState`) subclass it."""
+
     decisions: Annotated[int, BoundedInt(0, MAX_GAME_LENGTH)]
     """Decisions the hero took so far (those the rules took excluded)."""
     stack: Annotated[DecisionStack, DecisionStackCodec(MAX_FRAMES, details=FRAME_DETAILS_BY_NAME)]
     """Pending frames (envs/core/engine.py), the one to resolve now last."""
-    token_cache: Any = field(default=None, repr=False, metadata=CACHE)
-    """Per side, (the side's `tokens` it was computed from, its pool sorted out): the rules ask which tokens show a
-    symbol many times between two changes of the tokens (`rules.CombatState.pools`)."""

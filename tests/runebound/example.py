@@ -25,10 +25,10 @@ class TracedCombat(CombatState):
     def snapshot(self) -> dict[str, Any]:
         """What the example speaks of after an action."""
         return {
-            "damage": self.damage,
+            "damage": self.combat_damage,
             "hero": faces(self, HERO),
             "enemy": faces(self, ENEMY),
-            "stacks": {i: held.on for i, held in enumerate(self.tokens[ENEMY]) if held.on >= 0},
+            "stacks": {i: held.on for i, held in enumerate(self.combat_tokens[ENEMY]) if held.on >= 0},
             "sections": self.surge_sections(),
             "passed": self.passed,
             "triggered": tuple(self.has_triggered(ENEMY, slot) for slot in range(len(self.enemy_card().abilities))),
@@ -54,7 +54,7 @@ def example_start() -> TracedCombat:
     data = {
         "hero": "Eliam",
         "enemy": "Sorcerer",
-        "tokens": {
+        "combat_tokens": {
             "hero": [
                 {"token": "Eliam 1", "face": "physical 1", "spent": False},
                 {"token": "Eliam 2", "face": "physical 1", "spent": False},
@@ -68,18 +68,18 @@ def example_start() -> TracedCombat:
                 {"token": "Mystic 5", "face": "skull 1", "spent": False},
             ],
         },
-        "damage": {"hero": 0, "enemy": 0},
-        "round": 1,
+        "combat_damage": {"hero": 0, "enemy": 0},
+        "combat_round": 1,
         "initiative": None,
         "passed": {"hero": False, "enemy": False},
         "charged": {"hero": False, "enemy": False},
         "silenced": {"hero": False, "enemy": False},
         "barrier": {"hero": 0, "enemy": 0},
-        "round_damage": {"hero": 0, "enemy": 0},
-        "triggered": {"hero": [], "enemy": []},
-        "outcome": "ONGOING",
+        "combat_round_damage": {"hero": 0, "enemy": 0},
+        "combat_triggered": {"hero": [], "enemy": []},
+        "combat_outcome": "ONGOING",
         "decisions": 0,
-        "stack": [{"seat": 0, "kind": Kind.INITIATIVE.value, "reason": "", "details": {}}],
+        "stack": [{"seat": 0, "kind": Kind.COMBAT_INITIATIVE.value, "reason": "", "details": {}}],
     }
     state = TracedCombat.from_dict(game, data)
     state.trace = []

@@ -7,17 +7,17 @@ import re
 
 from envs.core.game import State
 from envs.runebound.rules import CombatState
-from envs.runebound.state import LOADOUT, NOT_CAST, NOWHERE, Kind
+from envs.runebound.state import LOADOUT, NOT_CAST, NOWHERE, DrawKind, Kind
 from envs.runebound.symbols import ENEMY, HERO
 from tests.runebound.test_simulation import combat_invariants
 
 STACK_SHAPES = re.compile(
-    r"|setup( / pick enemy( / pick hero)?)?"
+    r"|combat setup( / pick enemy( / pick hero)?)?"
     r"|after cast( / cast)+"
-    r"|start round / stay or flee"
-    r"|initiative / cast"
-    r"|next action / (hero action|group|agility target|tactics copy|copied surge|cast)"
-    r"|next action( / enemy agility)?( / (damage|prevent flip))* / (tactics block|prevent flip|cast)"
+    r"|start combat round / stay or flee"
+    r"|combat initiative / cast"
+    r"|next combat action / (hero combat action|combat group|agility target|tactics copy|copied surge|cast)"
+    r"|next combat action( / enemy agility)?( / (combat damage|prevent flip))* / (tactics block|prevent flip|cast)"
 )
 """The frame stacks (kinds, bottom first) the rules push: setup's draws, a round's casts, the end of a round, the
 initiative recast, one frame of the hero's own combat action (or the recast its agility asked for) above the next
@@ -37,21 +37,21 @@ def state_invariants(state: State) -> None:
     state.validate()
     combat_invariants(state)
     game, cards = state.game, state.game.cards
-    if state.hero != NOWHERE and state.enemy != NOWHERE and state.tokens[HERO]:
-        hero = tuple(held.token for held in state.tokens[HERO])
+    if state.hero != NOWHERE and state.enemy != NOWHERE and state.combat_tokens[HERO]:
+        hero = tuple(held.token for held in state.combat_tokens[HERO])
         own = cards.hero_own_tokens(state.hero)
         if game.weapons == LOADOUT:
             assert hero == cards.hero_tokens(state.hero, game.act), f"hero tokens {hero}"
         assert hero[: len(own)] == own and len(set(hero)) == len(hero), f"hero tokens {hero}"
-        enemy = tuple(held.token for held in state.tokens[ENEMY])
+        enemy = tuple(held.token for held in state.combat_tokens[ENEMY])
         assert enemy == cards.enemy_tokens(state.enemy, game.act), f"enemy tokens {enemy}"
-    if state.round == 0:
-        cast = [held for side in state.tokens for held in side if held.face != NOT_CAST or held.spent]
-        dealt = any(state.damage) or any(state.round_damage)
+    if state.combat_round == 0:
+        cast = [held for side in state.combat_tokens for held in side if held.face != NOT_CAST or held.spent]
+        dealt = any(state.combat_damage) or any(state.combat_round_damage)
         assert not cast and not dealt and state.decisions == 0, "play before the first round"
     kinds = " / ".join(str(frame.kind) for frame in state.stack)
     assert STACK_SHAPES.fullmatch(kinds), f"a stack no combat reaches: {kinds}"
     distinct = [frame for frame in state.stack if frame.kind != Kind.PREVENT]
     assert len(set(distinct)) == len(distinct), "a frame twice on the stack"
-    assert all(frame.kind in set(Kind) for frame in state.stack)
+    assert all(frame.kind in {*Kind, *DrawKind} for frame in state.stack)
     assert state.decisions <= game.spec.max_game_length, f"{state.decisions} decisions"

@@ -92,19 +92,19 @@ def position(
     data: dict[str, Any] = {
         "hero": game.cards.heroes[game.hero_choice].name,
         "enemy": game.cards.enemies[game.enemy_pool[0]].name,
-        "tokens": {"hero": token_rows(list(hero)), "enemy": enemy_rows},
-        "damage": {"hero": 0, "enemy": 0},
-        "round": 1,
+        "combat_tokens": {"hero": token_rows(list(hero)), "enemy": enemy_rows},
+        "combat_damage": {"hero": 0, "enemy": 0},
+        "combat_round": 1,
         "initiative": "hero",
         "passed": {"hero": False, "enemy": False},
         "charged": {"hero": False, "enemy": False},
         "silenced": {"hero": False, "enemy": False},
         "barrier": {"hero": 0, "enemy": 0},
-        "round_damage": {"hero": 0, "enemy": 0},
-        "triggered": {"hero": [], "enemy": []},
-        "outcome": "ONGOING",
+        "combat_round_damage": {"hero": 0, "enemy": 0},
+        "combat_triggered": {"hero": [], "enemy": []},
+        "combat_outcome": "ONGOING",
         "decisions": 0,
-        "stack": [{"seat": 0, "kind": Kind.NEXT_ACTION.value, "reason": "", "details": {"side": to_act}}],
+        "stack": [{"seat": 0, "kind": Kind.NEXT_COMBAT_ACTION.value, "reason": "", "details": {"side": to_act}}],
     }
     for key, value in fields.items():
         data[key] = value
@@ -132,7 +132,7 @@ def cast(state: CombatState, face: str) -> None:
     assert state.current_player() == CHANCE, f"no chance event pending; the state:\n{state.debug_text()}"
     frame = state.stack[-1]
     assert frame.kind == Kind.CAST, f"expected a cast, got {frame.kind!r}"
-    held = state.tokens[frame.detail("side")][frame.detail("token")]
+    held = state.combat_tokens[frame.detail("side")][frame.detail("token")]
     faces = [f.text for f in state.game.faces[held.token]]
     assert face in faces, f"token {state.game.cards.tokens[held.token].name} has faces {faces}, not {face!r}"
     state.apply_action(faces.index(face))
@@ -141,7 +141,7 @@ def cast(state: CombatState, face: str) -> None:
 def faces(state: CombatState, side: int) -> list[str]:
     """Each token's face text of a side ("-" for a spent one, "?" not cast)."""
     shown = []
-    for index, held in enumerate(state.tokens[side]):
+    for index, held in enumerate(state.combat_tokens[side]):
         if held.spent:
             shown.append("-")
         elif held.face < 0:

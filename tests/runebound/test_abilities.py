@@ -42,7 +42,7 @@ def test_a_barrier_blocks_the_next_damage_this_round() -> None:
     assert state.barrier[ENEMY] == 2
     act(state, "spend: hero token 2")
     act(state, "strike")
-    assert state.damage[ENEMY] == 1 and state.barrier[ENEMY] == 0
+    assert state.combat_damage[ENEMY] == 1 and state.barrier[ENEMY] == 0
 
 
 def test_the_hero_heals_only_when_hurt() -> None:
@@ -52,9 +52,9 @@ def test_the_hero_heals_only_when_hurt() -> None:
     hero = [("Tester 1", "physical 1"), ("Wand", "surge 1")]
     fresh = position(game, hero, ["-"] * 6)
     assert "ability: hero ability 1" not in labels(fresh)
-    hurt = position(game, hero, ["-"] * 6, damage={"hero": 3, "enemy": 0})
+    hurt = position(game, hero, ["-"] * 6, combat_damage={"hero": 3, "enemy": 0})
     act(hurt, "ability: hero ability 1")
-    assert hurt.damage[HERO] == 1
+    assert hurt.combat_damage[HERO] == 1
 
 
 def test_mind_meld_reflects_the_damage_taken_this_round_as_magic() -> None:
@@ -63,9 +63,9 @@ def test_mind_meld_reflects_the_damage_taken_this_round_as_magic() -> None:
     game = make_game(hero="Mender")
     hero = [("Tester 1", "physical 1"), ("Knife", "surge 2")]
     state = position(game, hero, ["skull 1", "skull 2", "-", "-", "-", "-"], to_act="enemy")
-    assert state.damage[HERO] == 4 and state.round_damage[HERO] == 4
+    assert state.combat_damage[HERO] == 4 and state.combat_round_damage[HERO] == 4
     act(state, "ability: hero ability 2")
-    assert state.damage[ENEMY] == 4
+    assert state.combat_damage[ENEMY] == 4
 
 
 def test_a_heros_barrier_blocks_before_its_shields() -> None:
@@ -74,5 +74,5 @@ def test_a_heros_barrier_blocks_before_its_shields() -> None:
     game = make_game(hero="Mender")
     hero = [("Tester 1", "physical 1"), ("Wand", "surge 1"), ("Buckler", "shield 1")]
     state = position(game, hero, ["skull 1", "-", "-", "-", "-", "skull 1"])
-    act(state, "ability: hero ability 3", Kind.HERO_ACTION)
-    assert state.damage[HERO] == 0 and state.barrier[HERO] == 0 and faces(state, HERO)[2] == "-"
+    act(state, "ability: hero ability 3", Kind.HERO_COMBAT_ACTION)
+    assert state.combat_damage[HERO] == 0 and state.barrier[HERO] == 0 and faces(state, HERO)[2] == "-"

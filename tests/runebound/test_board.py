@@ -24,11 +24,11 @@ def test_spaces_resolve_top_to_bottom_one_space_per_action() -> None:
     space) resolves first: the double goes on the surge. Then, one action each: the surge space, the skull space."""
     game = make_game()
     state = position(game, SPARE, ["-", "skull 2", "double", "surge 1", "-", "skull 1"], to_act="enemy")
-    assert state.tokens[ENEMY][2].on == 3 and state.damage[HERO] == 0
+    assert state.combat_tokens[ENEMY][2].on == 3 and state.combat_damage[HERO] == 0
     act(state, "spend: hero token 2")  # magic 1
-    assert state.damage[HERO] == 3  # the stacked surge (2) pays Smash: 3 damage
+    assert state.combat_damage[HERO] == 3  # the stacked surge (2) pays Smash: 3 damage
     act(state, "spend: hero token 1")
-    assert state.damage[HERO] == 3 + (2 + 1 + 1)  # the skulls together, +1
+    assert state.combat_damage[HERO] == 3 + (2 + 1 + 1)  # the skulls together, +1
 
 
 def test_all_tokens_of_a_space_resolve_together_with_the_plus() -> None:
@@ -36,7 +36,7 @@ def test_all_tokens_of_a_space_resolve_together_with_the_plus() -> None:
     skull space's "+1" is added once, to the two skulls' combined value, in one combat action."""
     game = make_game()
     state = position(game, SPARE, ["skull 1", "-", "-", "-", "-", "skull 1"], to_act="enemy")
-    assert state.damage[HERO] == 3 and faces(state, ENEMY) == ["-"] * 6
+    assert state.combat_damage[HERO] == 3 and faces(state, ENEMY) == ["-"] * 6
 
 
 def test_the_plus_applies_only_where_its_symbol_resolves() -> None:
@@ -45,9 +45,9 @@ def test_the_plus_applies_only_where_its_symbol_resolves() -> None:
     the skull space: 1 + 1."""
     game = make_game()
     state = position(game, SPARE, ["skull 1", "-", "-", "tactics", "-", "-"], to_act="enemy")
-    assert state.damage[HERO] == 1 and faces(state, ENEMY)[3] == "-"
+    assert state.combat_damage[HERO] == 1 and faces(state, ENEMY)[3] == "-"
     act(state, "spend: hero token 2")
-    assert state.damage[HERO] == 1 + 2
+    assert state.combat_damage[HERO] == 1 + 2
 
 
 def test_an_unresolvable_symbol_is_skipped_and_checked_again_next_action() -> None:
@@ -58,13 +58,15 @@ def test_an_unresolvable_symbol_is_skipped_and_checked_again_next_action() -> No
     game = make_game()
     hero = [("Tester 1", "physical 1"), ("Spear", "agility"), ("Wand", "magic 1")]
     state = position(game, hero, ["shield 1", "-", "double", "-", "charge 2", "-"], to_act="enemy")
-    assert state.damage[HERO] == 2 and faces(state, ENEMY)[2] == "double" and state.tokens[ENEMY][2].on < 0
+    assert (
+        state.combat_damage[HERO] == 2 and faces(state, ENEMY)[2] == "double" and state.combat_tokens[ENEMY][2].on < 0
+    )
     act(state, "spend: hero token 2")
     act(state, "flip: enemy token 1")
-    assert state.tokens[ENEMY][2].on == 0  # the double now sits on the skull
+    assert state.combat_tokens[ENEMY][2].on == 0  # the double now sits on the skull
     act(state, "spend: hero token 3")  # magic 1: the enemy's shield is now a skull, nothing blocks
-    assert state.damage[ENEMY] == 1
-    assert state.damage[HERO] == 2 + (2 * 1 + 1)  # the doubled skull and the +1
+    assert state.combat_damage[ENEMY] == 1
+    assert state.combat_damage[HERO] == 2 + (2 * 1 + 1)  # the doubled skull and the +1
 
 
 def test_the_enemy_passes_when_no_space_can_be_resolved_and_acts_no_more() -> None:
@@ -77,7 +79,7 @@ def test_the_enemy_passes_when_no_space_can_be_resolved_and_acts_no_more() -> No
     assert state.passed[ENEMY]
     act(state, "spend: hero token 2")
     act(state, "flip: enemy token 1")
-    assert state.passed[ENEMY] and state.damage[HERO] == 0 and faces(state, ENEMY)[0] == "skull 1"
+    assert state.passed[ENEMY] and state.combat_damage[HERO] == 0 and faces(state, ENEMY)[0] == "skull 1"
 
 
 def test_surges_stack_in_the_section_of_the_ability_they_pay() -> None:
@@ -88,7 +90,7 @@ def test_surges_stack_in_the_section_of_the_ability_they_pay() -> None:
     state = position(game, SPARE, ["-", "surge 1", "-", "surge 1", "-", "-"], passed={"hero": False, "enemy": True})
     assert state.surge_sections() == {1: 2, 3: 2}
     state = position(game, SPARE, ["-", "surge 1", "-", "surge 1", "-", "-"], to_act="enemy")
-    assert state.damage[HERO] == 3 and faces(state, ENEMY)[1] == faces(state, ENEMY)[3] == "-"
+    assert state.combat_damage[HERO] == 3 and faces(state, ENEMY)[1] == faces(state, ENEMY)[3] == "-"
     assert state.has_triggered(ENEMY, 1)  # Smash
 
 
@@ -99,13 +101,13 @@ def test_surges_trigger_the_most_expensive_ability_that_has_an_effect() -> None:
     surge 2 alone, and the surge 1 pays Jab on the next action. Wounded, the enemy triggers Mend."""
     game = make_game()
     state = position(game, SPARE, ["-", "surge 1", "-", "-", "-", "surge 2"], to_act="enemy")
-    assert state.damage[HERO] == 3 and faces(state, ENEMY)[1] == "surge 1" and faces(state, ENEMY)[5] == "-"
+    assert state.combat_damage[HERO] == 3 and faces(state, ENEMY)[1] == "surge 1" and faces(state, ENEMY)[5] == "-"
     act(state, "spend: hero token 2")
-    assert state.damage[HERO] == 4 and state.has_triggered(ENEMY, 0)
+    assert state.combat_damage[HERO] == 4 and state.has_triggered(ENEMY, 0)
     wounded = position(
-        game, SPARE, ["-", "surge 1", "-", "-", "-", "surge 2"], to_act="enemy", damage={"hero": 0, "enemy": 3}
+        game, SPARE, ["-", "surge 1", "-", "-", "-", "surge 2"], to_act="enemy", combat_damage={"hero": 0, "enemy": 3}
     )
-    assert wounded.damage == (0, 1) and wounded.has_triggered(ENEMY, 2)
+    assert wounded.combat_damage == (0, 1) and wounded.has_triggered(ENEMY, 2)
 
 
 def test_surges_are_not_spent_when_no_ability_would_have_an_effect() -> None:
@@ -115,7 +117,7 @@ def test_surges_are_not_spent_when_no_ability_would_have_an_effect() -> None:
     game = make_game("Thief")
     hero = [("Wand", "magic 1"), ("Tester 1", "blank")]
     state = position(game, hero[::-1], ["skull 1", "surge 1", "-", "surge 1", "-", "-"], to_act="enemy")
-    assert state.damage[HERO] == 2
+    assert state.combat_damage[HERO] == 2
     assert faces(state, ENEMY) == ["-", "surge 1", "-", "surge 1", "-", "-"]
 
 
@@ -127,10 +129,10 @@ def test_equal_costs_resolve_from_the_bottom_of_the_card_each_once_per_round() -
     game = make_game("Twins")
     hero = [("Tester 1", "physical 1"), ("Wand", "magic 1"), ("Buckler", "shield 1"), ("Blade", "physical 1")]
     state = position(game, hero, ["-", "surge 1", "-", "surge 1", "-", "surge 2"], to_act="enemy")
-    assert state.damage[HERO] == 2 and faces(state, HERO)[2] == "shield 1"  # unblockable
+    assert state.combat_damage[HERO] == 2 and faces(state, HERO)[2] == "shield 1"  # unblockable
     assert state.has_triggered(ENEMY, 1) and not state.has_triggered(ENEMY, 0)
     act(state, "spend: hero token 2")
-    assert state.damage[HERO] == 2 and faces(state, HERO)[2] == "-"  # Left's 1 blocked by the shield
+    assert state.combat_damage[HERO] == 2 and faces(state, HERO)[2] == "-"  # Left's 1 blocked by the shield
     act(state, "spend: hero token 1")
     act(state, "strike")
     assert faces(state, ENEMY)[5] == "surge 2" and state.passed[ENEMY]
@@ -144,14 +146,14 @@ def test_a_double_on_a_surge_moves_the_stack_and_leaves_it_when_flipped() -> Non
     game = make_game("Twins")
     hero = [("Tester 1", "physical 1"), ("Spear", "agility")]
     placed = position(game, hero, ["-", "surge 1", "double", "-", "-", "-"], to_act="enemy")
-    assert placed.tokens[ENEMY][2].on == 1 and placed.surge_sections() == {1: 2}
+    assert placed.combat_tokens[ENEMY][2].on == 1 and placed.surge_sections() == {1: 2}
     # The same stack, written by hand, with the enemy passed (it takes no more actions, so the stack stays in sight).
     stacked = ["-", "surge 1", {"face": "double", "on": 2}, "-", "-", "-"]
     state = position(game, hero, stacked, passed={"hero": False, "enemy": True})
     assert state.value(ENEMY, 1) == 2 and state.surge_sections() == {1: 2}
     act(state, "spend: hero token 2")
     act(state, "flip: enemy token 3")
-    assert state.tokens[ENEMY][2].on < 0 and faces(state, ENEMY)[2] == "agility"
+    assert state.combat_tokens[ENEMY][2].on < 0 and faces(state, ENEMY)[2] == "agility"
     assert state.value(ENEMY, 1) == 1 and state.surge_sections() == {1: 1}
     board = state.trait().board
     assert board.spaces[state.space_of(2)].symbol.name == "AGILITY"
@@ -207,10 +209,10 @@ def test_the_two_damage_preset_deals_two_damage_in_place_of_a_choice() -> None:
     game = make_game(enemy_choice="two_damage")
     hero = [("Tester 1", "blank"), ("Rod", "magic 2"), ("Spear", "charge 1")]
     state = position(game, hero, ["-", "-", "agility", "-", "-", "-"], to_act="enemy")
-    assert state.damage[HERO] == 2 and faces(state, HERO) == ["blank", "magic 2", "charge 1"]
+    assert state.combat_damage[HERO] == 2 and faces(state, HERO) == ["blank", "magic 2", "charge 1"]
     one = [("Tester 1", "blank"), ("Rod", "magic 2"), ("Wand", "magic 1")]
     single = position(game, one, ["-", "-", "agility", "-", "-", "-"], to_act="enemy")
-    assert single.damage[HERO] == 0 and faces(single, HERO) == ["blank", "double", "magic 1"]
+    assert single.combat_damage[HERO] == 0 and faces(single, HERO) == ["blank", "double", "magic 1"]
 
 
 def test_relentless_recasts_the_enemys_own_best_spent_token() -> None:
@@ -231,7 +233,7 @@ def test_relentless_recasts_the_enemys_own_best_spent_token() -> None:
     assert faces(state, ENEMY)[1] == "skull 2"
     preset = make_game("Horde", enemy_choice="two_damage")
     instead = position(preset, SPARE, ["-", "-", "-", "surge 1", "-", "-"], to_act="enemy")
-    assert instead.damage[HERO] == 2 and instead.current_player() != CHANCE
+    assert instead.combat_damage[HERO] == 2 and instead.current_player() != CHANCE
 
 
 def test_an_enemy_removes_the_heros_highest_token_of_the_symbol() -> None:
@@ -268,12 +270,12 @@ def test_a_prevention_already_paid_for_is_not_offered_again() -> None:
     data = game.new_initial_state().to_dict() | {
         "hero": "Lissa",
         "enemy": "Undead Horde",
-        "tokens": {"hero": token_rows(hero), "enemy": token_rows(enemy)},
-        "round": 1,
+        "combat_tokens": {"hero": token_rows(hero), "enemy": token_rows(enemy)},
+        "combat_round": 1,
         "initiative": "enemy",
         "stack": [
-            {"seat": 0, "kind": "next action", "reason": "", "details": {"side": "hero"}},
-            {"seat": 0, "kind": "enemy action", "reason": "", "details": {}},
+            {"seat": 0, "kind": "next combat action", "reason": "", "details": {"side": "hero"}},
+            {"seat": 0, "kind": "enemy combat action", "reason": "", "details": {}},
         ],
     }
     state = game.state_from_dict(data)
@@ -282,8 +284,8 @@ def test_a_prevention_already_paid_for_is_not_offered_again() -> None:
     assert labels(state) == ["react: use", "react: decline"]
     act(state, "react: use")
     asked = state.decision()
-    assert asked is not None and asked.kind == Kind.HERO_ACTION
-    assert state.tokens[HERO][0].spent and faces(state, HERO)[:2] == ["-", "agility"]
+    assert asked is not None and asked.kind == Kind.HERO_COMBAT_ACTION
+    assert state.combat_tokens[HERO][0].spent and faces(state, HERO)[:2] == ["-", "agility"]
 
 
 def test_brace_shields_block_one_more() -> None:
@@ -294,7 +296,7 @@ def test_brace_shields_block_one_more() -> None:
     state = position(game, hero, ["shield 1", "-", "-", "-", "-", "-"])
     act(state, "spend: hero token 2")
     act(state, "strike")
-    assert state.damage[ENEMY] == 0 and faces(state, ENEMY)[0] == "-"
+    assert state.combat_damage[ENEMY] == 0 and faces(state, ENEMY)[0] == "-"
 
 
 def test_ward_tactics_blocks_one_more() -> None:
@@ -305,7 +307,7 @@ def test_ward_tactics_blocks_one_more() -> None:
     state = position(game, hero, ["-", "-", "-", "tactics", "-", "-"])
     act(state, "spend: hero token 1")
     act(state, "add: hero token 2")
-    assert state.damage[ENEMY] == 0 and faces(state, ENEMY)[3] == "-"
+    assert state.combat_damage[ENEMY] == 0 and faces(state, ENEMY)[3] == "-"
 
 
 def test_bloodlust_adds_to_the_damage_of_a_wounded_enemy() -> None:
@@ -313,11 +315,11 @@ def test_bloodlust_adds_to_the_damage_of_a_wounded_enemy() -> None:
     (skull 1 + the space's +1 + 1)."""
     game = make_game("Wild Dummy")
     fresh = position(game, SPARE, ["skull 1", "-", "-", "-", "-", "-"], to_act="enemy")
-    assert fresh.damage[HERO] == 2
+    assert fresh.combat_damage[HERO] == 2
     wounded = position(
-        game, SPARE, ["skull 1", "-", "-", "-", "-", "-"], to_act="enemy", damage={"hero": 0, "enemy": 5}
+        game, SPARE, ["skull 1", "-", "-", "-", "-", "-"], to_act="enemy", combat_damage={"hero": 0, "enemy": 5}
     )
-    assert wounded.damage[HERO] == 3
+    assert wounded.combat_damage[HERO] == 3
 
 
 def test_sleight_recasts_the_enemys_blanks_once_after_casting() -> None:

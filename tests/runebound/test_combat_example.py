@@ -24,7 +24,7 @@ def test_the_casts_tie_for_initiative_and_eliam_acts_first() -> None:
     state = example_start()
     assert state.gold(HERO) == state.gold(ENEMY) == 1
     assert state.initiative == HERO and state.trace == []
-    assert state.decision().kind == Kind.HERO_ACTION
+    assert state.decision().kind == Kind.HERO_COMBAT_ACTION
     board = state.trait().board
     spaces = [board.spaces[state.space_of(i)].symbol.name.lower() for i in range(5)]
     assert spaces == ["tactics", "double", "surge", "skull", "skull"]
@@ -82,6 +82,6 @@ def test_the_combat_example_plays_out_as_written() -> None:
     # "The round is now over. If Eliam decides to stay in the battle, he and his foe will recast all of their tokens
     # and begin a new round of combat, with the Sorcerer again resolving the combat board from top to bottom."
     assert end["passed"] == (True, True)
-    assert state.decision().kind == Kind.STAY and state.damage == (5, 3)
+    assert state.decision().kind == Kind.STAY and state.combat_damage == (5, 3)
     state.apply_action(state.game.action_id("round end: stay"))
-    assert state.round == 2 and state.stack[-1].kind == Kind.CAST
+    assert state.combat_round == 2 and state.stack[-1].kind == Kind.CAST

@@ -132,9 +132,9 @@ def test_reset_can_start_from_a_state_dict() -> None:
     start = example_start()
     env = gym.make(ENV_ID, hero="Eliam", enemy="Sorcerer", weapons="any")
     observation, _ = env.reset(seed=0, options={"state": start.to_dict()})
-    assert env.unwrapped.state.decision().kind == Kind.HERO_ACTION
+    assert env.unwrapped.state.decision().kind == Kind.HERO_COMBAT_ACTION
     _, reward, terminated, _, _ = env.step(ACTIONS.ability)  # Twin Blades; the round runs to its end
-    assert not terminated and reward == 0.0 and env.unwrapped.state.damage == (5, 3)
+    assert not terminated and reward == 0.0 and env.unwrapped.state.combat_damage == (5, 3)
 
 
 def test_render_modes_give_text_and_a_picture() -> None:
@@ -165,7 +165,7 @@ def test_the_score_reward_is_damage_dealt_minus_taken_over_the_enemys_health() -
     env = gym.make(ENV_ID, reward="score")
     steps = rollout(env, seed=3)
     state = env.unwrapped.state
-    assert steps[-1][1] == pytest.approx((state.damage[1] - state.damage[0]) / state.enemy_card().health)
+    assert steps[-1][1] == pytest.approx((state.combat_damage[1] - state.combat_damage[0]) / state.enemy_card().health)
 
 
 @pytest.mark.parametrize("flat", [False, True])

@@ -39,8 +39,8 @@ def test_the_heuristic_wins_far_more_often_than_random(trait: str) -> None:
     than random play (measured: 40-80% against 4-15%)."""
     game = RuneboundCombatGame(trait=trait)
     agent = RuneboundHeuristicAgent(game)
-    heuristic = sum(play(game, agent, seed).outcome == Outcome.WON for seed in range(COMBATS)) / COMBATS
-    random = sum(play(game, None, seed).outcome == Outcome.WON for seed in range(COMBATS)) / COMBATS
+    heuristic = sum(play(game, agent, seed).combat_outcome == Outcome.WON for seed in range(COMBATS)) / COMBATS
+    random = sum(play(game, None, seed).combat_outcome == Outcome.WON for seed in range(COMBATS)) / COMBATS
     assert heuristic >= random + 0.25, (heuristic, random)
 
 
@@ -56,7 +56,7 @@ def test_it_takes_a_kill_when_it_has_one() -> None:
     """A kill first: with the enemy at 1 health, the attack that reaches it beats a better-looking ability."""
     game = make_game()
     hero = [("Tester 1", "physical 1"), ("Wand", "surge 1"), ("Knife", "surge 2")]
-    state = position(game, hero, ["-"] * 6, damage={"hero": 0, "enemy": 9})
+    state = position(game, hero, ["-"] * 6, combat_damage={"hero": 0, "enemy": 9})
     agent = RuneboundHeuristicAgent(game)
     choice = agent.act(None, state.legal_actions_mask(), state=state)
     assert choice in (ACTIONS.spend, ACTIONS.ability + 1)  # physical 1 or Bolt (2 magic): both kill
@@ -71,6 +71,6 @@ def test_it_stays_when_healthy_and_flees_when_the_next_round_would_end_it() -> N
     agent = RuneboundHeuristicAgent(game)
     assert healthy.decision().kind == Kind.STAY
     assert agent.act(None, healthy.legal_actions_mask(), state=healthy) == ACTIONS.round_end + STAY
-    dying = position(game, [("Tester 1", "physical 1")], ["-"] * 6, damage={"hero": 9, "enemy": 0})
+    dying = position(game, [("Tester 1", "physical 1")], ["-"] * 6, combat_damage={"hero": 9, "enemy": 0})
     dying.apply_action(ACTIONS.pass_turn)
     assert agent.act(None, dying.legal_actions_mask(), state=dying) == ACTIONS.round_end + FLEE

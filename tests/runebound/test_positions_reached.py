@@ -28,12 +28,12 @@ def test_a_double_whose_token_turns_blank_returns_to_the_double_space() -> None:
     hero = [("Tester 1", "physical 1"), ("Spear", "agility")]
     enemy = ["skull 1", "-", {"face": "double", "on": 5}, "-", "charge 2", "-"]
     state = position(game, hero, enemy)
-    assert state.tokens[ENEMY][2].on == 4 and state.value(ENEMY, 4) == 4
+    assert state.combat_tokens[ENEMY][2].on == 4 and state.value(ENEMY, 4) == 4
     act(state, "spend: hero token 2")
     act(state, "flip: enemy token 5")
     assert faces(state, ENEMY)[4] == "blank"
-    assert state.tokens[ENEMY][2].on == 0  # off the blank, then stacked on the skull by the enemy's action
-    assert state.value(ENEMY, 0) == 2 and state.damage[HERO] == 0
+    assert state.combat_tokens[ENEMY][2].on == 0  # off the blank, then stacked on the skull by the enemy's action
+    assert state.value(ENEMY, 0) == 2 and state.combat_damage[HERO] == 0
     check_json_round_trip(game, state)
 
 
@@ -46,7 +46,7 @@ def test_a_double_whose_token_turns_blank_leaves_it_while_the_enemy_waits() -> N
     state = position(game, hero, enemy, passed={"hero": False, "enemy": True})
     act(state, "spend: hero token 2")
     act(state, "flip: enemy token 5")
-    assert state.tokens[ENEMY][2].on == NOWHERE and faces(state, ENEMY)[2] == "double"
+    assert state.combat_tokens[ENEMY][2].on == NOWHERE and faces(state, ENEMY)[2] == "double"
     assert state.value(ENEMY, 4) == 0
     check_json_round_trip(game, state)
 
@@ -60,7 +60,7 @@ def test_a_double_on_a_token_that_turns_to_another_number_stays_on_it() -> None:
     state = position(game, hero, enemy, passed={"hero": False, "enemy": True})
     act(state, "spend: hero token 2")
     act(state, "flip: enemy token 1")
-    assert faces(state, ENEMY)[0] == "shield 1" and state.tokens[ENEMY][2].on == 0
+    assert faces(state, ENEMY)[0] == "shield 1" and state.combat_tokens[ENEMY][2].on == 0
     assert state.value(ENEMY, 0) == 2
     check_json_round_trip(game, state)
 
@@ -75,12 +75,14 @@ def test_an_ability_not_bounded_by_its_text_is_used_twice_in_a_round() -> None:
     game = make_game()
     hero = [("Tester 1", "physical 1"), ("Spear", "agility"), ("Knife", "agility")]
     triggered = {"hero": ["Tester: Sidestep"], "enemy": []}
-    state = position(game, hero, ["-", "-", "agility", "-", "-", "-"], to_act="enemy", triggered=triggered)
+    state = position(game, hero, ["-", "-", "agility", "-", "-", "-"], to_act="enemy", combat_triggered=triggered)
     asked = state.decision()
     assert asked is not None and asked.kind == Kind.PREVENT
     act(state, "react: use")
     assert faces(state, HERO)[0] == "physical 1"  # the flip prevented
-    assert [game.name_tables.name("hero_ability", id_) for id_ in state.triggered[HERO]] == ["Tester: Sidestep"] * 2
+    assert [game.name_tables.name("hero_ability", id_) for id_ in state.combat_triggered[HERO]] == [
+        "Tester: Sidestep"
+    ] * 2
     check_json_round_trip(game, state)
 
 
@@ -93,15 +95,15 @@ def test_an_ability_bounded_to_once_a_round_is_refused_twice() -> None:
     enemy = ["skull 1", "-", "-", "-", "-", "-"]
     twice = {"hero": ["Tester: Paired Strike", "Tester: Paired Strike"], "enemy": []}
     with pytest.raises(StateFormatError, match="once per combat round") as error:
-        position(game, hero, enemy, triggered=twice)
-    assert error.value.field == "triggered.hero"
+        position(game, hero, enemy, combat_triggered=twice)
+    assert error.value.field == "combat_triggered.hero"
     with pytest.raises(StateFormatError, match="once per combat round") as error:
-        position(game, hero, enemy, triggered={"hero": [], "enemy": ["Dummy: Jab", "Dummy: Jab"]})
-    assert error.value.field == "triggered.enemy"
+        position(game, hero, enemy, combat_triggered={"hero": [], "enemy": ["Dummy: Jab", "Dummy: Jab"]})
+    assert error.value.field == "combat_triggered.enemy"
     shade: RuneboundCombatGame = make_game("Shade")
     with pytest.raises(StateFormatError, match="agility ability") as error:
-        position(shade, hero, enemy, triggered={"hero": [], "enemy": ["Shade: Shadow Step"]})
-    assert error.value.field == "triggered.enemy"
+        position(shade, hero, enemy, combat_triggered={"hero": [], "enemy": ["Shade: Shadow Step"]})
+    assert error.value.field == "combat_triggered.enemy"
 
 
 @pytest.mark.parametrize(
@@ -125,9 +127,12 @@ def test_a_rule_that_raises_half_way_leaves_the_combat_as_it_was() -> None:
     state = position(game, hero, ["shield 1", "skull 2", "-", "-", "-", "-"], to_act="enemy")
     asked = state.decision()
     assert asked is not None and asked.kind == Kind.BLOCK
-    state.tokens = (
-        tuple(held.spent_now() if held.token == state.tokens[HERO][1].token else held for held in state.tokens[HERO]),
-        state.tokens[ENEMY],
+    state.combat_tokens = (
+        tuple(
+            held.spent_now() if held.token == state.combat_tokens[HERO][1].token else held
+            for held in state.combat_tokens[HERO]
+        ),
+        state.combat_tokens[ENEMY],
     )
     before = state.to_dict()
     with pytest.raises(IndexError):

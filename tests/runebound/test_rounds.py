@@ -22,7 +22,7 @@ def test_casting_is_a_chance_event_per_token_naming_its_face() -> None:
     chance, labelled with the token and the face."""
     game = make_game()
     state = game.new_initial_state()
-    hero_tokens, enemy_tokens = len(state.tokens[HERO]), len(state.tokens[ENEMY])
+    hero_tokens, enemy_tokens = len(state.combat_tokens[HERO]), len(state.combat_tokens[ENEMY])
     seen = []
     while state.current_player() == CHANCE:
         frame = state.stack[-1]
@@ -30,7 +30,7 @@ def test_casting_is_a_chance_event_per_token_naming_its_face() -> None:
         assert state.chance_outcomes() == [(0, 0.5), (1, 0.5)]
         seen.append((frame.detail("side"), frame.detail("token")))
         label = state.chance_label(1)
-        token = state.game.cards.tokens[state.tokens[frame.detail("side")][frame.detail("token")].token]
+        token = state.game.cards.tokens[state.combat_tokens[frame.detail("side")][frame.detail("token")].token]
         assert token.name in label and str(token.faces[1]) in label
         state.apply_action(1)
     assert seen == [(HERO, k) for k in range(hero_tokens)] + [(ENEMY, k) for k in range(enemy_tokens)]
@@ -41,7 +41,7 @@ def test_an_enemy_casts_the_first_four_plus_act_tokens(act_name: str, count: int
     """Public facts: "An enemy uses the first 4 + Act tokens (5 in Act I, 6 in Act II)"; ENEMY TOKENS: "You cast the
     corresponding set of tokens when fighting as that enemy"."""
     state = make_game(act=act_name).new_initial_state()
-    names = [state.game.cards.tokens[held.token].name for held in state.tokens[ENEMY]]
+    names = [state.game.cards.tokens[held.token].name for held in state.combat_tokens[ENEMY]]
     assert names == ["P1", "P2", "P3", "P4", "P5", "P6"][:count]
 
 
@@ -65,8 +65,8 @@ def test_initiative_goes_to_the_side_with_more_gold_rims() -> None:
     assert state.gold(HERO) == 1 and state.gold(ENEMY) == 3
     assert state.initiative == ENEMY
     # The enemy's first action came before the hero's first decision: its double stacked on its first surge.
-    assert state.tokens[ENEMY][2].on == 1
-    assert state.decision() is not None and state.decision().kind == Kind.HERO_ACTION
+    assert state.combat_tokens[ENEMY][2].on == 1
+    assert state.decision() is not None and state.decision().kind == Kind.HERO_COMBAT_ACTION
 
 
 def test_an_initiative_tie_goes_to_the_hero() -> None:
@@ -79,8 +79,8 @@ def test_an_initiative_tie_goes_to_the_hero() -> None:
     )
     assert state.gold(HERO) == state.gold(ENEMY) == 1
     assert state.initiative == HERO
-    assert state.decision().kind == Kind.HERO_ACTION
-    assert all(not held.spent and held.on < 0 for held in state.tokens[ENEMY])
+    assert state.decision().kind == Kind.HERO_COMBAT_ACTION
+    assert all(not held.spent and held.on < 0 for held in state.combat_tokens[ENEMY])
 
 
 def test_combatants_alternate_combat_actions() -> None:
@@ -92,8 +92,8 @@ def test_combatants_alternate_combat_actions() -> None:
     )
     act(state, "spend: hero token 1")
     act(state, "strike")
-    assert state.damage == (4, 1)  # the enemy's skulls 1 + 2 and the board's "+1"; the hero dealt 1
-    assert state.decision().kind == Kind.HERO_ACTION
+    assert state.combat_damage == (4, 1)  # the enemy's skulls 1 + 2 and the board's "+1"; the hero dealt 1
+    assert state.decision().kind == Kind.HERO_COMBAT_ACTION
     assert labels(state) == ["pass", "spend: hero token 2"]
 
 
@@ -112,7 +112,7 @@ def test_pass_is_forced_when_no_token_can_be_used_and_a_blank_cannot_skip() -> N
     )
     assert state.decisions == 0  # the hero was never asked
     assert state.decision().kind == Kind.STAY  # the enemy took its action, passed, and the round ended
-    assert state.damage[HERO] == 1  # skull 1 and the board's +1, one blocked by the shield
+    assert state.combat_damage[HERO] == 1  # skull 1 and the board's +1, one blocked by the shield
 
 
 def test_after_passing_the_hero_takes_no_more_actions_and_shields_still_block() -> None:
@@ -125,7 +125,7 @@ def test_after_passing_the_hero_takes_no_more_actions_and_shields_still_block() 
     )
     act(state, "pass")
     # Jab (1 surge: 1 damage) is blocked by the shield; the skulls (1 + 1 + 1) go through.
-    assert state.damage[HERO] == 3
+    assert state.combat_damage[HERO] == 3
     assert state.decision().kind == Kind.STAY
     assert state.passed == (False, False)  # the round is over: the passes are gone with it
 
@@ -137,9 +137,9 @@ def test_unspent_tokens_are_lost_at_the_end_of_the_round_and_all_are_cast_again(
     state = position(game, [("Tester 1", "physical 1"), ("Blade", "physical 2")], ["-", "-", "-", "-", "-", "-"])
     act(state, "pass")
     assert state.decision().kind == Kind.STAY
-    assert all(held.face == NOT_CAST and not held.spent for side in state.tokens for held in side)
+    assert all(held.face == NOT_CAST and not held.spent for side in state.combat_tokens for held in side)
     act(state, "round end: stay")
-    assert state.round == 2 and state.current_player() == CHANCE
+    assert state.combat_round == 2 and state.current_player() == CHANCE
     assert state.stack[-1].kind == Kind.CAST and state.stack[-1].detail("why") == "round"
 
 
@@ -149,7 +149,7 @@ def test_the_hero_may_flee_at_the_end_of_a_round() -> None:
     state = position(make_game(), [("Tester 1", "physical 1")], ["-", "-", "-", "-", "-", "-"])
     act(state, "pass")
     act(state, "round end: flee", Kind.STAY)
-    assert state.is_terminal() and state.outcome == Outcome.FLED and state.returns() == [0.0]
+    assert state.is_terminal() and state.combat_outcome == Outcome.FLED and state.returns() == [0.0]
 
 
 def test_a_flight_counts_as_a_defeat_when_the_setting_says_so() -> None:
@@ -158,7 +158,7 @@ def test_a_flight_counts_as_a_defeat_when_the_setting_says_so() -> None:
     state = position(make_game(flight="defeat"), [("Tester 1", "physical 1")], ["-", "-", "-", "-", "-", "-"])
     act(state, "pass")
     act(state, "round end: flee", Kind.STAY)
-    assert state.is_terminal() and state.outcome == Outcome.FLED and state.returns() == [-1.0]
+    assert state.is_terminal() and state.combat_outcome == Outcome.FLED and state.returns() == [-1.0]
     assert state.episode_info()["outcome"] == "fled"
 
 
@@ -172,9 +172,11 @@ def test_the_round_cap_ends_the_combat_as_a_draw() -> None:
     """RULES.md, "Rounds": after round 10 with neither side defeated the combat ends as a draw, so every combat
     ends."""
     hero, enemy = [("Tester 1", "physical 1")], ["-", "-", "-", "-", "-", "-"]
-    state = position(make_game(), hero, enemy, round=ROUND_CAP, decisions=ROUND_CAP - 1)  # a stay after each round
+    state = position(
+        make_game(), hero, enemy, combat_round=ROUND_CAP, decisions=ROUND_CAP - 1
+    )  # a stay after each round
     act(state, "pass")
-    assert state.is_terminal() and state.outcome == Outcome.DRAWN and state.returns() == [0.0]
+    assert state.is_terminal() and state.combat_outcome == Outcome.DRAWN and state.returns() == [0.0]
 
 
 def test_the_combat_ends_the_moment_a_side_is_defeated() -> None:
@@ -185,15 +187,18 @@ def test_the_combat_ends_the_moment_a_side_is_defeated() -> None:
         game,
         [("Tester 1", "physical 1"), ("Blade", "physical 2")],
         ["skull 1", "-", "-", "-", "-", "-"],
-        damage={"hero": 0, "enemy": 8},
+        combat_damage={"hero": 0, "enemy": 8},
     )
     act(state, "spend: hero token 2")
     act(state, "strike")
-    assert state.is_terminal() and state.outcome == Outcome.WON and state.returns() == [1.0]
-    assert state.damage[ENEMY] == 10
+    assert state.is_terminal() and state.combat_outcome == Outcome.WON and state.returns() == [1.0]
+    assert state.combat_damage[ENEMY] == 10
     lost = position(
-        game, [("Tester 1", "physical 1")], ["skull 1", "skull 2", "-", "-", "-", "-"], damage={"hero": 6, "enemy": 0}
+        game,
+        [("Tester 1", "physical 1")],
+        ["skull 1", "skull 2", "-", "-", "-", "-"],
+        combat_damage={"hero": 6, "enemy": 0},
     )
     act(lost, "pass")
-    assert lost.is_terminal() and lost.outcome == Outcome.LOST and lost.returns() == [-1.0]
+    assert lost.is_terminal() and lost.combat_outcome == Outcome.LOST and lost.returns() == [-1.0]
     assert faces(lost, ENEMY)[:2] == ["-", "-"]

@@ -21,15 +21,15 @@ def combat_invariants(state: State) -> None:
     """Damage within health (at it only for the defeated side), the round within the cap, the tokens each side
     holds never changing within a combat, and the end matching the damage."""
     assert isinstance(state, CombatState)
-    if state.hero < 0 or state.enemy < 0 or not state.tokens[0]:
+    if state.hero < 0 or state.enemy < 0 or not state.combat_tokens[0]:
         return
     healths = (state.hero_card().health, state.enemy_card().health)
-    assert all(0 <= damage <= health for damage, health in zip(state.damage, healths, strict=True))
-    assert 0 <= state.round <= ROUND_CAP
-    assert len(state.tokens[0]) == len(state.game.cards.hero_tokens(state.hero, state.game.act))
-    assert len(state.tokens[1]) == 4 + state.game.act
-    assert (state.damage[1] == healths[1]) == (state.outcome == Outcome.WON)
-    assert (state.damage[0] == healths[0]) == (state.outcome == Outcome.LOST)
+    assert all(0 <= damage <= health for damage, health in zip(state.combat_damage, healths, strict=True))
+    assert 0 <= state.combat_round <= ROUND_CAP
+    assert len(state.combat_tokens[0]) == len(state.game.cards.hero_tokens(state.hero, state.game.act))
+    assert len(state.combat_tokens[1]) == 4 + state.game.act
+    assert (state.combat_damage[1] == healths[1]) == (state.combat_outcome == Outcome.WON)
+    assert (state.combat_damage[0] == healths[0]) == (state.combat_outcome == Outcome.LOST)
 
 
 def test_ten_thousand_random_combats_keep_every_invariant() -> None:

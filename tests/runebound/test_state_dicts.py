@@ -53,7 +53,7 @@ def test_a_saved_position_names_its_content() -> None:
     """Tokens, faces, sides and abilities are written by name."""
     data = saved()
     assert data["hero"] == "Tester" and data["enemy"] == "Dummy"
-    assert data["tokens"]["hero"][0] == {"token": "Tester 1", "face": "physical 1", "spent": False, "on": None}
+    assert data["combat_tokens"]["hero"][0] == {"token": "Tester 1", "face": "physical 1", "spent": False, "on": None}
     assert data["initiative"] == "hero"
     json.dumps(data)
 
@@ -73,28 +73,36 @@ def change(path: str, value: Any) -> Callable[[dict[str, Any]], None]:
 
 
 REFUSED = [
-    ("tokens.enemy[0].face", change("tokens.enemy.0.face", "skull 2"), "unknown token_face"),
-    ("tokens.enemy", change("tokens.enemy.0", {"token": "P2", "face": "skull 2", "spent": False}), "first 4 + Act"),
+    ("combat_tokens.enemy[0].face", change("combat_tokens.enemy.0.face", "skull 2"), "unknown token_face"),
     (
-        "tokens.hero",
-        change("tokens.hero.0", {"token": "Blade", "face": "physical 1", "spent": False}),
+        "combat_tokens.enemy",
+        change("combat_tokens.enemy.0", {"token": "P2", "face": "skull 2", "spent": False}),
+        "first 4 + Act",
+    ),
+    (
+        "combat_tokens.hero",
+        change("combat_tokens.hero.0", {"token": "Blade", "face": "physical 1", "spent": False}),
         "start with its",
     ),
-    ("tokens.hero[1].token", change("tokens.hero.1", {"token": "P1", "face": "shield 1", "spent": False}), "weapons'"),
-    ("tokens.enemy[0].on", change("tokens.enemy.0.on", 1), "only a token showing a double"),
-    ("tokens.enemy[2].on", change("tokens.enemy.2.on", 3), "cast, unspent token"),
-    ("tokens.hero[0].on", change("tokens.hero.0.on", 1), "only the enemy's board"),
-    ("tokens.hero[0].face", change("tokens.hero.0.face", None), "no cast of it is pending"),
-    ("damage.hero", change("damage.hero", 11), "more than"),
-    ("damage.enemy", change("damage.enemy", 10), "defeated exactly when"),
-    ("round", change("round", 0), "a round has started"),
+    (
+        "combat_tokens.hero[1].token",
+        change("combat_tokens.hero.1", {"token": "P1", "face": "shield 1", "spent": False}),
+        "weapons'",
+    ),
+    ("combat_tokens.enemy[0].on", change("combat_tokens.enemy.0.on", 1), "only a token showing a double"),
+    ("combat_tokens.enemy[2].on", change("combat_tokens.enemy.2.on", 3), "cast, unspent token"),
+    ("combat_tokens.hero[0].on", change("combat_tokens.hero.0.on", 1), "only the enemy's board"),
+    ("combat_tokens.hero[0].face", change("combat_tokens.hero.0.face", None), "no cast of it is pending"),
+    ("combat_damage.hero", change("combat_damage.hero", 11), "more than"),
+    ("combat_damage.enemy", change("combat_damage.enemy", 10), "defeated exactly when"),
+    ("combat_round", change("combat_round", 0), "a round has started"),
     ("initiative", change("initiative", None), "initiative was taken"),
-    ("triggered.enemy", change("triggered.enemy", ["Horde: Relentless"]), "another card"),
-    ("outcome", change("outcome", "FLED"), "frames are pending"),
+    ("combat_triggered.enemy", change("combat_triggered.enemy", ["Horde: Relentless"]), "another card"),
+    ("combat_outcome", change("combat_outcome", "FLED"), "frames are pending"),
     ("hero", change("hero", "Mender"), "this game's hero"),
     ("stack[0].details.side", change("stack.0.details", {}), "missing"),
     ("stack[0].details.why", change("stack.0.details", {"side": "hero", "why": 1}), "no such detail"),
-    ("tokens.sword", change("tokens", {"hero": [], "enemy": [], "sword": 1}), "unknown side"),
+    ("combat_tokens.sword", change("combat_tokens", {"hero": [], "enemy": [], "sword": 1}), "unknown side"),
 ]
 
 
@@ -116,7 +124,7 @@ def test_an_impossible_position_is_refused_naming_the_field(
 def test_the_saved_position_itself_is_accepted() -> None:
     """The unedited dict loads (the refusals above are the edits')."""
     state = make_game().state_from_dict(saved())
-    assert state.tokens[HERO][0].face == 0 and state.tokens[ENEMY][1].face == 1
+    assert state.combat_tokens[HERO][0].face == 0 and state.combat_tokens[ENEMY][1].face == 1
 
 
 # ---------------------------------------------------------------------------------------- issue 32: fuzzed dicts
@@ -152,15 +160,15 @@ def refused(data: dict[str, Any], **game: Any) -> StateFormatError:
 def test_a_hero_token_missing_or_added_is_refused() -> None:
     """Issue 32: a hero whose loadout weapon is missing (Lissa casts her three tokens and her Act I Dagger) or held
     twice was accepted; the game deals the loadout, so a loaded position must hold it (`weapons="loadout"`)."""
-    data = shipped_position("hero action")
-    assert [row["token"] for row in data["tokens"]["hero"]] == ["Lissa 1", "Lissa 2", "Lissa 3", "Dagger"]
+    data = shipped_position("hero combat action")
+    assert [row["token"] for row in data["combat_tokens"]["hero"]] == ["Lissa 1", "Lissa 2", "Lissa 3", "Dagger"]
     missing = copy.deepcopy(data)
-    del missing["tokens"]["hero"][3]
+    del missing["combat_tokens"]["hero"][3]
     error = refused(missing)
-    assert error.field == "tokens.hero" and "loadout" in str(error) and "'Dagger'" in str(error)
+    assert error.field == "combat_tokens.hero" and "loadout" in str(error) and "'Dagger'" in str(error)
     doubled = copy.deepcopy(data)
-    doubled["tokens"]["hero"].append(dict(doubled["tokens"]["hero"][3]))
-    assert refused(doubled).field == "tokens.hero"
+    doubled["combat_tokens"]["hero"].append(dict(doubled["combat_tokens"]["hero"][3]))
+    assert refused(doubled).field == "combat_tokens.hero"
     from envs.runebound.game import RuneboundCombatGame
 
     anything = RuneboundCombatGame(hero="Lissa", enemy="Undead Horde", act="I", weapons="any")
@@ -169,8 +177,8 @@ def test_a_hero_token_missing_or_added_is_refused() -> None:
 
 def test_a_duplicated_frame_is_refused() -> None:
     """Issue 32: a frame written twice (the hero's action, the next combat action) was accepted."""
-    data = shipped_position("hero action")
-    assert [frame["kind"] for frame in data["stack"]] == ["next action", "hero action"]
+    data = shipped_position("hero combat action")
+    assert [frame["kind"] for frame in data["stack"]] == ["next combat action", "hero combat action"]
     twice = copy.deepcopy(data)
     twice["stack"].append(dict(twice["stack"][1]))
     error = refused(twice)
@@ -183,7 +191,7 @@ def test_a_duplicated_frame_is_refused() -> None:
 def test_reversed_frames_are_refused() -> None:
     """Issue 32: frames swapped (the hero's action below the next combat action; two casts of a round out of casting
     order) were accepted."""
-    data = shipped_position("hero action")
+    data = shipped_position("hero combat action")
     data["stack"].reverse()
     error = refused(data)
     assert error.field == "stack[0].kind" and "bottom" in str(error)
@@ -199,31 +207,31 @@ def test_round_zero_with_a_round_under_way_is_refused() -> None:
     """Issue 32: round 0 while the first round's casts are pending (no token cast yet) was accepted; round 0 is before
     the first round, and so is a position with damage dealt."""
     casting = shipped_position("cast")
-    casting["round"] = 0
+    casting["combat_round"] = 0
     error = refused(casting)
-    assert error.field == "round" and "before the first round" in str(error)
+    assert error.field == "combat_round" and "before the first round" in str(error)
     start = shipped_position("cast")
-    start |= {"round": 0, "stack": [{"seat": 0, "kind": "start round", "reason": "", "details": {}}]}
-    for row in start["tokens"]["hero"] + start["tokens"]["enemy"]:
+    start |= {"combat_round": 0, "stack": [{"seat": 0, "kind": "start combat round", "reason": "", "details": {}}]}
+    for row in start["combat_tokens"]["hero"] + start["combat_tokens"]["enemy"]:
         row["face"] = None
     from envs.runebound.game import RuneboundCombatGame
 
     combat = RuneboundCombatGame(hero="Lissa", enemy="Undead Horde", act="I")
-    assert combat.state_from_dict(start).round == 1  # the first round's start, settled: its casts are pending
+    assert combat.state_from_dict(start).combat_round == 1  # the first round's start, settled: its casts are pending
     assert refused(start | {"initiative": "hero"}).field == "initiative"  # taken once the casts are done
-    start["damage"]["hero"] = 1
-    assert refused(start).field == "damage"
+    start["combat_damage"]["hero"] = 1
+    assert refused(start).field == "combat_damage"
     fled = shipped_position("stay or flee")
-    fled |= {"outcome": "FLED", "stack": [], "decisions": 0, "round": 0}
+    fled |= {"combat_outcome": "FLED", "stack": [], "decisions": 0, "combat_round": 0}
     error = refused(fled)
-    assert error.field == "round" and "before the first round" in str(error)
+    assert error.field == "combat_round" and "before the first round" in str(error)
 
 
 def test_a_tactics_block_without_a_tactics_is_refused() -> None:
     """Issue 32: a pending tactics block whose hero shows no tactics was accepted, and answering it raised IndexError
     in the rules' tactics step; it is refused, naming the frame."""
     data = shipped_position("tactics block", seed=3, enemy="Orc Brigand")
-    hero = data["tokens"]["hero"]
+    hero = data["combat_tokens"]["hero"]
     tactics = [index for index, row in enumerate(hero) if row["face"] == "tactics" and not row["spent"]]
     assert tactics
     for index in tactics:
@@ -237,16 +245,20 @@ def test_a_count_of_decisions_no_combat_reaches_is_refused() -> None:
     at least one per round already over (the hero decided to stay after it), and none before the first round."""
     from envs.runebound.state import MAX_GAME_LENGTH
 
-    data = shipped_position("hero action")
+    data = shipped_position("hero combat action")
     for count in (MAX_GAME_LENGTH + 1, 10**9):
         error = refused(data | {"decisions": count})
         assert error.field == "decisions" and str(MAX_GAME_LENGTH) in str(error)
-    late = data | {"round": 4, "decisions": 2}
+    late = data | {"combat_round": 4, "decisions": 2}
     error = refused(late)
     assert error.field == "decisions" and "3 rounds" in str(error)
     casting = shipped_position("cast")
-    start = casting | {"round": 0, "decisions": 1, "stack": [{"seat": 0, "kind": "start round", "reason": ""}]}
-    for row in start["tokens"]["hero"] + start["tokens"]["enemy"]:
+    start = casting | {
+        "combat_round": 0,
+        "decisions": 1,
+        "stack": [{"seat": 0, "kind": "start combat round", "reason": ""}],
+    }
+    for row in start["combat_tokens"]["hero"] + start["combat_tokens"]["enemy"]:
         row["face"] = None
     assert refused(start).field == "decisions"
 
@@ -262,15 +274,15 @@ def test_a_silence_or_a_barrier_no_ability_raised_is_refused() -> None:
         position(game, hero, enemy, silenced={"hero": True, "enemy": False})
     assert error.value.field == "silenced.hero"
     swarm = {"hero": [], "enemy": ["Horde: Swarm"]}
-    assert position(game, hero, enemy, silenced={"hero": True, "enemy": False}, triggered=swarm).silenced[HERO]
+    assert position(game, hero, enemy, silenced={"hero": True, "enemy": False}, combat_triggered=swarm).silenced[HERO]
     mender = make_game(hero="Mender")
     with pytest.raises(StateFormatError, match="barriers the hero triggered") as error:
         position(mender, hero, enemy, barrier={"hero": 1, "enemy": 0})
     assert error.value.field == "barrier.hero"
     ward = {"hero": ["Mender: Ward"], "enemy": []}
-    assert position(mender, hero, enemy, barrier={"hero": 2, "enemy": 0}, triggered=ward).barrier[HERO] == 2
+    assert position(mender, hero, enemy, barrier={"hero": 2, "enemy": 0}, combat_triggered=ward).barrier[HERO] == 2
     with pytest.raises(StateFormatError, match=r"barriers the hero triggered this round \(2\)"):
-        position(mender, hero, enemy, barrier={"hero": 3, "enemy": 0}, triggered=ward)
+        position(mender, hero, enemy, barrier={"hero": 3, "enemy": 0}, combat_triggered=ward)
 
 
 def test_damage_taken_this_round_beyond_the_damage_taken_is_refused() -> None:
@@ -279,15 +291,15 @@ def test_damage_taken_this_round_beyond_the_damage_taken_is_refused() -> None:
     rims takes the first combat action"), so nothing is dealt before them; and it is part of the damage on the side,
     but for what the side healed this round (its heal abilities triggered) or the blow that defeated it."""
     setup = shipped_position("pick hero", hero="random", enemy="random")
-    assert [frame["kind"] for frame in setup["stack"]] == ["setup", "pick enemy", "pick hero"]
-    setup["round_damage"]["hero"] = 1
+    assert [frame["kind"] for frame in setup["stack"]] == ["combat setup", "pick enemy", "pick hero"]
+    setup["combat_round_damage"]["hero"] = 1
     error = refused(setup, hero="random", enemy="random")
-    assert error.field == "round_damage.hero" and "initiative" in str(error)
-    acting = shipped_position("hero action")
-    assert acting["triggered"]["hero"] == [] and acting["outcome"] == "ONGOING"
-    acting["round_damage"]["hero"] = acting["damage"]["hero"] + 1
+    assert error.field == "combat_round_damage.hero" and "initiative" in str(error)
+    acting = shipped_position("hero combat action")
+    assert acting["combat_triggered"]["hero"] == [] and acting["combat_outcome"] == "ONGOING"
+    acting["combat_round_damage"]["hero"] = acting["combat_damage"]["hero"] + 1
     error = refused(acting)
-    assert error.field == "round_damage.hero" and "healed" in str(error)
+    assert error.field == "combat_round_damage.hero" and "healed" in str(error)
 
 
 def test_a_side_charged_before_spending_charge_is_refused() -> None:
@@ -297,13 +309,13 @@ def test_a_side_charged_before_spending_charge_is_refused() -> None:
     actions began (initiative taken), and the token it spent stays spent for the round unless an ability recasts a
     spent token."""
     casting = shipped_position("cast")
-    assert casting["round"] == 1 and casting["initiative"] is None
+    assert casting["combat_round"] == 1 and casting["initiative"] is None
     casting["charged"]["enemy"] = True
     error = refused(casting)
     assert error.field == "charged.enemy" and "initiative" in str(error)
-    acting = shipped_position("hero action", seed=2)
-    assert acting["initiative"] == "hero" and acting["triggered"]["enemy"] == []
-    assert not any(row["spent"] for row in acting["tokens"]["enemy"])
+    acting = shipped_position("hero combat action", seed=2)
+    assert acting["initiative"] == "hero" and acting["combat_triggered"]["enemy"] == []
+    assert not any(row["spent"] for row in acting["combat_tokens"]["enemy"])
     acting["charged"]["enemy"] = True
     error = refused(acting)
     assert error.field == "charged.enemy" and "spent" in str(error)
@@ -313,16 +325,19 @@ def test_a_side_charged_before_spending_charge_is_refused() -> None:
 def test_a_stack_index_out_of_range_is_refused_not_read_as_none(on: int) -> None:
     """Issue 32 (an independent fuzzer): a token's `on` of -1 was read as null (the internal "on no stack"); `on` is
     null or the index of another of the side's tokens, and anything else is refused naming the field."""
-    data = shipped_position("hero action")
-    assert data["tokens"]["enemy"][0]["on"] is None and len(data["tokens"]["enemy"]) == 5
-    data["tokens"]["enemy"][0]["on"] = on
+    data = shipped_position("hero combat action")
+    assert data["combat_tokens"]["enemy"][0]["on"] is None and len(data["combat_tokens"]["enemy"]) == 5
+    data["combat_tokens"]["enemy"][0]["on"] = on
     error = refused(data)
-    assert error.field == "tokens.enemy[0].on"
+    assert error.field == "combat_tokens.enemy[0].on"
 
 
 @pytest.mark.parametrize(
     ("seed", "shape"),
-    [(89, "next action / prevent flip / prevent flip"), (11, "next action / damage / tactics block")],
+    [
+        (89, "next combat action / prevent flip / prevent flip"),
+        (11, "next combat action / combat damage / tactics block"),
+    ],
     ids=["two flips to prevent", "damage under a tactics block"],
 )
 def test_the_fuzzers_invariants_hold_on_the_rare_stacks_play_reaches(seed: int, shape: str) -> None:

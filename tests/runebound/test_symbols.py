@@ -21,13 +21,13 @@ def test_damage_tokens_of_one_symbol_are_spent_together_and_a_double_doubles_the
     joins one token of the action (the highest): 1 + 2 doubled = 5."""
     hero = [("Tester 1", "physical 1"), ("Blade", "physical 2"), ("Rod", "double"), ("Wand", "magic 1")]
     state = position(make_game(), hero, NONE)
-    act(state, "spend: hero token 1", Kind.HERO_ACTION)
+    act(state, "spend: hero token 1", Kind.HERO_COMBAT_ACTION)
     assert labels(state) == ["add: hero token 2", "add: hero token 3", "strike"]
-    act(state, "add: hero token 3", Kind.GROUP)
+    act(state, "add: hero token 3", Kind.COMBAT_GROUP)
     assert labels(state) == ["add: hero token 2", "strike"]  # one double per token in the action
-    act(state, "add: hero token 2", Kind.GROUP)  # strike, the only option left, is taken by the rules
+    act(state, "add: hero token 2", Kind.COMBAT_GROUP)  # strike, the only option left, is taken by the rules
     assert state.decisions == 3
-    assert state.damage[ENEMY] == 1 + 2 * 2
+    assert state.combat_damage[ENEMY] == 1 + 2 * 2
     assert faces(state, HERO) == ["-", "-", "-", "magic 1"]
 
 
@@ -36,7 +36,7 @@ def test_an_action_spends_one_symbol_only() -> None:
     strike, is taken by the rules at once."""
     state = position(make_game(), [("Tester 1", "physical 1"), ("Wand", "magic 1")], NONE)
     act(state, "spend: hero token 2")
-    assert state.decisions == 1 and state.damage[ENEMY] == 1
+    assert state.decisions == 1 and state.combat_damage[ENEMY] == 1
     assert faces(state, HERO) == ["physical 1", "-"]
 
 
@@ -47,7 +47,7 @@ def test_shields_block_magic_and_physical_damage_in_response() -> None:
         make_game(), [("Tester 1", "physical 1"), ("Wand", "magic 1")], ["shield 1", "-", "-", "-", "-", "-"]
     )
     act(state, "spend: hero token 2")
-    assert state.damage[ENEMY] == 0 and faces(state, ENEMY)[0] == "-"
+    assert state.combat_damage[ENEMY] == 0 and faces(state, ENEMY)[0] == "-"
 
 
 def test_shields_spend_as_many_as_it_takes_and_no_more() -> None:
@@ -56,7 +56,7 @@ def test_shields_spend_as_many_as_it_takes_and_no_more() -> None:
     game = make_game()
     hero = [("Tester 1", "physical 1"), ("Buckler", "shield 1"), ("Axe", "shield 1"), ("Mace", "shield 2")]
     state = position(game, hero, ["skull 1", "-", "-", "-", "-", "-"], to_act="enemy")
-    assert state.damage[HERO] == 0
+    assert state.combat_damage[HERO] == 0
     assert faces(state, HERO) == ["physical 1", "shield 1", "shield 1", "-"]
 
 
@@ -68,9 +68,9 @@ def test_charge_deals_unblockable_damage_and_its_spender_blocks_nothing_more() -
     hero = [("Tester 1", "physical 1"), ("Spear", "charge 1"), ("Buckler", "shield 1")]
     state = position(game, hero, ["shield 1", "skull 2", "-", "-", "-", "-"])
     act(state, "spend: hero token 2")
-    assert state.damage[ENEMY] == 1 and faces(state, ENEMY)[0] == "shield 1"
+    assert state.combat_damage[ENEMY] == 1 and faces(state, ENEMY)[0] == "shield 1"
     assert state.charged[HERO]
-    assert state.damage[HERO] == 2 + 1  # the skull and the board's +1, the shield left unspent
+    assert state.combat_damage[HERO] == 2 + 1  # the skull and the board's +1, the shield left unspent
     assert faces(state, HERO)[2] == "shield 1"
 
 
@@ -80,9 +80,9 @@ def test_an_enemy_that_spends_charge_blocks_nothing_more() -> None:
     game = make_game()
     hero = [("Tester 1", "physical 1"), ("Buckler", "shield 1"), ("Wand", "magic 1")]
     state = position(game, hero, ["shield 1", "-", "-", "-", "charge 2", "-"], to_act="enemy")
-    assert state.damage[HERO] == 2 and faces(state, HERO)[1] == "shield 1"
+    assert state.combat_damage[HERO] == 2 and faces(state, HERO)[1] == "shield 1"
     act(state, "spend: hero token 1")
-    assert state.damage[ENEMY] == 1 and faces(state, ENEMY)[0] == "shield 1"
+    assert state.combat_damage[ENEMY] == 1 and faces(state, ENEMY)[0] == "shield 1"
 
 
 def test_agility_flips_a_token_of_either_side_but_not_itself() -> None:
@@ -125,7 +125,7 @@ def test_surges_pay_a_heros_surge_ability_with_a_double() -> None:
     state = position(game, [("Tester 1", "physical 1"), ("Wand", "surge 1"), ("Rod", "double")], NONE)
     assert labels(state) == ["pass", "spend: hero token 1", "ability: hero ability 2"]
     act(state, "ability: hero ability 2")
-    assert state.damage[ENEMY] == 2 and faces(state, HERO) == ["physical 1", "-", "-"]
+    assert state.combat_damage[ENEMY] == 2 and faces(state, HERO) == ["physical 1", "-", "-"]
     assert state.has_triggered(HERO, 1)
 
 
@@ -140,7 +140,7 @@ def test_an_ability_that_removes_tokens_takes_the_lowest() -> None:
         ["shield 1", "-", "-", "-", "-", "-"],
     )
     act(state, "ability: hero ability 1")
-    assert state.damage[ENEMY] == 3 and faces(state, ENEMY)[0] == "shield 1"
+    assert state.combat_damage[ENEMY] == 3 and faces(state, ENEMY)[0] == "shield 1"
     assert faces(state, HERO) == ["-", "-", "physical 2"]
     assert "ability: hero ability 1" not in labels(state)  # once per combat round
 
@@ -162,7 +162,7 @@ def test_tactics_copies_a_symbol_and_its_number_on_its_own() -> None:
     act(state, "spend: hero token 2")
     assert labels(state) == ["copy: hero token 3", "copy: hero token 6"]
     act(state, "copy: hero token 3", Kind.COPY)
-    assert state.damage[ENEMY] == 2  # dealt at once: no token is added to a copy
+    assert state.combat_damage[ENEMY] == 2  # dealt at once: no token is added to a copy
     assert faces(state, HERO)[1:3] == ["-", "physical 2"]
 
 
@@ -177,7 +177,7 @@ def test_tactics_copies_the_enemys_surges_to_pay_an_ability() -> None:
     )
     act(state, "spend: hero token 2")
     act(state, "copy: enemy token 6", Kind.COPY)  # Bolt, the one ability it pays, is triggered by the rules
-    assert state.damage[ENEMY] == 2 and state.has_triggered(HERO, 1)
+    assert state.combat_damage[ENEMY] == 2 and state.has_triggered(HERO, 1)
     assert faces(state, ENEMY)[5] == "surge 2"
 
 
@@ -193,9 +193,9 @@ def test_the_hero_may_spend_tactics_as_a_shield_after_its_shields() -> None:
     assert labels(state) == ["react: use", "react: decline"]
     declined = state.clone()
     act(state, "react: use")
-    assert state.damage[HERO] == 1 and faces(state, HERO)[1] == "-"
+    assert state.combat_damage[HERO] == 1 and faces(state, HERO)[1] == "-"
     act(declined, "react: decline")
-    assert declined.damage[HERO] == 2 and faces(declined, HERO)[1] == "tactics"
+    assert declined.combat_damage[HERO] == 2 and faces(declined, HERO)[1] == "tactics"
 
 
 def test_the_enemy_always_spends_tactics_as_a_shield_after_its_shields() -> None:
@@ -208,7 +208,7 @@ def test_the_enemy_always_spends_tactics_as_a_shield_after_its_shields() -> None
     act(state, "spend: hero token 2")
     act(state, "add: hero token 3")
     act(state, "strike")
-    assert state.damage[ENEMY] == 2
+    assert state.combat_damage[ENEMY] == 2
     assert faces(state, ENEMY)[0] == "-" and faces(state, ENEMY)[3] == "-"
 
 
