@@ -1,13 +1,15 @@
 """Runebound (3rd edition) with the Unbreakable Bonds expansion; this file declares the package's games (`GAMES`).
 
 Today the package holds one game, `runebound_combat`: one combat, the hero against an enemy run by its trait's combat
-board (the combat engine in rules.py on the core frame engine, its content in cards.py and data/*.yaml, the solo
-Gymnasium env). The board game, built on the combat, will be declared beside it under the name `runebound`.
+board (the combat's rules in combat.py on the core frame engine, held by the combat game's state in rules.py; its
+content in cards.py and data/*.yaml; the solo Gymnasium env). The board game, built on the combat, will be declared
+beside it under the name `runebound`.
 
-A record holds plain values only, so `import envs` does not load the rules: `max_episode_steps` restates `MAX_GAME_LENGTH` of the rules and the settings restate the traits and
-enemy-choice presets the game accepts (tests/core/test_registration.py checks both against the game). The Act is
-swept by name where it matters (`--sweep act=I,II`): as a setting its name would be a game's word, which generic code
-may not use (tests/core/test_architecture.py), and every agent's `act` method is one.
+A record holds plain values only, so `import envs` does not load the rules: `max_episode_steps` restates
+`MAX_GAME_LENGTH` of the rules and the settings restate the traits and enemy-choice presets the game accepts
+(tests/core/test_registration.py checks both against the game). The Act is swept by name where it matters
+(`--sweep act=I,II`): as a setting its name would be a game's word, which generic code may not use
+(tests/core/test_architecture.py), and every agent's `act` method is one.
 """
 
 from envs.core.registration import GameRecord, GymEnvRecord

@@ -14,7 +14,18 @@ from tests.training.training_support import run_cli, tiny_training_config, write
 @pytest.mark.parametrize("clock", ["wall", "process"])
 def test_step_cost_times_a_solo_game_through_its_gymnasium_env(tmp_path: Path, clock: str) -> None:
     stem = tmp_path / "report"
-    arguments = ["--game", "runebound_combat", "--seconds", "0.05", "--rounds", "1", "--clock", clock, "--out", str(stem)]
+    arguments = [
+        "--game",
+        "runebound_combat",
+        "--seconds",
+        "0.05",
+        "--rounds",
+        "1",
+        "--clock",
+        clock,
+        "--out",
+        str(stem),
+    ]
     assert step_cost.main(arguments) == 0
     document = json.loads(stem.with_suffix(".json").read_text(encoding="utf-8"))
     costs = document["us_per_decision"]

@@ -1,5 +1,5 @@
-"""The heuristic hero (agents/heuristics/runebound_combat.py): legal moves only, clearly better than random against every
-trait, and the choices its docstring promises in positions written by hand."""
+"""The heuristic hero (agents/heuristics/runebound_combat.py): legal moves only, clearly better than random against
+every trait, and the choices its docstring promises in positions written by hand."""
 
 from __future__ import annotations
 
