@@ -1,4 +1,5 @@
-"""Tiny RLlib training runs through train.py's main (one local Ray, 1 env runner) and their evaluation by evaluate.py.
+"""Tiny RLlib training runs through train.py's main (one local Ray, 1 env runner unless a test samples in its own
+process) and their evaluation by evaluate.py.
 
 One local Ray serves the whole module (train.py joins a running Ray instead of starting its own), which keeps these
 runs to a few seconds each after Ray's start.
@@ -84,7 +85,10 @@ def test_tiny_unbroken_run_trains_checkpoints_and_evaluates(
 
     ray_results = Path(DEFAULT_STORAGE_PATH)
     before = set(ray_results.iterdir()) if ray_results.is_dir() else set()
-    run_dir = train("configs/unbroken/rllib_ppo.yaml", tmp_path / "runs", "train.final_eval_episodes=2")
+    # Sampled in this process (an env runner actor's start costs seconds): the league runs below and
+    # test_cluster.py's run sample in env runner actors.
+    overrides = ["train.final_eval_episodes=2", "algo.num_env_runners=0"]
+    run_dir = train("configs/unbroken/rllib_ppo.yaml", tmp_path / "runs", *overrides)
     assert (set(ray_results.iterdir()) if ray_results.is_dir() else set()) <= before  # nothing left in ~/ray_results
     assert (run_dir / CONFIG_FILE_NAME).is_file() and (run_dir / RLLIB_FINAL_CHECKPOINT_NAME).is_dir()
     assert (run_dir / "checkpoints" / "rllib_100_steps").is_dir()
@@ -125,29 +129,30 @@ def module_weights(checkpoint: Path, module_id: str) -> dict[str, torch.Tensor]:
 
 
 @pytest.fixture(scope="module")
-def league_run(local_ray: None, tmp_path_factory: pytest.TempPathFactory) -> Callable[[int], Path]:
-    """The run directory of an Unearth league run with `learners` learner actors, trained once for the module (the
-    tests below read it and leave it as it is)."""
-    runs: dict[int, Path] = {}
+def league_run(local_ray: None, tmp_path_factory: pytest.TempPathFactory) -> Callable[[bool], Path]:
+    """The run directory of an Unearth league run, trained once for the module (the tests below read it and leave it
+    as it is): sampled and updated in this process, or with `actors` in an env runner actor and a learner actor, as
+    on a cluster."""
+    runs: dict[bool, Path] = {}
 
-    def run(learners: int) -> Path:
-        if learners not in runs:
-            root = tmp_path_factory.mktemp(f"league_{learners}_learners") / "runs"
-            overrides = [*LEAGUE, f"algo.num_learners={learners}"]
-            runs[learners] = train("configs/unearth/rllib_selfplay.yaml", root, *overrides)
-        return runs[learners]
+    def run(actors: bool) -> Path:
+        if actors not in runs:
+            root = tmp_path_factory.mktemp("league_in_actors" if actors else "league_in_process") / "runs"
+            overrides = [*LEAGUE, f"algo.num_learners={int(actors)}", f"algo.num_env_runners={int(actors)}"]
+            runs[actors] = train("configs/unearth/rllib_selfplay.yaml", root, *overrides)
+        return runs[actors]
 
     return run
 
 
-@pytest.mark.parametrize("learners", [0, 1])
+@pytest.mark.parametrize("actors", [False, True], ids=["in_process", "in_actors"])
 def test_the_league_freezes_copies_of_the_learner_that_never_train_and_keeps_max_kept(
-    league_run: Callable[[int], Path], learners: int
+    league_run: Callable[[bool], Path], actors: bool
 ) -> None:
     """Issue 11: frozen snapshots join the league at each check (here unconditionally), the league is bounded, and a
     member keeps the learner's weights of the moment it was frozen while the learner trains on against it; with the
-    update in the training process and in a learner actor, as on a cluster."""
-    run_dir = league_run(learners)
+    sampling and the update in the training process, and in actors (an env runner and a learner), as on a cluster."""
+    run_dir = league_run(actors)
     league = json.loads((run_dir / "league.json").read_text())
     assert league["members"] == ["league_1000", "league_1500"]
     assert [check["member"] for check in league["checks"]] == ["league_500", "league_1000", "league_1500"]
@@ -164,9 +169,9 @@ def test_the_league_freezes_copies_of_the_learner_that_never_train_and_keeps_max
 
 
 def test_an_unearth_self_play_run_meets_random_in_a_tournament(
-    league_run: Callable[[int], Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    league_run: Callable[[bool], Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    run_dir = league_run(0)
+    run_dir = league_run(False)
     monkeypatch.chdir(run_dir.parent)  # a checkpoint named by a relative path, as train.py's closing evaluation does
     checkpoint = (run_dir / RLLIB_FINAL_CHECKPOINT_NAME).relative_to(run_dir.parent)
     out = tmp_path / "eval"
@@ -205,6 +210,7 @@ def test_the_time_budget_ends_an_rllib_run_after_the_iteration_that_passes_it(lo
         tmp_path / "runs",
         "train.time_budget_minutes=1e-6",
         "train.final_eval_episodes=0",
+        "algo.num_env_runners=0",  # sampled in this process: an env runner actor's start costs seconds
     )
     progress = (run_dir / RLLIB_PROGRESS_FILE_NAME).read_text().splitlines()
     assert len(progress) == 1 and (run_dir / RLLIB_FINAL_CHECKPOINT_NAME).is_dir()  # TINY alone would run two
