@@ -83,6 +83,8 @@ def test_train_py_joins_a_running_cluster_by_its_address(tmp_path: Path) -> None
         # `ray start --block` stops the cluster it started. Signalled alone: a SIGTERM to its whole process group
         # would end the GCS under its drain request, which then waits out its 30 s timeout.
         head.send_signal(signal.SIGTERM)
-        head.wait(timeout=60)
-        with contextlib.suppress(ProcessLookupError):  # anything of its session still there
-            os.killpg(head.pid, signal.SIGKILL)
+        try:
+            head.wait(timeout=60)
+        finally:
+            with contextlib.suppress(ProcessLookupError):  # anything of its session still there
+                os.killpg(head.pid, signal.SIGKILL)
