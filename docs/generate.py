@@ -121,11 +121,6 @@ def package_folder(record: GameRecord) -> str:
     return record.package.rpartition(".")[2]
 
 
-def game_title(record: GameRecord) -> str:
-    """The game's name as a title: "Runebound combat" for runebound_combat."""
-    return title_of(record.name)
-
-
 def title_of(name: str) -> str:
     """A game name as a title: "Runebound combat" for runebound_combat."""
     return name.replace("_", " ").capitalize()
@@ -142,7 +137,7 @@ def game_page(record: GameRecord, subpages: list[str], has_picture: bool) -> str
     """A game's reference page: facts, picture, its documents, the hand-written notes, then the generated tables."""
     game = make_game(record, {})
     spec = game.spec
-    title = game_title(record)
+    title = title_of(record.name)
     lines = [f"# {title}", "", record.description, ""]
     if has_picture:
         lines += [f"![{title}: a position in play, as the rgb_array render draws it]({record.name}.png)", ""]
