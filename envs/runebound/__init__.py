@@ -33,5 +33,21 @@ COMBAT = GameRecord(
     former_names=("runebound",),
 )
 """The combat's registration record (see envs/core/registration.py)."""
+BOARD = GameRecord(
+    name="runebound",
+    description="Runebound with Unbreakable Bonds on the board, solo: The Locust Swarm, a hero who travels, shops, "
+    "takes adventures and fights the Uthuk warbands before time runs out.",
+    game="envs.runebound.board_game:RuneboundGame",
+    gym_envs=(
+        GymEnvRecord(
+            id="tabletop/Runebound-v0", entry_point="envs.runebound.board_env:make_env", max_episode_steps=4000
+        ),
+    ),
+    settings={"hero": ("Eliam", "Tatianna", "Master Thorn", "Corbin")},
+    main_setting="hero",
+    outcome_facts=("outcome", "warbands_defeated", "time"),
+    headline_fact="outcome",
+)
+"""The board game's registration record."""
 GAMES = (COMBAT,)
 """The games of the package."""

@@ -70,9 +70,10 @@ class CombatActions:
         return (HERO, index) if index < MAX_HERO_TOKENS else (ENEMY, index - MAX_HERO_TOKENS)
 
 
-def build_actions() -> CombatActions:
-    """Lay out the action space (the same for every hero, enemy and Act)."""
-    codec = ActionCodec()
+def build_actions(codec: ActionCodec | None = None) -> CombatActions:
+    """Lay out the combat's action space (the same for every hero, enemy and Act), first in `codec` (a new one by
+    default): the board game lays its own groups after the combat's, so a combat's ids are the same in both games."""
+    codec = ActionCodec() if codec is None else codec
     hero_tokens = [f"hero token {k + 1}" for k in range(MAX_HERO_TOKENS)]
     ids = {
         "pass_turn": codec.add_group("pass", [""]),

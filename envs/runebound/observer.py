@@ -45,9 +45,9 @@ from envs.runebound.cards import (
     HeroAbility,
     Instruction,
 )
+from envs.runebound.combat import CombatRules
 from envs.runebound.combat_board import SURGE_SECTIONS
 from envs.runebound.render import state_text
-from envs.runebound.rules import CombatState
 from envs.runebound.state import DECISION_KINDS, MAX_BARRIER, NOT_CAST, NOWHERE, ROUND_CAP, Kind
 from envs.runebound.symbols import ENEMY, HERO, MAX_VALUE, Symbol
 
@@ -111,8 +111,8 @@ class CombatObserver(Observer):
         self.view_axes = layout.axes
         self._start = {name: view.start for name, view in layout.views.items()}
         """Where each view starts in the flat observation."""
-        self._fixed: dict[tuple[int, int], np.ndarray] = {}
-        """The fixed part of the observation by (hero, enemy): see `_fixed_part`."""
+        self._fixed: dict[tuple[int, int, int], np.ndarray] = {}
+        """The fixed part of the observation by (hero, enemy, Act): see `_fixed_part`."""
         self._healths = [[(hero.health, enemy.health) for enemy in cards.enemies] for hero in cards.heroes]
         self._hero_rows = self._token_rows(None)
         self._enemy_rows: dict[int, np.ndarray] = {}
@@ -121,13 +121,13 @@ class CombatObserver(Observer):
     def tensor(self, state: State) -> np.ndarray:
         """The flat observation (see the module docstring for the views): a copy of the combat's fixed part (which
         hero, enemy and Act, the cards' abilities, the board), then what changes written at flat offsets."""
-        assert isinstance(state, CombatState)
-        observation = self._fixed_part(state.hero, state.enemy).copy()
+        assert isinstance(state, CombatRules)
+        observation = self._fixed_part(state.combat_hero(), state.enemy, state.combat_act()).copy()
         self._decision(state, observation)
-        if state.hero == NOWHERE or state.enemy == NOWHERE:
+        if state.combat_hero() == NOWHERE or state.enemy == NOWHERE:
             return observation
         self._tokens(state, observation)
-        hero_health, enemy_health = self._healths[state.hero][state.enemy]
+        hero_health, enemy_health = self._healths[state.combat_hero()][state.enemy]
         hero_damage, enemy_damage = state.combat_damage
         health = self._start["health"]
         observation[health + 1 : health + 6] = (  # one write of a tuple is cheaper than one write per entry
@@ -158,17 +158,17 @@ class CombatObserver(Observer):
         )
         return observation
 
-    def _fixed_part(self, hero: int, enemy: int) -> np.ndarray:
+    def _fixed_part(self, hero: int, enemy: int, act: int) -> np.ndarray:
         """The observation's part that a combat never changes (the Act, the preset, and once the hero and the enemy
         are known: who they are, their healths, their abilities' cards, the board), built once per pair."""
-        key = (hero, enemy)
+        key = (hero, enemy, act)
         fixed = self._fixed.get(key)
         if fixed is not None:
             return fixed
         fixed = self.layout.zeros()
         views = self.layout.split(fixed)
         game = self.game
-        views["act"][game.act - 1] = 1.0
+        views["act"][act - 1] = 1.0
         views["preset"][0] = float(game.preset.choice_as_damage)
         if hero != NOWHERE and enemy != NOWHERE:
             cards = game.cards
@@ -188,7 +188,7 @@ class CombatObserver(Observer):
     def _token_rows(self, spaces: tuple[int, ...] | None) -> np.ndarray:
         """Every token's row by `_row_code` (its face shown and whether it is spent): present, cast, spent, the face
         shown and the other face (not cast: the first face, then the second); with an enemy's `spaces` (board space
-        by symbol), the space of a cast, unspent token on its own (`CombatState.space_of`)."""
+        by symbol), the space of a cast, unspent token on its own (`CombatRules.space_of`)."""
         faces = self.game.faces
         width = HERO_TOKEN_FEATURES if spaces is None else ENEMY_TOKEN_FEATURES
         rows = np.zeros((len(faces) * CODES_PER_TOKEN, width), dtype=np.float32)
@@ -215,7 +215,7 @@ class CombatObserver(Observer):
         row[start + SYMBOLS] = face.value / MAX_VALUE
         row[start + SYMBOLS + 1] = float(face.gold)
 
-    def _tokens(self, state: CombatState, observation: np.ndarray) -> None:
+    def _tokens(self, state: CombatRules, observation: np.ndarray) -> None:
         """Both sides' token rows: each side's rows copied at once from `_token_rows` (faces, spent, the space of a
         token on its own), then what depends on other tokens: the action being built, stacks and surge sections."""
         hero_tokens, enemy_tokens = state.combat_tokens
@@ -284,13 +284,13 @@ class CombatObserver(Observer):
             row[offset + 1] = float(ability.effect.unblockable)
             row[offset + 3] = float(ability.optional)
 
-    def _ability_uses(self, state: CombatState, observation: np.ndarray) -> None:
-        """Whether each ability was triggered this round (`CombatState.has_triggered`, read from `triggered` at
+    def _ability_uses(self, state: CombatRules, observation: np.ndarray) -> None:
+        """Whether each ability was triggered this round (`CombatRules.has_triggered`, read from `triggered` at
         once), and whether each of the hero's is usable now."""
         game = self.game
         start = self._start["hero_abilities"]
         legal = state.legal_actions()
-        first, triggered = game.hero_ability_base[state.hero], state.combat_triggered[HERO]
+        first, triggered = game.hero_ability_base[state.combat_hero()], state.combat_triggered[HERO]
         for slot in range(len(state.hero_card().abilities)):
             row = start + slot * HERO_ABILITY_FEATURES
             if first + slot in triggered:
@@ -316,7 +316,7 @@ class CombatObserver(Observer):
         ability_view[BOARD_ABILITY_KINDS.index(board.ability.kind)] = 1.0
         ability_view[-1] = board.ability.amount / MAX_VALUE
 
-    def _decision(self, state: CombatState, observation: np.ndarray) -> None:
+    def _decision(self, state: CombatRules, observation: np.ndarray) -> None:
         frame = state.decision()
         if frame is None:
             return
@@ -335,12 +335,12 @@ class CombatObserver(Observer):
 
     def text(self, state: State) -> str:
         """The combat as text (everything is public)."""
-        assert isinstance(state, CombatState)
+        assert isinstance(state, CombatRules)
         return state_text(state)
 
     def action_text(self, state: State, action: int) -> str:
         """The action with the face of the token it names ("spend: hero token 2 (physical 1)")."""
-        assert isinstance(state, CombatState)
+        assert isinstance(state, CombatRules)
         label = ACTIONS.codec.label(action)
         group, index = ACTIONS.codec.decode(action)
         if group in ("spend", "add") and index < len(state.combat_tokens[HERO]):
@@ -349,6 +349,6 @@ class CombatObserver(Observer):
             side, token = ACTIONS.target_of(action, ACTIONS.codec.group_range(group).start)
             if token < len(state.combat_tokens[side]) and state.combat_tokens[side][token].face != NOT_CAST:
                 return f"{label} ({state.face(side, token)})"
-        if group == "ability" and state.hero != NOWHERE and index < len(state.hero_card().abilities):
+        if group == "ability" and state.combat_hero() != NOWHERE and index < len(state.hero_card().abilities):
             return f"{label} ({state.hero_card().abilities[index].name})"
         return label

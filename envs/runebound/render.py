@@ -12,7 +12,7 @@ from PIL import Image, ImageDraw
 
 from envs.core.game import State
 from envs.core.picture import Colour, font, panel, pips, wrap, write_centred
-from envs.runebound.rules import CombatState
+from envs.runebound.combat import CombatRules
 from envs.runebound.state import NOT_CAST, NOWHERE, ROUND_CAP, Kind
 from envs.runebound.symbols import ENEMY, HERO, SIDE_NAMES, Symbol
 
@@ -31,7 +31,7 @@ DECISION_WORDS: dict[str, str] = {
 }
 
 
-def token_text(state: CombatState, side: int, index: int) -> str:
+def token_text(state: CombatRules, side: int, index: int) -> str:
     """One token as text: its place, name and face, and whether it is spent or stacked."""
     held = state.combat_tokens[side][index]
     name = state.game.cards.tokens[held.token].name
@@ -45,7 +45,7 @@ def token_text(state: CombatState, side: int, index: int) -> str:
     return text
 
 
-def space_text(state: CombatState, number: int, space: Space) -> str:
+def space_text(state: CombatRules, number: int, space: Space) -> str:
     """A board space: its symbol and instruction, then the tokens on it (the surge space by section)."""
     tokens = [i for i in range(len(state.combat_tokens[ENEMY])) if state.space_of(i) == number]
     bonus = f" (+{space.bonus})" if space.bonus else ""
@@ -65,22 +65,22 @@ def space_text(state: CombatState, number: int, space: Space) -> str:
     )
 
 
-def _stack(state: CombatState, index: int) -> str:
+def _stack(state: CombatRules, index: int) -> str:
     double = state.double_on(ENEMY, index)
     text = f"token {index + 1} {state.face(ENEMY, index)}"
     return f"{text} + double (token {double + 1})" if double != NOWHERE else text
 
 
-def state_text(state: CombatState) -> str:
+def state_text(state: CombatRules) -> str:
     """The whole combat as text (nothing in it is hidden)."""
-    game, cards = state.game, state.game.cards
+    cards = state.game.cards
     lines = []
-    if state.hero == NOWHERE or state.enemy == NOWHERE:
+    if state.combat_hero() == NOWHERE or state.enemy == NOWHERE:
         return "Runebound combat: the hero and the enemy are still to be drawn."
     hero, enemy = state.hero_card(), state.enemy_card()
     initiative = "-" if state.initiative == NOWHERE else SIDE_NAMES[state.initiative]
     lines.append(
-        f"Round {state.combat_round}/{ROUND_CAP}, Act {'I' * game.act}, initiative: {initiative}, outcome: "
+        f"Round {state.combat_round}/{ROUND_CAP}, Act {'I' * state.combat_act()}, initiative: {initiative}, outcome: "
         f"{state.combat_outcome.name.lower()}"
     )
     for side, name, health in ((HERO, hero.name, hero.health), (ENEMY, f"{enemy.name} ({enemy.trait})", enemy.health)):
@@ -175,7 +175,7 @@ def _text(draw: ImageDraw.ImageDraw, x: int, y: int, words: str, colour: Colour,
     return y
 
 
-def _disc(draw: ImageDraw.ImageDraw, x: int, y: int, state: CombatState, side: int, index: int) -> None:
+def _disc(draw: ImageDraw.ImageDraw, x: int, y: int, state: CombatRules, side: int, index: int) -> None:
     """A token as a disc: its symbol's colour and number, a gold ring for a gold rim, grey once spent; its place in
     its side's casting order under it."""
     held = state.combat_tokens[side][index]
@@ -196,16 +196,16 @@ def _disc(draw: ImageDraw.ImageDraw, x: int, y: int, state: CombatState, side: i
 def render_rgb(state: State) -> np.ndarray:
     """The combat as an RGB picture (HEIGHT x WIDTH x 3, uint8): the hero, the enemy and the tokens off the board on
     the left, the enemy's combat board with its tokens on their spaces (surges by section) on the right."""
-    assert isinstance(state, CombatState)
+    assert isinstance(state, CombatRules)
     image = Image.new("RGB", (WIDTH, HEIGHT), BACKGROUND)
     draw = ImageDraw.Draw(image)
     face = font(FONT_SIZE)
-    if state.hero == NOWHERE or state.enemy == NOWHERE:
+    if state.combat_hero() == NOWHERE or state.enemy == NOWHERE:
         draw.text((MARGIN, MARGIN), "the hero and the enemy are still to be drawn", fill=INK, font=face)
         return np.asarray(image)
     hero, enemy = state.hero_card(), state.enemy_card()
     initiative = "-" if state.initiative == NOWHERE else SIDE_NAMES[state.initiative]
-    header = f"Round {state.combat_round}/{ROUND_CAP}   Act {'I' * state.game.act}   initiative: {initiative}"
+    header = f"Round {state.combat_round}/{ROUND_CAP}   Act {'I' * state.combat_act()}   initiative: {initiative}"
     draw.text((MARGIN, MARGIN), header, fill=INK, font=face)
     frame = state.decision()
     status = (
@@ -249,7 +249,7 @@ def render_rgb(state: State) -> np.ndarray:
     return np.asarray(image)
 
 
-def _board(draw: ImageDraw.ImageDraw, state: CombatState) -> None:
+def _board(draw: ImageDraw.ImageDraw, state: CombatRules) -> None:
     """The enemy's combat board in the right column: one row per space, top to bottom, its tokens on it."""
     board = state.trait().board
     face = font(FONT_SIZE)
