@@ -543,7 +543,7 @@ class BoardState(BoardStateData, CombatRules):
             return
         frames = []
         space = self.time % scenario.act_length or scenario.act_length
-        if self.time != scenario.act_length and space in scenario.story_spaces:
+        if space in scenario.story_spaces:
             frames.append(new_frame(CHANCE, BoardKind.DRAW_STORY))
         frames.extend(new_frame(CHANCE, BoardKind.SPAWN_WARBAND) for at in scenario.warband_spaces if at == self.time)
         self._push(*frames, new_frame(SEAT, BoardKind.MOVE_WARBANDS), new_frame(SEAT, BoardKind.START_TURN))
