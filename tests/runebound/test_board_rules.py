@@ -372,12 +372,15 @@ def test_a_warband_moves_one_hex_toward_the_nearest_hex_it_can_target(
 ) -> None:
     """Public facts 3.7: "Each warband moves 1 hex toward the nearest civilized hex it can target". From q = 6 the
     nearest city is 1 step west, the nearest stronghold 2 east, town 3 west, shrine 4 east: each unit count turns the
-    warband toward its own."""
+    warband toward its own. Only the target is scorched: the 2-unit warband passes through Tamalir (a city it cannot
+    target) and leaves it be; the 4-unit one enters it as its target and scorches it."""
     state = position(line, warbands=[band(6, units)])
     step = state.warband_step(state.warbands[0])
     assert step is not None and step[0] == line.board.map.site_cell(target)
     end_turn(state)
     assert hex_of(line, state.warbands[0].cell) == [then, 0] and state.warbands[0].units == units
+    reached = state.warbands[0].cell == line.board.map.site_cell(target)
+    assert state.scorched == ((state.warbands[0].cell,) if reached else ())
 
 
 def test_a_tie_between_nearest_targets_goes_to_the_lowest_cell(line: RuneboundGame) -> None:
