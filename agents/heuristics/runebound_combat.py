@@ -23,9 +23,8 @@ import numpy as np
 
 from envs.runebound.actions import ACTIONS, DECLINE, FLEE, STAY, USE
 from envs.runebound.cards import Effect, Face
+from envs.runebound.combat import CombatContent, CombatRules
 from envs.runebound.combat_board import enemy_worth, hero_worth, most_value_with_doubles
-from envs.runebound.game import RuneboundCombatGame
-from envs.runebound.rules import CombatState
 from envs.runebound.state import Kind
 from envs.runebound.symbols import ENEMY, HERO, Symbol
 
@@ -39,11 +38,12 @@ DAMAGE_SYMBOLS = (Symbol.PHYSICAL, Symbol.MAGIC)
 
 
 class RuneboundHeuristicAgent:
-    """Rule-of-thumb hero for a Runebound combat (reads the rules-core state, as every heuristic of the suite)."""
+    """Rule-of-thumb hero for a Runebound combat (reads the rules-core state, as every heuristic of the suite): a
+    combat alone, or a fight inside the board game (any state holding the combat's rules)."""
 
     name = "heuristic"
 
-    def __init__(self, game: RuneboundCombatGame) -> None:
+    def __init__(self, game: CombatContent) -> None:
         self.game = game
 
     def reset(self, seed: int | None = None) -> None:
@@ -51,7 +51,7 @@ class RuneboundHeuristicAgent:
 
     def act(self, observation: Any, action_mask: np.ndarray, state: Any | None = None) -> int:
         """The heuristic's choice at the hero's decision in `state`."""
-        assert isinstance(state, CombatState), "the Runebound heuristic reads the rules-core state"
+        assert isinstance(state, CombatRules), "the Runebound heuristic reads the rules-core state (a combat's)"
         frame = state.decision()
         assert frame is not None, "act() is called only when the hero decides"
         legal = [int(a) for a in np.flatnonzero(action_mask)]
@@ -81,7 +81,7 @@ class RuneboundHeuristicAgent:
         return legal[0]
 
     # ------------------------------------------------------------------------------------------ combat actions
-    def _combat_action(self, state: CombatState, legal: list[int]) -> int:
+    def _combat_action(self, state: CombatRules, legal: list[int]) -> int:
         """The hero's combat action (see the module docstring for the order of preference)."""
         left = state.enemy_card().health - state.combat_damage[ENEMY]
         options = {action: self._damage_of(state, action) for action in legal if action != ACTIONS.pass_turn}
@@ -105,11 +105,11 @@ class RuneboundHeuristicAgent:
         return ACTIONS.pass_turn
 
     @staticmethod
-    def _starts(state: CombatState, action: int, symbol: Symbol) -> bool:
+    def _starts(state: CombatRules, action: int, symbol: Symbol) -> bool:
         index = action - ACTIONS.spend
         return ACTIONS.spend <= action < ACTIONS.add and state.face(HERO, index).symbol == symbol
 
-    def _damage_of(self, state: CombatState, action: int) -> float:
+    def _damage_of(self, state: CombatRules, action: int) -> float:
         """The damage an action deals now, after what the enemy would block (0 for an action that deals none)."""
         if ACTIONS.ability <= action < ACTIONS.react:
             ability = state.hero_card().abilities[action - ACTIONS.ability]
@@ -134,12 +134,12 @@ class RuneboundHeuristicAgent:
         return max(0, total - self._enemy_block(state))
 
     @staticmethod
-    def _copies(state: CombatState, tactics: int) -> list[int]:
+    def _copies(state: CombatRules, tactics: int) -> list[int]:
         """The `copy` ids a tactics could take."""
         return [ACTIONS.target(ACTIONS.copy, side, index) for side, index in state.copy_targets(tactics)]
 
     @staticmethod
-    def _enemy_block(state: CombatState) -> int:
+    def _enemy_block(state: CombatRules) -> int:
         """What the enemy would block of one blockable hit: barrier, shields (with the board's bonus), a tactics."""
         if state.charged[ENEMY]:
             return 0
@@ -151,7 +151,7 @@ class RuneboundHeuristicAgent:
             block += max(shields) + (board.amount if board.kind == "tactics_block_bonus" else 0)
         return block
 
-    def _charge_allowed(self, state: CombatState, action: int) -> bool:
+    def _charge_allowed(self, state: CombatRules, action: int) -> bool:
         """Charge forbids blocking for the rest of the round: spend it when there is nothing to block with or
         nothing left to block."""
         if (
@@ -163,13 +163,13 @@ class RuneboundHeuristicAgent:
         return not can_block or state.passed[ENEMY] or self._enemy_threat(state) == 0
 
     @staticmethod
-    def _enemy_threat(state: CombatState) -> int:
+    def _enemy_threat(state: CombatRules) -> int:
         """The damage the enemy still holds this round (skulls, charges, surges) as a rough count."""
         symbols = (Symbol.SKULL, Symbol.CHARGE, Symbol.SURGE, Symbol.TACTICS)
         return sum(state.value(ENEMY, i) for symbol in symbols for i in state.showing(ENEMY, symbol))
 
     # ------------------------------------------------------------------------------------------ targets
-    def _agility_gain(self, state: CombatState, action: int) -> float:
+    def _agility_gain(self, state: CombatRules, action: int) -> float:
         """What flipping or recasting a token gains the hero (half-points)."""
         flip = action < ACTIONS.recast
         side, index = ACTIONS.target_of(action, ACTIONS.flip if flip else ACTIONS.recast)
@@ -189,20 +189,20 @@ class RuneboundHeuristicAgent:
         return gain / 2
 
     @staticmethod
-    def _flips_prevented(state: CombatState) -> bool:
+    def _flips_prevented(state: CombatRules) -> bool:
         """Whether the enemy would prevent a flip now (an optional ability it always uses)."""
         if state.silenced[ENEMY] or not state.showing(ENEMY, Symbol.AGILITY):
             return False
         return any(ability.timing == "prevent_flip" for ability in state.enemy_card().abilities)
 
-    def _best_agility_gain(self, state: CombatState, source: int) -> float:
+    def _best_agility_gain(self, state: CombatRules, source: int) -> float:
         gains = []
         for side, index in state.agility_targets(source):
             gains.append(self._agility_gain(state, ACTIONS.target(ACTIONS.flip, side, index)))
             gains.append(self._agility_gain(state, ACTIONS.target(ACTIONS.recast, side, index)))
         return max(gains, default=0.0)
 
-    def _copy_value(self, state: CombatState, action: int) -> float:
+    def _copy_value(self, state: CombatRules, action: int) -> float:
         """What a tactics copying the token of `copy` id `action` would do (damage, or the best use of the symbol)."""
         side, index = ACTIONS.target_of(action, ACTIONS.copy)
         face: Face = state.face(side, index)
@@ -217,7 +217,7 @@ class RuneboundHeuristicAgent:
             return self._best_agility_gain(state, -1) / 2
         return 0
 
-    def _effect_value(self, state: CombatState, effect: Effect) -> float:
+    def _effect_value(self, state: CombatRules, effect: Effect) -> float:
         """What an ability's effect is worth now (half-points of damage dealt or prevented)."""
         kind = effect.kind
         if kind == "damage":
@@ -232,11 +232,11 @@ class RuneboundHeuristicAgent:
 
     # ------------------------------------------------------------------------------------------ reactions
     @staticmethod
-    def _block_worth_it(state: CombatState, amount: int) -> bool:
+    def _block_worth_it(state: CombatRules, amount: int) -> bool:
         left = state.hero_card().health - state.combat_damage[HERO]
         return amount >= BIG_HIT or amount >= left or state.passed[HERO]
 
-    def _should_flee(self, state: CombatState) -> bool:
+    def _should_flee(self, state: CombatRules) -> bool:
         """Flee only when the next round would likely end the hero and the enemy is far from its end."""
         hero_left = state.hero_card().health - state.combat_damage[HERO]
         enemy_left = state.enemy_card().health - state.combat_damage[ENEMY]
@@ -244,12 +244,12 @@ class RuneboundHeuristicAgent:
             state
         )
 
-    def _expected_enemy_round(self, state: CombatState) -> float:
+    def _expected_enemy_round(self, state: CombatRules) -> float:
         """The damage the enemy's cast deals in a round, on average over its faces (abilities counted roughly)."""
         faces = [self.game.faces[held.token] for held in state.combat_tokens[ENEMY]]
         damage = sum(sum(f.value for f in pair if f.symbol in (Symbol.SKULL, Symbol.CHARGE)) / 2 for pair in faces)
         return damage + 1
 
-    def _expected_hero_round(self, state: CombatState) -> float:
+    def _expected_hero_round(self, state: CombatRules) -> float:
         faces = [self.game.faces[held.token] for held in state.combat_tokens[HERO]]
         return sum(sum(f.value for f in pair if f.symbol in (*DAMAGE_SYMBOLS, Symbol.CHARGE)) / 2 for pair in faces)
