@@ -233,12 +233,12 @@ class RuneboundHeuristicAgent:
     # ------------------------------------------------------------------------------------------ reactions
     @staticmethod
     def _block_worth_it(state: CombatRules, amount: int) -> bool:
-        left = state.hero_card().health - state.combat_damage[HERO]
+        left = state.combat_hero_health() - state.combat_damage[HERO]
         return amount >= BIG_HIT or amount >= left or state.passed[HERO]
 
     def _should_flee(self, state: CombatRules) -> bool:
         """Flee only when the next round would likely end the hero and the enemy is far from its end."""
-        hero_left = state.hero_card().health - state.combat_damage[HERO]
+        hero_left = state.combat_hero_health() - state.combat_damage[HERO]
         enemy_left = state.enemy_card().health - state.combat_damage[ENEMY]
         return hero_left <= self._expected_enemy_round(state) and enemy_left > FLEE_MARGIN * self._expected_hero_round(
             state

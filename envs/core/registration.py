@@ -144,7 +144,7 @@ class GameRecord:
 
     @property
     def package(self) -> str | None:
-        """The package that holds the game's rules core ("envs.runebound"): the module of `game` less its last part;
+        """The package that holds the game's rules core (`envs.<game>`): the module of `game` less its last part;
         a package's documents (RULES.md, CONTENT.md) belong to every game it declares. None without a `game`."""
         if self.game is None:
             return None

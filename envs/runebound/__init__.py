@@ -43,11 +43,13 @@ BOARD = GameRecord(
             id="tabletop/Runebound-v0", entry_point="envs.runebound.board_env:make_env", max_episode_steps=4000
         ),
     ),
+    picture="envs.runebound.board_picture:render_board_rgb",
+    heuristic="agents.heuristics.runebound:RuneboundBoardHeuristicAgent",
     settings={"hero": ("Eliam", "Tatianna", "Master Thorn", "Corbin")},
     main_setting="hero",
     outcome_facts=("outcome", "warbands_defeated", "time"),
     headline_fact="outcome",
 )
 """The board game's registration record."""
-GAMES = (COMBAT,)
+GAMES = (COMBAT, BOARD)
 """The games of the package."""

@@ -86,6 +86,28 @@ def _uniform(items: Sequence[int]) -> list[tuple[int, float]]:
     return [(item, 1.0 / len(items)) for item in items]
 
 
+def _asset_drawn(state: BoardState, frame: DecisionFrame, card: int, why: str) -> str:
+    """An asset-deck card drawn for a market, with what becomes of it (TWISTS, SOLO RULES)."""
+    game = state.game
+    city = game.hex_name(game.cities[frame.detail("city")])
+    name = game.asset_card_names[card]
+    words = {
+        "dealt": f"{name} is dealt to the market of {city}",
+        "shop": f"the shop in {city} draws {name}",
+        "restock": f"the market of {city} restocks with {name}",
+    }[why]
+    if game.is_twist(card):
+        twist = game.twist_of(card)
+        if why == "dealt":
+            return f"{words} (a twist: set aside)"
+        if why == "shop" and not twist.other_hero:
+            return f"{words} (a twist: resolved, then replaced)"
+        return f"{words} (a twist: discarded and replaced)"
+    if game.board.assets[card].other_hero:
+        return f"{words} (it refers to another hero: discarded and replaced)"
+    return words
+
+
 def _gem_revealed(state: BoardState, frame: DecisionFrame, cell: int) -> str:
     return f"a gem is revealed at {state.game.hex_name(cell)}"
 
@@ -123,8 +145,8 @@ class BoardState(BoardStateData, CombatRules):
     """The board's frame kinds, then every frame kind of the combat (envs/core/engine.py)."""
     CHANCE_LABELS: ClassVar[Mapping[Hashable, ChanceLabel]] = {
         BoardKind.PICK_HERO: ChanceLabel("the hero is {item.name}", items=attrgetter("game.cards.heroes")),
-        BoardKind.DEAL_MARKET: ChanceLabel("{item} is dealt to a market", items=attrgetter("game.asset_card_names")),
-        BoardKind.SHOP_DRAW: ChanceLabel("the shop draws {item}", items=attrgetter("game.asset_card_names")),
+        BoardKind.DEAL_MARKET: ChanceLabel(lambda state, frame, card: _asset_drawn(state, frame, card, "dealt")),
+        BoardKind.SHOP_DRAW: ChanceLabel(lambda state, frame, card: _asset_drawn(state, frame, card, "shop")),
         BoardKind.ROLL_DIE: ChanceLabel("a terrain die shows {item}", items=lambda state: FACE_NAMES),
         BoardKind.DRAW_ADVENTURE: ChanceLabel(
             "the adventure is {item.name}", items=attrgetter("game.board.adventures")
@@ -136,7 +158,7 @@ class BoardState(BoardStateData, CombatRules):
             lambda state, frame, cell: f"a gem is revealed at {state.game.hex_name(cell)}"
         ),
         BoardKind.TEST_ROLL: ChanceLabel("the test die shows {outcome}"),
-        BoardKind.RESTOCK: ChanceLabel("the market restocks {item}", items=attrgetter("game.asset_card_names")),
+        BoardKind.RESTOCK: ChanceLabel(lambda state, frame, card: _asset_drawn(state, frame, card, "restock")),
         **COMBAT_CHANCE_LABELS,
     }
     """How each chance outcome reads (envs/core/chance_labels.py)."""
@@ -201,13 +223,8 @@ class BoardState(BoardStateData, CombatRules):
 
     def warband_targets(self, units: int) -> tuple[int, ...]:
         """The civilized cells a warband of `units` may target: the kinds its units reach, not scorched."""
-        board = self.game.board.map
-        kinds = TARGET_KINDS[:units]
-        return tuple(
-            cell
-            for cell in board.civilized()
-            if cell not in self.scorched and (site := board.site_at(cell)) is not None and site.kind in kinds
-        )
+        scorched = self.scorched
+        return tuple(cell for cell in self.game.targets_by_units[units] if cell not in scorched)
 
     def warband_step(self, band: WarbandOnBoard) -> tuple[int, int] | None:
         """(target, next cell) of a warband's move, None when it has no target (RULES.md, "Warbands")."""
@@ -234,10 +251,13 @@ class BoardState(BoardStateData, CombatRules):
         """The hero on the board."""
         return self.hero
 
+    def combat_hero_health(self) -> int:
+        """The hero's health on the board: its card's, its armor's and its learned skills' (RULES.md, "Health")."""
+        return self.max_health()
+
     def combat_hero_wounds(self) -> int:
-        """The wounds the hero carries into the fight, less what its extra health absorbs (RULES.md, "Health")."""
-        extra = self.max_health() - self.hero_card().health
-        return max(0, min(self.wounds - extra, self.hero_card().health - 1))
+        """The hero's wounds on the board: a fight starts from them."""
+        return self.wounds
 
     def combat_weapon_tokens(self) -> tuple[int, ...]:
         """The token of the weapon held ("Buying a weapon gives you its combat token")."""
@@ -261,8 +281,7 @@ class BoardState(BoardStateData, CombatRules):
     def combat_over(self, outcome: Outcome) -> None:
         """The fight's consequences: the hero's wounds, then a victory's reward (an adventure's, or a warband
         defeated), a defeat's end of the game; the combat's fields back at rest (RULES.md, "Fights")."""
-        start = self.combat_hero_wounds()
-        self.wounds = min(MAX_WOUNDS, self.wounds + self.combat_damage[HERO] - start)
+        self.wounds = self.combat_damage[HERO]
         fight = self.fight
         self.fight = NONE
         self._rest_combat()
@@ -415,7 +434,9 @@ class BoardState(BoardStateData, CombatRules):
         if self.game.is_twist(card):
             self.asset_discard = tuple(sorted((*self.asset_discard, card)))
             self._push(frame)  # the replacement is drawn after the twist's effects (pushed above it)
-            self._effects(self.game.twist_of(card).effects)
+            twist = self.game.twist_of(card)
+            if not twist.other_hero:  # SOLO RULES: a card that refers to another hero is discarded and replaced
+                self._effects(twist.effects)
         elif self.game.board.assets[card].other_hero:
             self.asset_discard = tuple(sorted((*self.asset_discard, card)))
             self._push(frame)
@@ -490,8 +511,8 @@ class BoardState(BoardStateData, CombatRules):
             return
         if group == "step":
             self.actions_left -= 1
+            self._push(new_frame(SEAT, BoardKind.NEXT_ACTION))  # beneath what entering the hex may push
             self._enter(self.game.board.map.hex_map.neighbour_table[self.cell][index])
-            self._push(new_frame(SEAT, BoardKind.NEXT_ACTION))
             return
         if index == SPEND_PREPARE:
             self.prepare = Prepare.NONE
@@ -576,9 +597,9 @@ class BoardState(BoardStateData, CombatRules):
             return
         face, direction = BOARD_ACTIONS.move_of(action)
         self.dice = _without(self.dice, face)
+        if self.dice:
+            self._push(frame)  # the next step, after what entering the hex may push
         self._enter(self.game.board.map.hex_map.neighbour_table[self.cell][direction])
-        if self.dice and self.outcome == BoardOutcome.ONGOING:
-            self._push(frame)
 
     def _enter(self, cell: int) -> None:
         """The hero enters `cell`: the quests it targets are completed (RULES.md, "Quests")."""
@@ -595,8 +616,7 @@ class BoardState(BoardStateData, CombatRules):
     def _rest(self) -> None:
         """Heal `rest_heal` (and the hero's rest bonus), fully in an unscorched city or town (RULES.md, "Rest")."""
         scenario = self.game.board.scenario
-        site = self.game.board.map.site_at(self.cell)
-        settled = site is not None and site.kind in SETTLED_KINDS and self.cell not in self.scorched
+        settled = self.game.site_kind_at[self.cell] in SETTLED_KINDS and self.cell not in self.scorched
         amount = scenario.town_rest_heal if settled else scenario.rest_heal
         ability = self.board_hero().ability
         if ability.kind == "rest_bonus":
@@ -614,8 +634,15 @@ class BoardState(BoardStateData, CombatRules):
             for slot, card in enumerate(market)
             if assets[card].cost <= self.hero_gold and self.assets[ASSET_TYPES.index(assets[card].type)] == NONE
         )
-        options.extend(ids.sell + slot for slot, card in enumerate(self.assets) if card != NONE)
+        options.extend(
+            ids.sell + slot for slot, card in enumerate(self.assets) if card != NONE and self._can_sell(card)
+        )
         return options
+
+    def _can_sell(self, card: int) -> bool:
+        """Whether selling `card` leaves the hero alive: armor whose health holds the hero's wounds is kept
+        (RULES.md, "Rest, shop, train, skills")."""
+        return self.wounds < self.max_health() - self.game.board.assets[card].health
 
     def _shop(self, frame: DecisionFrame, action: int) -> None:
         group, index = BOARD_ACTIONS.codec.decode(action)

@@ -44,6 +44,8 @@ class BoardActions:
 
     codec: ActionCodec
     combat: CombatActions
+    combat_ids: int
+    """The combat's ids come first: ids below this are a fight's decisions."""
     action: int
     step: int
     move: int
@@ -77,6 +79,7 @@ def build_board_actions() -> BoardActions:
     """Lay out the action space (the same for every hero and seat count)."""
     codec = ActionCodec()
     combat = build_actions(codec)
+    combat_ids = len(codec)
     slots = [f"slot {k + 1}" for k in range(MAX_HAND)]
     market = [f"slot {k + 1}" for k in range(MARKET_SLOTS)]
     ids = {
@@ -95,7 +98,7 @@ def build_board_actions() -> BoardActions:
         "give": codec.add_group("give", [f"1 gold to {seat}" for seat in OTHER_SEATS]),
         "envelope": codec.add_group("envelope", [*(f"send 1 gold to {seat}" for seat in OTHER_SEATS), "open"]),
     }
-    return BoardActions(codec=codec, combat=combat, **ids)
+    return BoardActions(codec=codec, combat=combat, combat_ids=combat_ids, **ids)
 
 
 BOARD_ACTIONS = build_board_actions()

@@ -15,12 +15,13 @@ from envs.core.engine import new_frame
 from envs.core.game import CHANCE, GameSpec, Observer
 from envs.core.keywords import keyword_checked
 from envs.core.record import NameTables
-from envs.runebound.board import SEAT, BoardState
+from envs.runebound.board import SEAT, TARGET_KINDS, BoardState
 from envs.runebound.board_actions import BOARD_ACTIONS, BoardActions
-from envs.runebound.board_cards import ASSET_TYPES, BoardCards, BoardHero, Twist, load_board_cards
+from envs.runebound.board_cards import ASSET_TYPES, TROPHY_KINDS, BoardCards, BoardHero, Twist, load_board_cards
 from envs.runebound.board_map import GEM_COLOURS, OUTLAW_GLADE, WATER
 from envs.runebound.board_state import (
     MAX_GAME_LENGTH,
+    MAX_UNITS,
     NO_CELL,
     NONE,
     BoardKind,
@@ -109,6 +110,19 @@ class RuneboundGame(CombatContent):
             the_map.site_cell(card.target) if card.target is not None else NO_CELL for card in board.adventures
         )
         self.adventure_deck_of = tuple(card.deck for card in board.adventures)
+        self.deck_sizes = {deck: len(board.deck(deck)) for deck in TROPHY_KINDS}
+        self.gem_colour_at = tuple(the_map.gem_at(cell) for cell in range(len(hex_map)))
+        """Each cell's gem space colour (None: no gem space)."""
+        self.cell_array_index = tuple(hex_map.to_array_index(cell) for cell in range(len(hex_map)))
+        """Each cell's (row, column) in the observation's map planes."""
+        kinds = tuple(site.kind if (site := the_map.site_at(cell)) else None for cell in range(len(hex_map)))
+        self.site_kind_at = kinds
+        """Each cell's site kind (None: no site)."""
+        self.targets_by_units = tuple(
+            tuple(cell for cell in the_map.civilized() if kinds[cell] in TARGET_KINDS[:units])
+            for units in range(MAX_UNITS + 1)
+        )
+        """The civilized cells a warband of each unit count may target, scorched or not, ascending."""
         self.asset_card_names = (*board.assets.names, *board.twists.names)
 
     # ------------------------------------------------------------------------------------------ content queries

@@ -122,6 +122,7 @@ class BoardObserver(Observer):
         self.view_axes = layout.axes
         self._combat_slice = slice(self.views["combat_hero_tokens"].start, self.size)
         self._static = self._static_planes()
+        self.gem_spaces = {colour: len(board.map.gems_of(colour)) for colour in GEM_COLOURS}
 
     def _static_planes(self) -> np.ndarray:
         """The planes that never change: the map, its terrain, roads, sites and gem spaces."""
@@ -151,12 +152,13 @@ class BoardObserver(Observer):
         if state.hero >= 0:
             self._hero(state, views["heroes"][0])
             self._hand(state, views["hand"])
-        self._map(state, views["map"])
+        steps = [state.warband_step(band) for band in state.warbands]
+        self._map(state, views["map"], steps)
         self._time(state, views["time"])
         for city, market in enumerate(state.markets):
             for slot, card in enumerate(market[:MARKET_SLOTS]):
                 views["markets"][city, slot, card] = 1.0
-        self._warbands(state, views["warbands"])
+        self._warbands(state, views["warbands"], steps)
         self._decks(state, views["decks"])
         for face in state.dice:
             views["dice"][face] += 1.0 / MAX_DICE
@@ -192,8 +194,10 @@ class BoardObserver(Observer):
             if card != NONE:
                 row[at + card] = 1.0
         at += len(board.assets)
+        skills = board.skills
+        raises: list[str] = [skills[skill].learned for skill in state.learned]
         for index, what in enumerate(LEARNED):
-            row[at + index] = min(1.0, state.raised(what) / 5.0)
+            row[at + index] = min(1.0, raises.count(what) / 5.0)
         at += len(LEARNED)
         row[at + int(state.prepare)] = 1.0
         at += len(Prepare)
@@ -220,23 +224,22 @@ class BoardObserver(Observer):
             at += len(LEARNED)
             row[at] = float(state.can_learn(skill))
 
-    def _map(self, state: BoardState, planes: np.ndarray) -> None:
+    def _map(self, state: BoardState, planes: np.ndarray, steps: list[tuple[int, int] | None]) -> None:
         planes[:] = self._static
-        hex_map = self.game.board.map.hex_map
+        at = self.game.cell_array_index
         base = 2 + len(TERRAINS) + len(SITE_KINDS) + len(GEM_COLOURS)
         for cell in state.gems:
-            planes[(base, *hex_map.to_array_index(cell))] = 1.0
+            planes[(base, *at[cell])] = 1.0
         for cell in state.scorched:
-            planes[(base + 1, *hex_map.to_array_index(cell))] = 1.0
-        for band in state.warbands:
-            planes[(base + 2, *hex_map.to_array_index(band.cell))] += band.units / MAX_UNITS
-            step = state.warband_step(band)
+            planes[(base + 1, *at[cell])] = 1.0
+        for band, step in zip(state.warbands, steps, strict=True):
+            row, col = at[band.cell]
+            planes[base + 2, row, col] = min(1.0, planes[base + 2, row, col] + band.units / MAX_UNITS)
             if step is not None:
-                planes[(base + 3, *hex_map.to_array_index(step[0]))] = 1.0
+                planes[(base + 3, *at[step[0]])] = 1.0
         for quest in state.quests:
-            planes[(base + 4, *hex_map.to_array_index(self.game.quest_cell[quest]))] = 1.0
-        planes[(base + 5, *hex_map.to_array_index(state.cell))] = 1.0
-        np.minimum(planes, 1.0, out=planes)
+            planes[(base + 4, *at[self.game.quest_cell[quest]])] = 1.0
+        planes[(base + 5, *at[state.cell])] = 1.0
 
     def _time(self, state: BoardState, view: np.ndarray) -> None:
         scenario = self.game.board.scenario
@@ -255,19 +258,18 @@ class BoardObserver(Observer):
             (track - state.time) / track,
         )
 
-    def _warbands(self, state: BoardState, rows: np.ndarray) -> None:
+    def _warbands(self, state: BoardState, rows: np.ndarray, steps: list[tuple[int, int] | None]) -> None:
         game = self.game
         distances = game.land_distances[state.cell]
         for card in state.warband_pile:
             rows[card, 0] = 1.0
         for card in state.defeated:
             rows[card, 2] = 1.0
-        for band in state.warbands:
+        for band, step in zip(state.warbands, steps, strict=True):
             row = rows[band.card]
             row[1] = 1.0
             row[3 + band.units - 1] = 1.0
             row[7] = min(1.0, distances[band.cell] / FAR)
-            step = state.warband_step(band)
             row[8] = 1.0 if step is None else min(1.0, game.land_distances[band.cell][step[0]] / FAR)
             enemy = game.warband_enemies[band.card][band.units - 1]
             row[9] = game.cards.enemies[enemy].health / MAX_HEALTH
@@ -275,12 +277,12 @@ class BoardObserver(Observer):
     def _decks(self, state: BoardState, view: np.ndarray) -> None:
         game = self.game
         board = game.board
-        left = [len(state.deck_cards(deck)) / max(1, len(board.deck(deck))) for deck in TROPHY_KINDS]
-        colours = game.board.map
-        gems = [
-            sum(1 for cell in state.gems if colours.gem_at(cell) == colour) / max(1, len(colours.gems_of(colour)))
-            for colour in GEM_COLOURS
-        ]
+        deck_of = game.adventure_deck_of
+        decks: list[str] = [deck_of[card] for card in state.adventure_deck]
+        left = [decks.count(deck) / max(1, game.deck_sizes[deck]) for deck in TROPHY_KINDS]
+        colour_at = game.gem_colour_at
+        up = [colour_at[cell] for cell in state.gems]
+        gems = [up.count(colour) / max(1, self.gem_spaces[colour]) for colour in GEM_COLOURS]
         view[:] = (
             *left,
             len(state.asset_deck) / len(game.asset_card_names),
@@ -322,6 +324,6 @@ class BoardObserver(Observer):
         assert isinstance(state, BoardState)
         from envs.runebound.board_render import action_words
 
-        if action < self.game.actions.combat.size:
+        if action < self.game.actions.combat_ids:
             return self.combat.action_text(state, action)
         return action_words(state, action)

@@ -13,13 +13,36 @@ from collections import Counter
 from typing import TYPE_CHECKING
 
 from envs.core.game import StateFormatError
-from envs.runebound.board_cards import ASSET_TYPES
-from envs.runebound.board_state import MARKET_SLOTS, MAX_HAND, NONE, WARBAND_FIGHT, BoardKind, BoardOutcome
+from envs.runebound.board_cards import ASSET_TYPES, TROPHY_KINDS
+from envs.runebound.board_state import MARKET_SLOTS, MAX_HAND, NONE, WARBAND_FIGHT, BoardKind, BoardOutcome, Prepare
 from envs.runebound.state import COMBAT_KINDS, NOWHERE, Outcome
 from envs.runebound.validation import validate_combat
 
 if TYPE_CHECKING:
     from envs.runebound.board import BoardState
+
+
+AT_REST = {
+    "enemy": NOWHERE,
+    "combat_tokens": ((), ()),
+    "combat_damage": (0, 0),
+    "combat_round": 0,
+    "initiative": NOWHERE,
+    "passed": (False, False),
+    "charged": (False, False),
+    "silenced": (False, False),
+    "barrier": (0, 0),
+    "combat_round_damage": (0, 0),
+    "combat_triggered": ((), ()),
+    "combat_outcome": Outcome.ONGOING,
+}
+"""The combat's fields between fights (`BoardState._rest_combat`)."""
+CITY_FRAMES = frozenset({BoardKind.DEAL_MARKET, BoardKind.SHOP_DRAW, BoardKind.SHOP, BoardKind.RESTOCK})
+TEST_FRAMES = frozenset({BoardKind.EXERT, BoardKind.TEST_ROLL})
+MAX_TEST_BONUS = 40
+"""Bound on a test's exerted bonus (a hand of at most 9 skills of at most 4 each)."""
+HAND_GROWS = frozenset({BoardKind.DISCARD_SKILL, BoardKind.DRAW_SKILL})
+"""Frames while the hand may hold more than its size: a train's draws and the discard after them."""
 
 
 def _fail(field: str, message: str) -> StateFormatError:
@@ -54,6 +77,20 @@ def validate_board(state: BoardState) -> None:
             raise _fail(f"markets[{city}]", "a twist never stays in a market (TWISTS)")
     if len(state.hand) > MAX_HAND + 3:
         raise _fail("hand", f"at most {MAX_HAND + 3} cards")
+    kinds = {frame.kind for frame in stack}
+    if state.hero != NOWHERE and len(state.hand) > state.hand_size() and not kinds & HAND_GROWS:
+        raise _fail("hand", f"more than the hand size ({state.hand_size()}) with no discard pending")
+    size = game.board.scenario.market_size
+    shopping = {frame.detail("city") for frame in stack if frame.kind in (BoardKind.SHOP, BoardKind.SHOP_DRAW)}
+    for city, market in enumerate(state.markets):
+        if len(market) > size and city not in shopping:
+            raise _fail(f"markets[{city}]", f"a market holds {size} assets but during a shop action in its city")
+    if stack and stack[-1].kind == BoardKind.CHOOSE_ACTION and state.actions_left < 1:
+        raise _fail("actions_left", "the hero chooses an action only while one is left")
+    if len(state.quests) > game.board.scenario.max_quests:
+        raise _fail("quests", f"at most {game.board.scenario.max_quests} quests are held")
+    if state.actions_left and BoardKind.START_TURN in kinds:
+        raise _fail("actions_left", "no action is left between turns")
     moving = any(frame.kind == BoardKind.MOVE_STEP for frame in stack)
     rolling = any(frame.kind == BoardKind.ROLL_DIE for frame in stack)
     if state.dice and not moving:
@@ -62,7 +99,130 @@ def validate_board(state: BoardState) -> None:
         raise _fail("wounds", f"the hero's health is {state.max_health()}: it would be defeated")
     if rolling and not moving:
         raise _fail("stack", "a terrain die is rolled only for a move")
+    _check_board_frames(state)
+    _check_board_stack(state)
+    _check_turn(state)
     _check_fight(state)
+
+
+ONCE = frozenset(
+    {
+        BoardKind.BOARD_SETUP,
+        BoardKind.PICK_HERO,
+        BoardKind.END_SETUP,
+        BoardKind.START_TURN,
+        BoardKind.NEXT_ACTION,
+        BoardKind.CHOOSE_ACTION,
+        BoardKind.MOVE_WARBANDS,
+        BoardKind.DRAW_STORY,
+        BoardKind.MOVE_STEP,
+        BoardKind.SHOP,
+        BoardKind.SHOP_DRAW,
+        BoardKind.EXERT,
+        BoardKind.TEST_ROLL,
+        BoardKind.DRAW_ADVENTURE,
+    }
+)
+"""Board frames a stack holds at most once."""
+BOTTOMS = frozenset({BoardKind.BOARD_SETUP, BoardKind.START_TURN, BoardKind.NEXT_ACTION, BoardKind.CHOOSE_ACTION})
+"""The frames a board stack starts from: the setup, the next turn, the next action, the choice of an action."""
+BETWEEN_TURNS = frozenset(
+    {
+        BoardKind.END_SETUP,
+        BoardKind.DEAL_MARKET,
+        BoardKind.SPAWN_WARBAND,
+        BoardKind.MOVE_WARBANDS,
+        BoardKind.DRAW_STORY,
+    }
+)
+"""Frames only above the next turn's start (the setup's and the end of a turn's)."""
+ACTION_FRAMES = frozenset(
+    {BoardKind.MOVE_STEP, BoardKind.SHOP, BoardKind.DRAW_ADVENTURE, BoardKind.EXERT, BoardKind.TEST_ROLL}
+)
+"""Frames an action leaves directly above the next action."""
+EFFECT_FRAMES = frozenset({BoardKind.DRAW_SKILL, BoardKind.DISCARD_SKILL, BoardKind.REVEAL_GEM, BoardKind.RESTOCK})
+"""Frames a card's effects push, anywhere above the bottom."""
+
+
+def _check_board_stack(state: BoardState) -> None:
+    """The board's frames stand where the rules push them, bottom first (RULES.md, "State dicts")."""
+    board = [frame for frame in state.stack if frame.kind not in COMBAT_KINDS]
+    if not board:
+        return
+    kinds: list[str] = [frame.kind for frame in board]
+    counts = Counter(kinds)
+    for once in ONCE:
+        if counts[once] > 1:
+            raise _fail("stack", f"a {once!r} frame is pending at most once")
+    bottom = kinds[0]
+    if bottom not in BOTTOMS:
+        raise _fail("stack[0].kind", f"the board's frames start from {sorted(BOTTOMS)}")
+    if bottom == BoardKind.CHOOSE_ACTION and len(state.stack) > 1:
+        raise _fail("stack[1]", "nothing is pending above the choice of an action")
+    for index, kind in enumerate(kinds[1:], start=1):
+        where = f"stack[{index}].kind"
+        if kind in BOTTOMS and not (kind == BoardKind.START_TURN and bottom == BoardKind.BOARD_SETUP):
+            raise _fail(where, f"a {kind!r} frame is only at the bottom of the stack")
+        if kind == BoardKind.PICK_HERO and bottom != BoardKind.BOARD_SETUP:
+            raise _fail(where, "the hero is drawn only before the setup")
+        if kind in BETWEEN_TURNS and bottom != BoardKind.START_TURN:
+            raise _fail(where, f"a {kind!r} frame comes only between turns (above the next turn's start)")
+        if kind in ACTION_FRAMES and not (bottom == BoardKind.NEXT_ACTION and index == 1):
+            raise _fail(where, f"a {kind!r} frame is an action's, directly above the next action")
+        if kind == BoardKind.ROLL_DIE and kinds[index - 1] not in (BoardKind.MOVE_STEP, BoardKind.ROLL_DIE):
+            raise _fail(where, "terrain dice are rolled above the move's first step")
+        if kind == BoardKind.SHOP_DRAW and (kinds[index - 1] != BoardKind.SHOP or index != 2):
+            raise _fail(where, "a shop draws above its shop")
+    if BoardKind.SHOP_DRAW in counts:
+        shop, draw = board[1], board[2]
+        if shop.detail("city") != draw.detail("city"):
+            raise _fail("stack[2].details.city", "a shop draws for its own city")
+    rolls = counts[BoardKind.ROLL_DIE]
+    if state.hero != NOWHERE and len(state.dice) + rolls > state.dice_count():
+        raise _fail("dice", f"a move rolls {state.dice_count()} terrain dice")
+
+
+def _check_turn(state: BoardState) -> None:
+    """The time within the track while the game goes on; the actions left within a turn's (3, 4 with a prepare token
+    spent); a test's bonus and an adventure's deck in range."""
+    track = 2 * state.game.board.scenario.act_length
+    if state.outcome == BoardOutcome.TIME_OUT and state.time != track:
+        raise _fail("time", f"the time runs out at the track's end ({track})")
+    if state.outcome != BoardOutcome.TIME_OUT and state.time >= track:
+        raise _fail("time", f"the track ends at {track}, which loses the scenario")
+    most = 3 + (state.prepare == Prepare.NONE)
+    if state.actions_left > most:
+        raise _fail("actions_left", f"at most {most} actions in a turn (4 only with a prepare token spent)")
+
+
+def _check_board_frames(state: BoardState) -> None:
+    """Each board frame's details: a market's city, an adventure deck, a test's card and bonus; none for the others."""
+    game = state.game
+    for index, frame in enumerate(state.stack):
+        if frame.kind in COMBAT_KINDS:
+            continue
+        where = f"stack[{index}].details"
+        details = dict(frame.details)
+        wanted: tuple[str, ...] = ()
+        if frame.kind in CITY_FRAMES:
+            wanted = ("city",)
+        elif frame.kind == BoardKind.DRAW_ADVENTURE:
+            wanted = ("deck",)
+        elif frame.kind in TEST_FRAMES:
+            wanted = ("adventure", "bonus")
+        if sorted(details) != sorted(wanted):
+            raise _fail(where, f"a {frame.kind!r} frame has the details {list(wanted)}, got {sorted(details)}")
+        if "city" in details and details["city"] not in range(len(game.cities)):
+            raise _fail(f"{where}.city", f"a city's index 0..{len(game.cities) - 1}")
+        if "deck" in details and details["deck"] not in TROPHY_KINDS:
+            raise _fail(f"{where}.deck", f"an adventure deck ({', '.join(TROPHY_KINDS)})")
+        if "adventure" in details:
+            card = details["adventure"]
+            if game.board.adventures[card].kind != "test":
+                raise _fail(f"{where}.adventure", f"{game.board.adventures[card].name!r} is not a test")
+            bonus = details["bonus"]
+            if not isinstance(bonus, int) or isinstance(bonus, bool) or not 0 <= bonus <= MAX_TEST_BONUS:
+                raise _fail(f"{where}.bonus", f"an integer in 0..{MAX_TEST_BONUS}")
 
 
 def _check_cards(state: BoardState) -> None:
@@ -77,18 +237,20 @@ def _check_cards(state: BoardState) -> None:
             *(card for card in state.assets if card != NONE),
         ]
     )
-    for card, count in places.items():
-        if count > 1:
-            raise _fail("asset_deck", f"{game.asset_card_names[card]!r} is in {count} places")
+    for card in range(len(game.asset_card_names)):
+        if places[card] != 1:
+            where = "in no place" if not places[card] else f"in {places[card]} places"
+            raise _fail("asset_deck", f"{game.asset_card_names[card]!r} is {where} (deck, discard, markets, held)")
     for slot, card in enumerate(state.assets):
         if card == NONE:
             continue
         if game.is_twist(card) or game.board.assets[card].type != ASSET_TYPES[slot]:
             raise _fail(f"assets.{ASSET_TYPES[slot]}", f"{game.asset_card_names[card]!r} is not a {ASSET_TYPES[slot]}")
     skills = Counter([*state.skill_deck, *state.skill_discard, *state.hand, *state.learned])
-    for skill, count in skills.items():
-        if count > 1:
-            raise _fail("skill_deck", f"{game.board.skills[skill].name!r} is in {count} places")
+    for skill in range(len(game.board.skills)):
+        if skills[skill] != 1:
+            where = "in no place" if not skills[skill] else f"in {skills[skill]} places"
+            raise _fail("skill_deck", f"{game.board.skills[skill].name!r} is {where} (deck, discard, hand, learned)")
     for quest in state.quests:
         if game.board.adventures[quest].kind != "quest":
             raise _fail("quests", f"{game.board.adventures[quest].name!r} is not a quest")
@@ -103,9 +265,10 @@ def _check_warbands(state: BoardState) -> None:
     """Every warband face down, in play or defeated, once; a win exactly when all are defeated."""
     seen = Counter([*state.warband_pile, *(band.card for band in state.warbands), *state.defeated])
     names = state.game.board.warbands.names
-    for card, count in seen.items():
-        if count > 1:
-            raise _fail("warbands", f"{names[card]!r} is in {count} places")
+    for card in range(len(names)):
+        if seen[card] != 1:
+            where = "in no place" if not seen[card] else f"in {seen[card]} places"
+            raise _fail("warbands", f"{names[card]!r} is {where} (face down, in play, defeated)")
     won = len(state.defeated) == len(names)
     if won != (state.outcome == BoardOutcome.WON):
         raise _fail("outcome", "the scenario is won exactly when every warband is defeated")
@@ -121,10 +284,22 @@ def _check_fight(state: BoardState) -> None:
     if state.fight == NONE:
         if frames:
             raise _fail("fight", "the combat's frames are pending, so a fight is on")
-        if state.enemy != NOWHERE or any(state.combat_tokens) or any(state.combat_damage) or state.combat_round:
-            raise _fail("enemy", "between fights the combat's fields are at rest")
-        if state.combat_outcome != Outcome.ONGOING:
-            raise _fail("combat_outcome", "between fights the combat's fields are at rest")
+        for name, value in (
+            ("enemy", state.enemy),
+            ("combat_tokens", state.combat_tokens),
+            ("combat_damage", state.combat_damage),
+            ("combat_round", state.combat_round),
+            ("initiative", state.initiative),
+            ("passed", state.passed),
+            ("charged", state.charged),
+            ("silenced", state.silenced),
+            ("barrier", state.barrier),
+            ("combat_round_damage", state.combat_round_damage),
+            ("combat_triggered", state.combat_triggered),
+            ("combat_outcome", state.combat_outcome),
+        ):
+            if value != AT_REST[name]:
+                raise _fail(name, f"between fights the combat's fields are at rest ({AT_REST[name]!r})")
         return
     if not frames:
         raise _fail("fight", "no combat frame is pending, so no fight is on")

@@ -219,6 +219,10 @@ class CombatRules(CombatFields, FrameEngine, FrameChanceLabels):
         """The hero fighting (an index of the content's heroes)."""
         raise NotImplementedError
 
+    def combat_hero_health(self) -> int:
+        """The hero's health in this fight: its card's in a combat alone; a host may add to it (armor, skills)."""
+        raise NotImplementedError
+
     def combat_hero_wounds(self) -> int:
         """The damage the hero carries into the fight (its health at the start of the fight is its health less this)."""
         raise NotImplementedError
@@ -929,7 +933,7 @@ class CombatRules(CombatFields, FrameEngine, FrameChanceLabels):
         """Damage on `target`; at its health it is defeated and the combat ends."""
         if amount <= 0:
             return
-        health = self.hero_card().health if target == HERO else self.enemy_card().health
+        health = self.combat_hero_health() if target == HERO else self.enemy_card().health
         self.combat_damage = _with(self.combat_damage, target, min(health, self.combat_damage[target] + amount))
         self.combat_round_damage = _with(self.combat_round_damage, target, self.combat_round_damage[target] + amount)
         if self.combat_damage[target] >= health:

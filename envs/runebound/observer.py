@@ -113,7 +113,6 @@ class CombatObserver(Observer):
         """Where each view starts in the flat observation."""
         self._fixed: dict[tuple[int, int, int], np.ndarray] = {}
         """The fixed part of the observation by (hero, enemy, Act): see `_fixed_part`."""
-        self._healths = [[(hero.health, enemy.health) for enemy in cards.enemies] for hero in cards.heroes]
         self._hero_rows = self._token_rows(None)
         self._enemy_rows: dict[int, np.ndarray] = {}
         """`_token_rows` of each enemy's board, built when the enemy is first seen."""
@@ -127,10 +126,11 @@ class CombatObserver(Observer):
         if state.combat_hero() == NOWHERE or state.enemy == NOWHERE:
             return observation
         self._tokens(state, observation)
-        hero_health, enemy_health = self._healths[state.combat_hero()][state.enemy]
+        hero_health, enemy_health = state.combat_hero_health(), state.enemy_card().health
         hero_damage, enemy_damage = state.combat_damage
         health = self._start["health"]
-        observation[health + 1 : health + 6] = (  # one write of a tuple is cheaper than one write per entry
+        observation[health : health + 6] = (
+            hero_health / MAX_HEALTH,  # one write of a tuple is cheaper than one write per entry
             hero_damage / MAX_HEALTH,
             enemy_health / MAX_HEALTH,
             enemy_damage / MAX_HEALTH,
@@ -176,7 +176,6 @@ class CombatObserver(Observer):
             views["enemy"][enemy] = 1.0
             views["trait"][cards.enemy_trait[enemy]] = 1.0
             hero_card, enemy_card = cards.heroes[hero], cards.enemies[enemy]
-            views["health"][0] = hero_card.health / MAX_HEALTH
             views["health"][2] = enemy_card.health / MAX_HEALTH
             self._hero_abilities(hero_card.abilities, views["hero_abilities"])
             self._enemy_abilities(enemy_card.abilities, views["enemy_abilities"])

@@ -83,7 +83,8 @@ def state_text(state: CombatRules) -> str:
         f"Round {state.combat_round}/{ROUND_CAP}, Act {'I' * state.combat_act()}, initiative: {initiative}, outcome: "
         f"{state.combat_outcome.name.lower()}"
     )
-    for side, name, health in ((HERO, hero.name, hero.health), (ENEMY, f"{enemy.name} ({enemy.trait})", enemy.health)):
+    hero_health = state.combat_hero_health()
+    for side, name, health in ((HERO, hero.name, hero_health), (ENEMY, f"{enemy.name} ({enemy.trait})", enemy.health)):
         flags = [
             word
             for word, on in (
@@ -214,7 +215,8 @@ def render_rgb(state: State) -> np.ndarray:
         else state.combat_outcome.name.lower()
     )
     y = _text(draw, MARGIN, MARGIN + LINE, status, GOLD, LEFT_TEXT) + 6
-    for side, name, health in ((HERO, hero.name, hero.health), (ENEMY, f"{enemy.name} ({enemy.trait})", enemy.health)):
+    hero_health = state.combat_hero_health()
+    for side, name, health in ((HERO, hero.name, hero_health), (ENEMY, f"{enemy.name} ({enemy.trait})", enemy.health)):
         flags = [word for word, on in (("passed", state.passed[side]), ("charged", state.charged[side]),
                                        ("silenced", state.silenced[side])) if on]  # fmt: skip
         if state.barrier[side]:

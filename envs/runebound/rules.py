@@ -63,6 +63,10 @@ class CombatState(CombatStateData, CombatRules):
         """The game's hero (or the one drawn at setup)."""
         return self.hero
 
+    def combat_hero_health(self) -> int:
+        """The hero card's health."""
+        return self.hero_card().health
+
     def combat_hero_wounds(self) -> int:
         """The hero starts the combat undamaged."""
         return 0

@@ -226,7 +226,7 @@ def _check_values(state: CombatRules, frames: DecisionStack) -> None:
     cards = state.game.cards
     hero = state.combat_hero()
     if hero != NOWHERE and state.enemy != NOWHERE:
-        healths = (cards.heroes[hero].health, cards.enemies[state.enemy].health)
+        healths = (state.combat_hero_health(), cards.enemies[state.enemy].health)
         for side, outcome in ((HERO, Outcome.LOST), (ENEMY, Outcome.WON)):
             field = f"combat_damage.{SIDE_NAMES[side]}"
             if state.combat_damage[side] > healths[side]:

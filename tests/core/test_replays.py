@@ -253,8 +253,9 @@ def test_a_cooperative_game_of_a_solo_and_coop_record_replays_from_its_env_id(tm
 
 def test_a_record_under_a_former_game_name_still_replays(monkeypatch: pytest.MonkeyPatch) -> None:
     """Issue 33: the combat's record was renamed (`runebound` -> `runebound_combat`); old replays "still load (a
-    one-line alias)": a replay naming the former name replays exactly, with its env id or without; a current name
-    wins over a former one; a name no game held is still refused."""
+    one-line alias)": a replay naming the former name with the combat's env id replays exactly; since issue 34 the
+    board game holds the name `runebound` (a current name wins over a former one), so only the env id routes an old
+    combat replay; a name no game held is still refused."""
     import gymnasium as gym
 
     from envs.core import registration
@@ -268,7 +269,7 @@ def test_a_record_under_a_former_game_name_still_replays(monkeypatch: pytest.Mon
         _, _, terminated, truncated, _ = env.step(int(rng.choice(np.flatnonzero(mask))))
     game = env.unwrapped.game  # type: ignore[attr-defined]
     final = env.unwrapped.state  # type: ignore[attr-defined]
-    for env_id in ("tabletop/RuneboundCombat-v0", None):
+    for env_id in ("tabletop/RuneboundCombat-v0",):
         record = build_record(
             game,
             env.unwrapped.history,
@@ -280,7 +281,7 @@ def test_a_record_under_a_former_game_name_still_replays(monkeypatch: pytest.Mon
         )
         old = record.model_copy(update={"game": "runebound"})
         assert replay(parse_record(record_json(old))).to_dict() == final.to_dict()
-    assert registration.game_record("runebound").name == "runebound_combat"
+    assert registration.game_record("runebound").name == "runebound"
     with pytest.raises(ReplayError, match="the record names 'unbroken'"):
         replay(record.model_copy(update={"game": "unbroken", "env_id": "tabletop/RuneboundCombat-v0"}))
     combat = registration.game_record("runebound_combat")

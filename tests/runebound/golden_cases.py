@@ -3,7 +3,9 @@
 - one seeded random combat (a random hero against a random enemy of any trait, Act I): the odd decisions random play
   makes (flights, wasted tokens), with every cast and label;
 - seeded heuristic combats: a Mystic enemy in Act I and a Savage enemy in Act II with the `two_damage` preset,
-  pinning the rules, the content, the labels and the heuristic's choices.
+  pinning the rules, the content, the labels and the heuristic's choices;
+- one seeded random game on the board (The Locust Swarm, Corbin): setup, markets, moves, adventures, story cards,
+  warbands and any fight, with every draw and label.
 
 Regenerate on purpose with `python -m pytest tests/test_golden.py --update-golden`, then review the diff.
 """
@@ -15,6 +17,7 @@ from functools import partial
 from agents.heuristics.runebound_combat import RuneboundHeuristicAgent
 from envs.core.game import State
 from envs.core.testing import GoldenCase, transcript
+from envs.runebound.board_game import RuneboundGame
 from envs.runebound.game import RuneboundCombatGame
 
 
@@ -44,6 +47,12 @@ GOLDEN_CASES: list[GoldenCase] = [
         file_name="runebound_combat_heuristic_savage_two_damage_3.txt",
         make=partial(heuristic_transcript, 3, trait="Savage", act="II", enemy_choice="two_damage"),
         protects="a Savage combat (Act II, the two_damage preset) played by the heuristic",
+    ),
+    GoldenCase(
+        file_name="runebound_board_random_1.txt",
+        make=partial(transcript, RuneboundGame(hero="Corbin"), 1),
+        protects="one board game under seeded random play: setup draws, turns, movement, shops, adventures, the story, "
+        "warbands and fights, with every label and chance order",
     ),
 ]
 """Every golden transcript of Runebound."""

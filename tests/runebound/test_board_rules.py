@@ -185,11 +185,6 @@ def test_an_asset_that_refers_to_another_hero_is_discarded_and_replaced(kind: st
     assert chance_kind(state) == kind and state.stack[-1].detail("city") == 0
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="rule bug in board.py: _shop_draw resolves every twist before looking at other_hero, so Generous Patron "
-    "(other_hero) gives its gold in a solo game; SOLO RULES discards it unresolved (twists.yaml says so too)",
-)
 def test_a_twist_that_refers_to_another_hero_is_discarded_unresolved() -> None:
     """SOLO RULES: "when you draw an adventure, skill, or asset card that refers to another hero, discard it and draw a
     replacement"; TWISTS: twists "are a new type of asset". Generous Patron ("another hero in your hex gains 1 gold")
@@ -589,11 +584,6 @@ def test_selling_an_asset_gives_its_gold_value_and_frees_its_slot() -> None:
     assert decision_kind(state) == BoardKind.SHOP and "buy: slot 1" in labels(state)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="rule bug in board.py: _shop sells armor whatever the wounds, so the health can drop to the wounds or "
-    "below with the hero alive, a position validate_board refuses ('the hero's health is 9: it would be defeated')",
-)
 def test_selling_armor_never_leaves_the_hero_at_its_health_alive() -> None:
     """RULES.md, "Health": the hero's health is its card's + its armor's; "Board damage ... that reaches the health
     defeats the hero"; DESIGN.md: "Every position the rules reach loads back from its dict". Eliam (9) with the Chain
@@ -675,22 +665,22 @@ def holding_quest(quest: str, cell: list[int]) -> BoardState:
 def test_a_quest_is_completed_on_entering_its_target_with_the_dice() -> None:
     """RULES.md, "Quests" (designed): quests are "completed on entering their site". The Standing Stones (Stone Circle:
     1 exploration trophy and a skill): a plains/forest die into Stone Circle (forest) from the west completes it; the
-    skill is drawn once the move is over."""
+    skill is drawn at once, before the move's next step ("Board effects": effects resolve in order, draws as chance
+    events), and the move goes on with the dice left."""
     state = holding_quest("The Standing Stones", [3, 4])
     act(state, "action: move")
     for face in ("plains/forest", "mountains/water", "mountains/water", "mountains/water"):
         draw(state, face, BoardKind.ROLL_DIE)
     act(state, "move: plains/forest E")
     assert state.quests == () and state.trophies == (0, 1, 0)
-    act(state, "stop")
     assert chance_kind(state) == BoardKind.DRAW_SKILL
+    hand = len(state.hand)
+    state.apply_action(state.chance_outcomes()[0][0])
+    assert len(state.hand) == hand + 1
+    act(state, "stop")
+    assert state.dice == ()
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="rule bug in board.py: _take_turn_action's one-hex step pushes NEXT_ACTION above the frames a completed "
-    "quest's reward pushed (draw_skill, reveal_gems), so they stay buried under every later turn and never resolve",
-)
 def test_a_quest_completed_by_a_step_without_dice_gives_its_whole_reward() -> None:
     """RULES.md, "Quests": completed on entering the site; "Board effects": draws are chance events. The Standing Stones
     completed by one hex without dice: the skill draw comes before the next action."""
@@ -803,18 +793,18 @@ def test_a_lost_fight_ends_the_game() -> None:
     assert state.wounds >= state.max_health() and not state.fighting()
 
 
-def test_armor_absorbs_wounds_carried_into_a_fight_and_the_fights_damage_is_carried_out() -> None:
-    """RULES.md, "Health" (designed): "the hero's health on the board is its card's, + its armor's ...; a fight starts
-    with the wounds its extra health does not absorb; after it, the wounds are the board's plus the damage the fight
-    dealt". With the Chain Hauberk (+2) and 4 wounds, the fight starts at 2 damage; 3 more in the fight: 7 wounds."""
+def test_armor_adds_health_in_fights_and_the_wounds_go_in_and_out_of_a_fight() -> None:
+    """RULES.md, "Health" (designed): "the hero's health is its card's, + its armor's, + 1 per learned health, on the
+    board and in a fight alike ... A fight starts from the hero's wounds and leaves it with the damage it ends with".
+    With the Chain Hauberk (+2) and 4 wounds, the fight starts at 4 damage of 11; 3 more in the fight: 7 wounds."""
     cards = with_cards(ELIAM, held={"armor": "Chain Hauberk"})
     warband = [{"warband": "The Blood Harvest", "at": [0, 3], "units": 1}]
     state = position(ELIAM, wounds=4, warbands=warband, **cards)
-    assert state.max_health() == 9 + 2 and state.combat_hero_wounds() == 2
+    assert state.max_health() == 9 + 2 and state.combat_hero_wounds() == 4
     act(state, "action: fight warband")
-    assert state.combat_damage[HERO] == 2
+    assert state.combat_damage[HERO] == 4 and state.combat_hero_health() == 11
     cast_first_faces(state)
-    assert state.combat_damage[HERO] == 2 + 3
+    assert state.combat_damage[HERO] == 4 + 3
     state = finish_enemy(state)
     act(state, "spend: hero token 1")
     act(state, "strike")
