@@ -6,8 +6,12 @@ fields given and lets the rules settle it (`RuneboundGame.state_from_dict`). `ac
 `draw` applies a chance outcome by the name of what it draws (an asset card, a skill, an adventure, a story card, a
 warband, a terrain face) or by its value (a test die, a gem's cell), each checking that the state waits for it.
 
-`line_map` writes a copy of the shipped content whose map is a line of hexes with the sites where the warband tests
-want them (`LINE`), so a warband's distances can be read off by eye.
+`content_copy` writes a copy of the shipped content and `edit_content` replaces top-level fields of one of its files,
+for tests that need content of their own (a scenario's number, a card); `line_map` writes a copy whose map is a line of
+hexes with the sites where the warband tests want them (`LINE`), so a warband's distances can be read off by eye.
+
+The content's tunable numbers (a hero's gold, the scenario's spaces, a card's effects) are read from the loaded
+content (`setup_gold`, `gold_after`, `quiet_story`, `band_fighting`), never typed here, so tuning them breaks no test.
 """
 
 from __future__ import annotations
@@ -16,14 +20,17 @@ import shutil
 from pathlib import Path
 from typing import Any
 
+import yaml
+
 from envs.core.game import CHANCE
 from envs.runebound.board import BoardState
+from envs.runebound.board_cards import BoardEffect
 from envs.runebound.board_game import RuneboundGame
-from envs.runebound.board_state import BoardKind
+from envs.runebound.board_state import MAX_GOLD, BoardKind
 from envs.runebound.movement import FACE_NAMES
 
 SHIPPED = Path(__file__).resolve().parents[2] / "envs" / "runebound" / "data"
-"""The shipped content (copied, with its map replaced, by `line_map`)."""
+"""The shipped content (copied by `content_copy`)."""
 
 
 def first_outcomes(state: BoardState) -> None:
@@ -145,6 +152,73 @@ def asset(game: RuneboundGame, name: str) -> int:
     return game.asset_card_names.index(name)
 
 
+# ---------------------------------------------------------------------------------------------------------- content
+def setup_gold(game: RuneboundGame) -> int:
+    """The gold `game`'s hero has after setup by the content: its gold (board_heroes.yaml) and the scenario's
+    `start_gold` (RULES.md, "Setup")."""
+    return game.board.heroes.by_name(game.hero_name).gold + game.board.scenario.start_gold
+
+
+def gold_after(gold: int, effects: tuple[BoardEffect, ...]) -> int:
+    """`gold` after the gold effects of `effects` in order (`lose_gold` not below 0: RULES.md, "Board effects"; at
+    most `MAX_GOLD`)."""
+    for effect in effects:
+        if effect.kind == "gain_gold":
+            gold = min(MAX_GOLD, gold + effect.amount)
+        elif effect.kind == "lose_gold":
+            gold = max(0, gold - effect.amount)
+    return gold
+
+
+def amount_of(effects: tuple[BoardEffect, ...], kind: str) -> int:
+    """The total amount of the effects of `kind` among `effects` (0 if none)."""
+    return sum(effect.amount for effect in effects if effect.kind == kind)
+
+
+QUIET_EFFECTS = frozenset({"heal", "gain_gold", "lose_gold", "gain_prepare"})
+"""Board effects that draw nothing, damage no one and leave the warbands be."""
+
+
+def quiet_story(game: RuneboundGame) -> str:
+    """The name of the first story card whose effects are all `QUIET_EFFECTS`: drawn where a test needs a story card
+    that changes nothing it checks."""
+    for card in game.board.story:
+        if all(effect.kind in QUIET_EFFECTS for effect in card.effects):
+            return card.name
+    raise AssertionError(f"no story card has only effects of {sorted(QUIET_EFFECTS)}; add one in a content copy")
+
+
+def band_fighting(game: RuneboundGame, enemy: str, at: list[int]) -> dict[str, Any]:
+    """A state dict's warband row at `at` whose units make it fight `enemy`: the first warband (warbands.yaml) with
+    `enemy` at some unit count, at that count."""
+    for warband in game.board.warbands:
+        if enemy in warband.enemies:
+            return {"warband": warband.name, "at": at, "units": warband.enemies.index(enemy) + 1}
+    raise AssertionError(f"no warband fights {enemy!r} at any unit count (warbands.yaml)")
+
+
+def content_copy(directory: Path) -> Path:
+    """A copy of the shipped content in `directory`/content."""
+    content = directory / "content"
+    shutil.copytree(SHIPPED, content)
+    return content
+
+
+def edit_content(content: Path, stem: str, **fields: Any) -> None:
+    """Replace the top-level `fields` of `content`/`stem`.yaml (its other fields kept)."""
+    path = content / f"{stem}.yaml"
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    missing = sorted(set(fields) - set(data))
+    assert not missing, f"{path} has no field {missing}; it has {sorted(data)}"
+    path.write_text(yaml.safe_dump(data | fields, sort_keys=False, allow_unicode=True), encoding="utf-8")
+
+
+def read_content(content: Path, stem: str) -> dict[str, Any]:
+    """The fields of `content`/`stem`.yaml."""
+    data: dict[str, Any] = yaml.safe_load((content / f"{stem}.yaml").read_text(encoding="utf-8"))
+    return data
+
+
 LINE = {
     -8: ("city", "Riverwatch"),
     -7: ("city", "Greyhaven"),
@@ -174,9 +248,11 @@ LINE_ROW_1 = (21, 22)
 
 
 def line_map(directory: Path) -> Path:
-    """A copy of the shipped content in `directory` whose map is the line of `LINE` (all plains, no gems)."""
-    content = directory / "content"
-    shutil.copytree(SHIPPED, content)
+    """A copy of the shipped content in `directory` whose map is the line of `LINE` (all plains, no gems) and whose
+    scenario spawns its first warband at setup only (`warband_spaces: [0]`), so that the warband tests see only the
+    warbands they place, whatever the shipped spaces."""
+    content = content_copy(directory)
+    edit_content(content, "locust_swarm", warband_spaces=[0])
     hexes = [f"  - {{at: [{q}, 0], terrain: {'water' if q == LINE_WATER else 'plains'}}}" for q in LINE_ROW_0] + [
         f"  - {{at: [{q}, 1], terrain: plains}}" for q in LINE_ROW_1
     ]

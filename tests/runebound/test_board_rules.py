@@ -2,7 +2,9 @@
 action, turns and time, warbands, movement, the shop, tests, fights, and saved positions. Each test cites the
 expansion's text (`TWISTS`, `SOLO RULES`, `PREPARE ACTION`, `CIVILIZED HEX`), the public facts (REFERENCE.md 3.3-3.7)
 or the reading in RULES.md ("The board game") that it checks, and sets its scenario up from a state dict
-(tests/runebound/board_scenarios.py); the warbands' rules run on a map that is one line of hexes (`line_map`).
+(tests/runebound/board_scenarios.py); the warbands' rules run on a map that is one line of hexes (`line_map`). The
+content's tunable numbers (gold, the track's spaces, the cards' effects, the warbands' enemies) are read from the loaded
+content, so each rule is checked exactly whatever the tuning.
 """
 
 from __future__ import annotations
@@ -13,8 +15,9 @@ import numpy as np
 import pytest
 
 from envs.core.game import CHANCE
-from envs.runebound.board import TEST_DIE, BoardState
+from envs.runebound.board import TEST_DIE, WARBAND_REWARD, BoardState
 from envs.runebound.board_actions import BOARD_ACTIONS
+from envs.runebound.board_cards import TROPHY_KINDS, BoardEffect
 from envs.runebound.board_game import RuneboundGame
 from envs.runebound.board_state import BoardKind, BoardOutcome, Prepare
 from envs.runebound.movement import FACE_NAMES, TERRAIN_DIE, can_step
@@ -24,16 +27,24 @@ from .board_scenarios import (
     LINE,
     LINE_RIVER,
     act,
+    amount_of,
     asset,
+    band_fighting,
     chance_kind,
+    content_copy,
     decision_kind,
     draw,
+    edit_content,
     edited,
     first_outcomes,
+    gold_after,
     hex_of,
     labels,
     line_map,
     position,
+    quiet_story,
+    read_content,
+    setup_gold,
     site_hex,
     skill_names,
     turn_start,
@@ -41,10 +52,41 @@ from .board_scenarios import (
 )
 
 ELIAM = RuneboundGame(hero="Eliam")
-"""Eliam starts in Tamalir with 2 gold (board_heroes.yaml); body 2, health 9, hand size 3 (heroes.yaml)."""
+"""Eliam starts in Tamalir (board_heroes.yaml); body 2, health 9, hand size 3 (heroes.yaml)."""
 TATIANNA = RuneboundGame(hero="Tatianna")
 """Tatianna starts in Riverwatch, by the river (map.yaml)."""
 NO_ASSETS = {"weapon": None, "armor": None, "trinket": None, "mount": None}
+SCENARIO = ELIAM.board.scenario
+"""The Locust Swarm's numbers (locust_swarm.yaml): the track, the story and warband spaces, the setup gold."""
+TRACK = range(1, 2 * SCENARIO.act_length)
+"""The time token's positions after a turn before the track runs out."""
+STORY_TIMES = [time for time in TRACK if (time % SCENARIO.act_length or SCENARIO.act_length) in SCENARIO.story_spaces]
+"""The positions of both Acts at a story space."""
+SPAWN_TIMES = [space for space in SCENARIO.warband_spaces if space > 0]
+"""The positions after setup where a face-down warband spawns."""
+RAZORWING_BAND = band_fighting(ELIAM, "Razorwing", [0, 3])
+"""A warband in Tamalir (0, 3) with the units that fight the Razorwing (`RAZORWING_CASTS`)."""
+
+
+def twist_effects(game: RuneboundGame, name: str) -> tuple[BoardEffect, ...]:
+    """The effects of the twist named `name` (twists.yaml)."""
+    return game.board.twists.by_name(name).effects
+
+
+def trophies_of(effects: tuple[BoardEffect, ...]) -> tuple[int, ...]:
+    """The trophies (combat, exploration, social) that `effects` gain."""
+    return tuple(
+        sum(effect.amount for effect in effects if effect.kind == "gain_trophy" and effect.trophy == kind)
+        for kind in TROPHY_KINDS
+    )
+
+
+def end_turn(state: BoardState) -> None:
+    """End the turn, and draw a story card that changes nothing checked (`quiet_story`) if one comes; a spawn is left
+    pending."""
+    act(state, "action: end turn")
+    if chance_kind(state) == BoardKind.DRAW_STORY:
+        draw(state, quiet_story(state.game), BoardKind.DRAW_STORY)
 
 
 def names(game: RuneboundGame, cards: tuple[int, ...]) -> list[str]:
@@ -60,45 +102,70 @@ def shopping(game: RuneboundGame = ELIAM, **fields: Any) -> BoardState:
     return state
 
 
+# ---------------------------------------------------------------------------------------------------------- setup
+@pytest.mark.parametrize("content", ["shipped", "start_gold raised"])
+def test_setup_gives_the_hero_its_gold_and_the_scenarios_start_gold(
+    tmp_path_factory: pytest.TempPathFactory, content: str
+) -> None:
+    """RULES.md, "Setup": "The hero starts in its city (`board_heroes.yaml` `start`) with its gold ... and the
+    scenario's `start_gold`". Every hero, on the shipped content and on a copy whose `start_gold` is 3 more, so the
+    rule is seen whatever the tuning: the gold at setup is the hero's plus `start_gold`, before any market is dealt."""
+    directory = None
+    if content != "shipped":
+        directory = content_copy(tmp_path_factory.mktemp("start_gold"))
+        edit_content(directory, "locust_swarm", start_gold=read_content(directory, "locust_swarm")["start_gold"] + 3)
+    for hero in ELIAM.board.heroes.names:
+        game = RuneboundGame(hero=hero, card_directory=directory)
+        state = game.new_initial_state()
+        assert chance_kind(state) == BoardKind.DEAL_MARKET and state.markets[0] == ()
+        gold = game.board.heroes.by_name(hero).gold + game.board.scenario.start_gold
+        assert state.hero_gold == gold == setup_gold(game), hero
+    if directory is not None:
+        assert game.board.scenario.start_gold == SCENARIO.start_gold + 3
+
+
 # ---------------------------------------------------------------------------------------------------------- twists
 def test_a_twist_dealt_at_setup_is_set_aside_and_shuffled_back_once_the_markets_are_ready() -> None:
     """TWISTS: "If a twist card is drawn during setup, set it aside and continue to deal asset cards to set up the
     markets. Once the markets are ready, shuffle all drawn twists back into the asset deck." Two twists dealt: neither
-    is resolved (no gold), neither is drawn again while dealing, and both are back in the deck after the last deal."""
+    is resolved (the setup's gold is kept), neither is drawn again while dealing, and both are back in the deck after
+    the last deal (each city dealt `market_size` assets, in the order drawn)."""
     state = ELIAM.new_initial_state()
+    gold = setup_gold(ELIAM)
     windfall, cutpurse = asset(ELIAM, "Merchant's Windfall"), asset(ELIAM, "Cutpurse")
     draw(state, "Merchant's Windfall", BoardKind.DEAL_MARKET)
-    assert state.set_aside == (windfall,) and state.markets[0] == () and state.hero_gold == 2
+    assert state.set_aside == (windfall,) and state.markets[0] == () and state.hero_gold == gold
     assert state.stack[-1].kind == BoardKind.DEAL_MARKET and state.stack[-1].detail("city") == 0
     assert windfall not in [card for card, _ in state.chance_outcomes()]
-    dealt = ["Short Sword", "Dagger", "Longbow", "Wand of Sparks", "War Hammer", "Longsword", "Battle Axe"]
-    for name in dealt[:4]:
+    size = SCENARIO.market_size
+    dealt = [card.name for card in ELIAM.board.assets if not card.other_hero][: size * len(ELIAM.cities)]
+    half = len(dealt) // 2
+    for name in dealt[:half]:
         draw(state, name, BoardKind.DEAL_MARKET)
     draw(state, "Cutpurse", BoardKind.DEAL_MARKET)
-    assert state.set_aside == (windfall, cutpurse) and state.hero_gold == 2
-    for name in [*dealt[4:], "Mule", "Riding Horse"]:
+    assert state.set_aside == (windfall, cutpurse) and state.hero_gold == gold
+    for name in dealt[half:]:
         draw(state, name, BoardKind.DEAL_MARKET)
     assert chance_kind(state) == BoardKind.SPAWN_WARBAND  # the markets are ready
-    assert [names(ELIAM, market) for market in state.markets] == [
-        ["Short Sword", "Dagger", "Longbow"],
-        ["Wand of Sparks", "War Hammer", "Longsword"],
-        ["Battle Axe", "Mule", "Riding Horse"],
-    ]
+    markets = [dealt[start : start + size] for start in range(0, len(dealt), size)]
+    assert [names(ELIAM, market) for market in state.markets] == markets
     assert state.set_aside == () and {windfall, cutpurse} <= set(state.asset_deck)
-    assert state.hero_gold == 2 and state.asset_discard == ()
+    assert state.hero_gold == gold and state.asset_discard == ()
 
 
 def test_a_twist_drawn_while_shopping_is_resolved_then_discarded_before_its_replacement() -> None:
     """TWISTS: "Whenever a twist is drawn, the player shopping in that city resolves it and then discards it before
-    drawing a replacement asset." Merchant's Windfall gives its 2 gold, goes to the discards, and the shop draws again
-    for the same city; the replacement makes the market 4."""
+    drawing a replacement asset." Merchant's Windfall gives its gold, goes to the discards, and the shop draws again
+    for the same city; the replacement makes the market one more than dealt."""
     state = shopping()
+    dealt = names(ELIAM, state.markets[0])
     draw(state, "Merchant's Windfall", BoardKind.SHOP_DRAW)
-    assert state.hero_gold == 2 + 2
+    assert state.hero_gold == gold_after(setup_gold(ELIAM), twist_effects(ELIAM, "Merchant's Windfall"))
+    assert state.hero_gold > setup_gold(ELIAM)
     assert names(ELIAM, state.asset_discard) == ["Merchant's Windfall"]
     assert chance_kind(state) == BoardKind.SHOP_DRAW and state.stack[-1].detail("city") == 0
     draw(state, "Mule", BoardKind.SHOP_DRAW)
-    assert names(ELIAM, state.markets[0]) == ["Short Sword", "Dagger", "Longbow", "Mule"]
+    assert names(ELIAM, state.markets[0]) == [*dealt, "Mule"]
     assert decision_kind(state) == BoardKind.SHOP
 
 
@@ -115,32 +182,39 @@ def test_a_twist_is_resolved_before_the_replacement_is_drawn() -> None:
 
 def test_several_twists_in_a_row_while_shopping_are_each_resolved() -> None:
     """TWISTS: "If a player draws multiple twists in a row while shopping, he or she resolves each one." Windfall
-    (+2 gold), Cutpurse (-1 gold), Street Healer (heal 2): all three resolved and discarded, then the asset."""
+    (gain gold), Cutpurse (lose gold), Street Healer (heal): all three resolved in turn and discarded, then the
+    asset."""
+    twists = ["Merchant's Windfall", "Cutpurse", "Street Healer"]
     state = shopping(wounds=3)
-    for twist in ["Merchant's Windfall", "Cutpurse", "Street Healer"]:
+    dealt = len(state.markets[0])
+    for twist in twists:
         draw(state, twist, BoardKind.SHOP_DRAW)
-    assert state.hero_gold == 2 + 2 - 1 and state.wounds == 3 - 2
-    assert sorted(names(ELIAM, state.asset_discard)) == ["Cutpurse", "Merchant's Windfall", "Street Healer"]
+    effects = tuple(effect for twist in twists for effect in twist_effects(ELIAM, twist))
+    assert state.hero_gold == gold_after(setup_gold(ELIAM), effects)
+    assert state.wounds == max(0, 3 - amount_of(effects, "heal")) < 3
+    assert sorted(names(ELIAM, state.asset_discard)) == sorted(twists)
     draw(state, "Mule", BoardKind.SHOP_DRAW)
-    assert len(state.markets[0]) == 4
+    assert len(state.markets[0]) == dealt + 1
 
 
 def test_a_twist_drawn_outside_a_shop_action_is_discarded_without_effect() -> None:
     """TWISTS: "If an asset is removed from a city outside of a shop action and a twist is drawn, discard the twist and
-    draw another card from the asset deck." The story card Tithe of War takes each market's first asset (and 1 gold);
+    draw another card from the asset deck." The story card Tithe of War takes each market's first asset (and gold);
     Merchant's Windfall drawn for the first market gives no gold, is discarded, and another card is drawn."""
-    state = position(ELIAM, time=2, hero_gold=5)
+    state = position(ELIAM, time=STORY_TIMES[0] - 1, hero_gold=5)
     act(state, "action: end turn")
+    markets = [names(ELIAM, market) for market in state.markets]
     draw(state, "Tithe of War", BoardKind.DRAW_STORY)
-    assert state.hero_gold == 5 - 1
-    assert names(ELIAM, state.markets[0]) == ["Dagger", "Longbow"]
-    assert sorted(names(ELIAM, state.asset_discard)) == ["Battle Axe", "Short Sword", "Wand of Sparks"]
+    gold = gold_after(5, ELIAM.board.story.by_name("Tithe of War").effects)
+    assert state.hero_gold == gold
+    assert names(ELIAM, state.markets[0]) == markets[0][1:]
+    assert sorted(names(ELIAM, state.asset_discard)) == sorted(market[0] for market in markets)
     draw(state, "Merchant's Windfall", BoardKind.RESTOCK)
-    assert state.hero_gold == 5 - 1
+    assert state.hero_gold == gold
     assert "Merchant's Windfall" in names(ELIAM, state.asset_discard)
     assert chance_kind(state) == BoardKind.RESTOCK and state.stack[-1].detail("city") == 0
     draw(state, "Mule", BoardKind.RESTOCK)
-    assert names(ELIAM, state.markets[0]) == ["Dagger", "Longbow", "Mule"]
+    assert names(ELIAM, state.markets[0]) == [*markets[0][1:], "Mule"]
     assert state.stack[-1].detail("city") == 1
 
 
@@ -191,7 +265,8 @@ def test_a_twist_that_refers_to_another_hero_is_discarded_unresolved() -> None:
     drawn while shopping is discarded and replaced: its gold is not gained."""
     state = shopping()
     draw(state, "Generous Patron", BoardKind.SHOP_DRAW)
-    assert state.hero_gold == 2
+    assert amount_of(twist_effects(ELIAM, "Generous Patron"), "gain_gold") > 0
+    assert state.hero_gold == setup_gold(ELIAM)
     assert names(ELIAM, state.asset_discard) == ["Generous Patron"]
     assert chance_kind(state) == BoardKind.SHOP_DRAW
 
@@ -246,7 +321,7 @@ def test_an_adventure_costs_two_actions_and_is_not_offered_with_one_left() -> No
     """Public facts 3.3: "Adventure (costs 2 actions): when in a hex with a face-up adventure gem, draw from the
     matching-colour deck"; a warband fight costs 2 too (RULES.md, "Turns"). With 1 action left neither is offered;
     with 3, the adventure takes 2 and the gem."""
-    warband = [{"warband": "The Blood Harvest", "at": [2, 3], "units": 1}]
+    warband = [RAZORWING_BAND | {"at": [2, 3]}]
     short = position(ELIAM, cell=[2, 3], actions_left=1, warbands=warband)  # a green gem
     assert "action: adventure" not in labels(short) and "action: fight warband" not in labels(short)
     two = position(ELIAM, cell=[2, 3], actions_left=2, warbands=warband)
@@ -257,60 +332,66 @@ def test_an_adventure_costs_two_actions_and_is_not_offered_with_one_left() -> No
     assert chance_kind(state) == BoardKind.DRAW_ADVENTURE and state.stack[-1].detail("deck") == "exploration"
 
 
-@pytest.mark.parametrize("time", [3, 6, 9, 12, 15, 18, 21])
+@pytest.mark.parametrize("time", STORY_TIMES)
 def test_a_story_card_is_drawn_when_the_time_token_reaches_a_story_space(time: int) -> None:
-    """Public facts 3.3: "Story cards trigger at set points on the track"; the set points are spaces 3, 6, 9 and 12 of
-    each Act (RULES.md, "Time", locust_swarm.yaml `story_spaces`)."""
+    """Public facts 3.3: "Story cards trigger at set points on the track"; the set points are the spaces
+    `story_spaces` of each Act (RULES.md, "Time", locust_swarm.yaml)."""
     state = position(ELIAM, time=time - 1)
     act(state, "action: end turn")
     assert state.time == time and chance_kind(state) == BoardKind.DRAW_STORY
 
 
-@pytest.mark.parametrize("time", [1, 2, 5, 13, 16])
+@pytest.mark.parametrize("time", [time for time in TRACK if time not in STORY_TIMES])
 def test_no_story_card_is_drawn_between_the_story_spaces(time: int) -> None:
     """Public facts 3.3: story cards trigger at set points only (RULES.md, "Time")."""
     state = position(ELIAM, time=time - 1)
     act(state, "action: end turn")
-    assert state.time == time and decision_kind(state) == BoardKind.CHOOSE_ACTION
+    assert state.time == time and chance_kind(state) != BoardKind.DRAW_STORY
 
 
-@pytest.mark.parametrize("time", [4, 9, 14, 19])
+@pytest.mark.parametrize("time", SPAWN_TIMES)
 def test_a_face_down_warband_spawns_at_the_outlaw_glade_at_its_track_space(time: int) -> None:
     """Public facts 3.7: the warbands are put "face down ...; story cards flip these later", the first spawned "at
-    Outlaw Glade"; solo plays all 5, the others at the track positions 4, 9, 14 and 19 (RULES.md, "Setup"), each a
-    chance draw among the face-down ones, with 1 unit."""
+    Outlaw Glade"; solo plays all 5, the others at the track positions `warband_spaces` (RULES.md, "Setup"), each a
+    chance draw among the face-down ones, with `start_units` units (after the story card of a story space)."""
     state = position(ELIAM, time=time - 1)
-    act(state, "action: end turn")
-    if chance_kind(state) == BoardKind.DRAW_STORY:  # 9 is a story space too: the story comes first
-        draw(state, "Blessing of the Dawn", BoardKind.DRAW_STORY)
+    pile = state.warband_pile
+    end_turn(state)
     assert chance_kind(state) == BoardKind.SPAWN_WARBAND
-    assert len(state.chance_outcomes()) == len(state.warband_pile) == 4
-    draw(state, "The Black Tithe", BoardKind.SPAWN_WARBAND)
-    black_tithe = ELIAM.board.warbands.index_of("The Black Tithe")
-    assert black_tithe not in state.warband_pile
+    assert state.chance_outcomes() == [(card, 1 / len(pile)) for card in pile]
+    card = pile[-1]
+    draw(state, ELIAM.board.warbands[card].name, BoardKind.SPAWN_WARBAND)
+    assert card not in state.warband_pile
     spawned = state.warbands[-1]
-    assert spawned.card == black_tithe and spawned.units == 1
+    assert spawned.card == card and spawned.units == SCENARIO.start_units
     assert ELIAM.land_distances[ELIAM.glade][spawned.cell] == 1  # spawned at the glade, then moved with the others
 
 
-def test_no_warband_spawns_off_its_track_spaces() -> None:
-    """RULES.md, "Setup": warbands spawn at the track positions of `warband_spaces` only."""
-    for time in (1, 2, 3, 5, 10):
+def test_warbands_spawn_exactly_at_the_scenarios_warband_spaces() -> None:
+    """RULES.md, "Setup": the first warband spawns at setup, the others at the track positions of `warband_spaces`
+    only. Every turn of the track is ended: a spawn comes exactly at those positions."""
+    assert len(turn_start(ELIAM).warbands) == SCENARIO.warband_spaces.count(0)
+    spawns = []
+    for time in TRACK:
         state = position(ELIAM, time=time - 1)
-        act(state, "action: end turn")
-        while chance_kind(state) == BoardKind.DRAW_STORY:
-            draw(state, "Blessing of the Dawn")
-        assert chance_kind(state) is None and len(state.warbands) == 1
+        end_turn(state)
+        if chance_kind(state) == BoardKind.SPAWN_WARBAND:
+            spawns.append(time)
+        else:
+            assert chance_kind(state) is None and len(state.warbands) == 1, f"time {time}"
+    assert spawns == SPAWN_TIMES
 
 
-@pytest.mark.parametrize(("time", "act_number", "enemy_tokens"), [(11, 1, 5), (12, 2, 6), (23, 2, 6)])
+@pytest.mark.parametrize(
+    ("time", "act_number", "enemy_tokens"),
+    [(SCENARIO.act_length - 1, 1, 5), (SCENARIO.act_length, 2, 6), (2 * SCENARIO.act_length - 1, 2, 6)],
+)
 def test_act_two_starts_after_the_first_run_of_the_track_and_its_enemies_cast_six_tokens(
     time: int, act_number: int, enemy_tokens: int
 ) -> None:
     """Public facts 3.3: "The track is run twice: Act I, then flip the token to "2" for Act II"; "An enemy uses the
     first 4 + Act tokens (5 in Act I, 6 in Act II)" (the combat's rule; the board gives it the track's Act)."""
-    warband = [{"warband": "The Blood Harvest", "at": [0, 3], "units": 1}]
-    state = position(ELIAM, time=time, warbands=warband)
+    state = position(ELIAM, time=time, warbands=[RAZORWING_BAND])
     assert state.act() == act_number == state.combat_act()
     act(state, "action: fight warband")
     assert len(state.combat_tokens[ENEMY]) == enemy_tokens
@@ -334,13 +415,6 @@ def sites(game: RuneboundGame, *site_names: str) -> list[list[int]]:
 
 
 SHRINES = ("Old Altar", "Moonwell", "Stone Circle", "Shrine of the Dawn")
-
-
-def end_turn(state: BoardState) -> None:
-    """End the turn: the warbands move (after a story card, if one comes: Blessing of the Dawn, which heals)."""
-    act(state, "action: end turn")
-    if chance_kind(state) == BoardKind.DRAW_STORY:
-        draw(state, "Blessing of the Dawn")
 
 
 def test_a_warband_targets_the_civilized_hexes_its_units_reach(line: RuneboundGame) -> None:
@@ -441,13 +515,38 @@ def test_warbands_move_in_story_space_order(line: RuneboundGame, first: int) -> 
     second, left with no target, gains a unit."""
     second = 20 - first
     warbands = [band(first), band(second, name="The Black Tithe")]
-    pile = ["The Withering Host", "The Crawling Tide", "Llovar's Chosen"]
+    pile = [name for name in line.board.warbands.names if name not in {"The Blood Harvest", "The Black Tithe"}]
     shrines = sites(line, "Old Altar", "Stone Circle", "Shrine of the Dawn")
     state = position(line, warbands=warbands, warband_pile=pile, scorched=shrines)
     end_turn(state)
     mover, grower = state.warbands
     assert hex_of(line, mover.cell) == [10, 0] and mover.units == 1
     assert hex_of(line, grower.cell) == [second, 0] and grower.units == 2
+
+
+def test_a_story_card_that_grows_the_warbands_grows_each_one_up_to_four(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    """RULES.md, "Board effects": "`warbands_grow` (each warband in play gains units, at most 4)". A story card of its
+    own (Drums of the Swarm: 2 units), added to a copy of the line map's content: drawn at a story space, it grows a
+    1-unit warband to 3 and a 3-unit one to 4; both then move, as warbands with a target do."""
+    content = line_map(tmp_path_factory.mktemp("grow"))
+    drums = {
+        "name": "Drums of the Swarm",
+        "effects": [{"kind": "warbands_grow", "amount": 2}],
+        "text": "Each warband on the board gains 2 units.",
+    }
+    edit_content(content, "story", story=[*read_content(content, "story")["story"], drums])
+    game = RuneboundGame(hero="Eliam", card_directory=content)
+    placed = ["The Blood Harvest", "The Black Tithe"]
+    pile = [name for name in game.board.warbands.names if name not in placed]
+    warbands = [band(12), band(16, units=3, name="The Black Tithe")]
+    state = position(game, time=STORY_TIMES[0] - 1, warbands=warbands, warband_pile=pile)
+    act(state, "action: end turn")
+    draw(state, "Drums of the Swarm", BoardKind.DRAW_STORY)
+    assert [warband.units for warband in state.warbands] == [3, 4]
+    moved = [hex_of(game, warband.cell) != [q, 0] for warband, q in zip(state.warbands, (12, 16), strict=True)]
+    assert moved == [True, True]
 
 
 # ---------------------------------------------------------------------------------------------------------- movement
@@ -648,9 +747,12 @@ def test_learning_a_skill_pays_its_trophies_keeps_its_raise_and_takes_no_action(
 
 def test_board_damage_that_reaches_the_health_defeats_the_hero() -> None:
     """RULES.md, "Fights and health": "Board damage (a twist, a story card, a failed test) that reaches the health
-    defeats the hero." Pestilence (2 damage) at 7 wounds of 9 at the story space 9."""
-    state = position(ELIAM, time=8, wounds=7)
+    defeats the hero." Pestilence's damage at a story space, with the wounds that damage short of the health."""
+    damage = amount_of(ELIAM.board.story.by_name("Pestilence").effects, "damage")
+    state = position(ELIAM, time=STORY_TIMES[0] - 1)
+    state = edited(state, wounds=state.max_health() - damage)
     act(state, "action: end turn")
+    assert state.outcome == BoardOutcome.ONGOING
     draw(state, "Pestilence", BoardKind.DRAW_STORY)
     assert state.outcome == BoardOutcome.DEFEATED and state.is_terminal() and state.returns() == [-1.0]
 
@@ -765,8 +867,8 @@ def finish_enemy(state: BoardState, hero_damage: int | None = None) -> BoardStat
 
 def test_a_won_adventure_fight_gives_the_cards_reward_and_keeps_the_fights_wounds() -> None:
     """Public facts 3.3: combat adventures are fights; RULES.md, "Fights": "the reward on a victory"; "Health": "after
-    it, the wounds are the board's plus the damage the fight dealt". Razorwing Nest: 1 gold and 1 combat trophy; the
-    3 damage of the fight stay as wounds."""
+    it, the wounds are the board's plus the damage the fight dealt". Razorwing Nest: its reward's gold and trophies;
+    the 3 damage of the fight stay as wounds."""
     state = position(ELIAM, cell=[4, 0])  # a red gem
     act(state, "action: adventure")
     draw(state, "Razorwing Nest", BoardKind.DRAW_ADVENTURE)
@@ -777,14 +879,16 @@ def test_a_won_adventure_fight_gives_the_cards_reward_and_keeps_the_fights_wound
     act(state, "spend: hero token 1")
     act(state, "strike")
     assert not state.fighting() and state.outcome == BoardOutcome.ONGOING
-    assert state.hero_gold == 2 + 1 and state.trophies == (1, 0, 0) and state.wounds == 3
+    reward = ELIAM.board.adventures.by_name("Razorwing Nest").reward
+    assert state.hero_gold == gold_after(setup_gold(ELIAM), reward) and state.trophies == trophies_of(reward)
+    assert state.wounds == 3
     assert decision_kind(state) == BoardKind.CHOOSE_ACTION and state.actions_left == 1
 
 
 def test_a_lost_fight_ends_the_game() -> None:
     """Public facts 3.7 and the issue: the scenario is lost when the hero is defeated (RULES.md, "Fights": "a defeat
     loses the game"). The hero at 8 damage of 9 passes; the enemy's skull defeats it."""
-    state = position(ELIAM, warbands=[{"warband": "The Blood Harvest", "at": [0, 3], "units": 1}])
+    state = position(ELIAM, warbands=[RAZORWING_BAND])
     act(state, "action: fight warband")
     cast_first_faces(state)
     state = edited(state, combat_damage={"hero": 8, "enemy": 0})
@@ -798,8 +902,7 @@ def test_armor_adds_health_in_fights_and_the_wounds_go_in_and_out_of_a_fight() -
     board and in a fight alike ... A fight starts from the hero's wounds and leaves it with the damage it ends with".
     With the Chain Hauberk (+2) and 4 wounds, the fight starts at 4 damage of 11; 3 more in the fight: 7 wounds."""
     cards = with_cards(ELIAM, held={"armor": "Chain Hauberk"})
-    warband = [{"warband": "The Blood Harvest", "at": [0, 3], "units": 1}]
-    state = position(ELIAM, wounds=4, warbands=warband, **cards)
+    state = position(ELIAM, wounds=4, warbands=[RAZORWING_BAND], **cards)
     assert state.max_health() == 9 + 2 and state.combat_hero_wounds() == 4
     act(state, "action: fight warband")
     assert state.combat_damage[HERO] == 4 and state.combat_hero_health() == 11
@@ -816,7 +919,7 @@ def test_a_held_weapon_gives_its_combat_token() -> None:
     Longsword's."""
     markets = [["Short Sword", "Dagger", "Longbow"], ["War Hammer", "Mule"], ["Battle Axe", "Arcane Staff"]]
     cards = with_cards(ELIAM, markets=markets, held={"weapon": "Longsword"})
-    state = position(ELIAM, warbands=[{"warband": "The Blood Harvest", "at": [0, 3], "units": 1}], **cards)
+    state = position(ELIAM, warbands=[RAZORWING_BAND], **cards)
     act(state, "action: fight warband")
     tokens = [ELIAM.cards.tokens[held.token].name for held in state.combat_tokens[HERO]]
     assert tokens == ["Eliam 1", "Eliam 2", "Eliam 3", "Longsword"]
@@ -825,38 +928,39 @@ def test_a_held_weapon_gives_its_combat_token() -> None:
 def test_defeating_a_warband_removes_it_and_defeating_the_last_one_wins() -> None:
     """Public facts 3.7: "Win: defeat all warbands" (all 5: RULES.md, "Time, story and warbands"). The last warband,
     with none face down, is defeated: the scenario is won."""
-    others = ["The Withering Host", "The Crawling Tide", "Llovar's Chosen", "The Black Tithe"]
-    warband = [{"warband": "The Blood Harvest", "at": [0, 3], "units": 1}]
-    state = position(ELIAM, warbands=warband, warband_pile=[], defeated=others)
+    others = [name for name in ELIAM.board.warbands.names if name != RAZORWING_BAND["warband"]]
+    state = position(ELIAM, warbands=[RAZORWING_BAND], warband_pile=[], defeated=others)
     act(state, "action: fight warband")
     cast_first_faces(state)
     state = finish_enemy(state)
     act(state, "spend: hero token 1")
     act(state, "strike")
-    assert state.warbands == () and len(state.defeated) == 5
+    assert state.warbands == () and len(state.defeated) == len(ELIAM.board.warbands)
     assert state.outcome == BoardOutcome.WON and state.is_terminal() and state.returns() == [1.0]
 
 
 def test_defeating_a_warband_with_others_left_goes_on() -> None:
-    """RULES.md, "Fights": a warband defeated leaves the board (2 gold and a combat trophy, designed); the game goes
-    on while warbands remain face down."""
-    state = position(ELIAM, warbands=[{"warband": "The Blood Harvest", "at": [0, 3], "units": 1}])
+    """RULES.md, "Fights": a warband defeated leaves the board (its reward, `WARBAND_REWARD`: gold and a combat trophy,
+    designed); the game goes on while warbands remain face down."""
+    state = position(ELIAM, warbands=[RAZORWING_BAND])
     act(state, "action: fight warband")
     cast_first_faces(state)
     state = finish_enemy(state)
     act(state, "spend: hero token 1")
     act(state, "strike")
-    blood_harvest = ELIAM.board.warbands.index_of("The Blood Harvest")
-    assert state.warbands == () and state.defeated == (blood_harvest,) and state.outcome == BoardOutcome.ONGOING
-    assert state.hero_gold == 2 + 2 and state.trophies == (1, 0, 0)
+    defeated = ELIAM.board.warbands.index_of(RAZORWING_BAND["warband"])
+    assert state.warbands == () and state.defeated == (defeated,) and state.outcome == BoardOutcome.ONGOING
+    assert state.warband_pile != ()
+    assert state.hero_gold == gold_after(setup_gold(ELIAM), WARBAND_REWARD)
+    assert state.trophies == trophies_of(WARBAND_REWARD) == (1, 0, 0)
 
 
 def test_the_time_track_running_out_loses_the_scenario() -> None:
     """Public facts 3.3: "The track is run twice ... At the end of Act II, follow the scenario card"; the issue: the
     scenario is lost "when the time track runs out"."""
-    state = position(ELIAM, time=23)
+    state = position(ELIAM, time=2 * SCENARIO.act_length - 1)
     act(state, "action: end turn")
-    assert state.time == 24 and state.outcome == BoardOutcome.TIME_OUT
+    assert state.time == 2 * SCENARIO.act_length and state.outcome == BoardOutcome.TIME_OUT
     assert state.is_terminal() and state.returns() == [-1.0]
 
 
