@@ -375,7 +375,7 @@ class BoardState(BoardStateData, CombatRules):
         hero = self.board_hero()
         game = self.game
         self.cell = game.board.map.site_cell(hero.start)
-        self.hero_gold = hero.gold
+        self.hero_gold = hero.gold + game.board.scenario.start_gold
         if hero.ability.kind == "setup_trophy":
             self._gain_trophy(hero.ability.trophy or TROPHY_KINDS[0], hero.ability.amount)
         deals = [

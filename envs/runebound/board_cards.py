@@ -281,6 +281,8 @@ class Scenario(DataRecord):
     warband_spaces: Annotated[Entries[Annotated[int, Field(ge=0, le=40)]], Field(min_length=1, max_length=5)]
     """Track positions (0: setup) where the next face-down warband flips and spawns at the Outlaw Glade."""
     start_units: Annotated[int, Field(ge=1, le=4)] = 1
+    start_gold: Small = 0
+    """Gold every hero gains at setup, beside its own (board_heroes.yaml)."""
     market_size: Annotated[int, Field(ge=1, le=4)] = 3
     max_quests: Annotated[int, Field(ge=1, le=4)] = 3
     rest_heal: Annotated[int, Field(ge=1, le=9)] = 2

@@ -121,6 +121,9 @@ class BoardObserver(Observer):
         self.view_shapes = layout.shapes
         self.view_axes = layout.axes
         self._combat_slice = slice(self.views["combat_hero_tokens"].start, self.size)
+        self._buffer = layout.zeros()
+        """The observation written in place, copied out (its views are cut once: `_views`)."""
+        self._views = layout.split(self._buffer)
         self._static = self._static_planes()
         self.gem_spaces = {colour: len(board.map.gems_of(colour)) for colour in GEM_COLOURS}
 
@@ -146,9 +149,9 @@ class BoardObserver(Observer):
     def tensor(self, state: State) -> np.ndarray:
         """The flat observation (see the module docstring for the views)."""
         assert isinstance(state, BoardState)
-        observation = self.layout.zeros()
-        views = self.layout.split(observation)
-        game = self.game
+        observation = self._buffer
+        observation.fill(0.0)
+        views = self._views
         if state.hero >= 0:
             self._hero(state, views["heroes"][0])
             self._hand(state, views["hand"])
@@ -165,8 +168,7 @@ class BoardObserver(Observer):
         self._decision(state, views["decision"])
         if state.fighting():
             observation[self._combat_slice] = self.combat.tensor(state)
-        del game
-        return observation
+        return observation.copy()
 
     def _hero(self, state: BoardState, row: np.ndarray) -> None:
         game = self.game
