@@ -72,6 +72,8 @@ WARBAND_REWARD = (BoardEffect(kind="gain_gold", amount=2), BoardEffect(kind="gai
 TARGET_KINDS = ("shrine", "town", "stronghold", "city")
 """A warband of n units targets the first n kinds (The Locust Swarm: "1 unit -> shrines; 2 -> also towns; 3 -> also
 strongholds; 4 -> also cities")."""
+WARBAND_STEP_CACHE = 65536
+"""Warband moves kept by the game (cells x units x scorched sets met: a few thousand in a thousand games)."""
 SETTLED_KINDS = ("city", "town")
 """Where a rest heals fully (designed)."""
 
@@ -227,7 +229,17 @@ class BoardState(BoardStateData, CombatRules):
         return tuple(cell for cell in self.game.targets_by_units[units] if cell not in scorched)
 
     def warband_step(self, band: WarbandOnBoard) -> tuple[int, int] | None:
-        """(target, next cell) of a warband's move, None when it has no target (RULES.md, "Warbands")."""
+        """(target, next cell) of a warband's move, None when it has no target (RULES.md, "Warbands"); a pure function
+        of the warband's cell and units and the scorched hexes, kept in the game's `warband_steps` once computed."""
+        key = (band.cell, band.units, self.scorched)
+        steps = self.game.warband_steps
+        if key not in steps:
+            if len(steps) >= WARBAND_STEP_CACHE:
+                steps.clear()
+            steps[key] = self._warband_step(band)
+        return steps[key]
+
+    def _warband_step(self, band: WarbandOnBoard) -> tuple[int, int] | None:
         targets = self.warband_targets(band.units)
         if not targets:
             return None

@@ -110,6 +110,8 @@ class RuneboundGame(CombatContent):
             the_map.site_cell(card.target) if card.target is not None else NO_CELL for card in board.adventures
         )
         self.adventure_deck_of = tuple(card.deck for card in board.adventures)
+        self.warband_steps: dict[tuple[int, int, tuple[int, ...]], tuple[int, int] | None] = {}
+        """Each warband move computed (`BoardState.warband_step`), by (cell, units, scorched hexes)."""
         self.deck_sizes = {deck: len(board.deck(deck)) for deck in TROPHY_KINDS}
         self.gem_colour_at = tuple(the_map.gem_at(cell) for cell in range(len(hex_map)))
         """Each cell's gem space colour (None: no gem space)."""

@@ -125,6 +125,7 @@ class BoardObserver(Observer):
         """The observation written in place, copied out (its views are cut once: `_views`)."""
         self._views = layout.split(self._buffer)
         self._static = self._static_planes()
+        self._skill_table = self._skill_rows()
         self.gem_spaces = {colour: len(board.map.gems_of(colour)) for colour in GEM_COLOURS}
 
     def _static_planes(self) -> np.ndarray:
@@ -209,11 +210,11 @@ class BoardObserver(Observer):
         for skill in state.hand:
             row[at + skill] = 1.0
 
-    def _hand(self, state: BoardState, rows: np.ndarray) -> None:
+    def _skill_rows(self) -> np.ndarray:
+        """Each skill card's `hand` row but the last feature (learnable now): what the card is never changes."""
         skills = self.game.board.skills
-        for slot, skill in enumerate(state.hand[:HAND_SLOTS]):
-            card = skills[skill]
-            row = rows[slot]
+        rows = np.zeros((len(skills), HAND_FEATURES), dtype=np.float32)
+        for row, card in zip(rows, skills, strict=True):
             row[0] = 1.0
             row[1 + ATTRIBUTES.index(card.attribute)] = 1.0
             at = 1 + len(ATTRIBUTES)
@@ -223,8 +224,15 @@ class BoardObserver(Observer):
                 row[at + TROPHY_KINDS.index(kind)] = amount / 3.0
             at += len(TROPHY_KINDS)
             row[at + LEARNED.index(card.learned)] = 1.0
-            at += len(LEARNED)
-            row[at] = float(state.can_learn(skill))
+        return rows
+
+    def _hand(self, state: BoardState, rows: np.ndarray) -> None:
+        hand = state.hand[:HAND_SLOTS]
+        if not hand:
+            return
+        rows[: len(hand)] = self._skill_table[list(hand)]
+        for slot, skill in enumerate(hand):
+            rows[slot, -1] = float(state.can_learn(skill))
 
     def _map(self, state: BoardState, planes: np.ndarray, steps: list[tuple[int, int] | None]) -> None:
         planes[:] = self._static
