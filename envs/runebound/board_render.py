@@ -39,7 +39,10 @@ def board_text(state: BoardState) -> str:
         lines.append(f"quests: {'; '.join(quests)}")
     if state.dice:
         lines.append(f"terrain dice: {', '.join(FACE_NAMES[face] for face in state.dice)}")
-    bands = [f"{board.warbands[b.card].name} ({b.units} units) at {game.hex_name(b.cell)}" for b in state.warbands]
+    bands = [
+        f"{board.warbands[b.card].name} ({b.units} unit{'s' if b.units > 1 else ''}) at {game.hex_name(b.cell)}"
+        for b in state.warbands
+    ]
     lines.append(
         f"warbands: {'; '.join(bands) or 'none in play'}; face down {len(state.warband_pile)}, "
         f"defeated {len(state.defeated)}/{len(board.warbands)}"
