@@ -5,7 +5,9 @@
 - seeded heuristic combats: a Mystic enemy in Act I and a Savage enemy in Act II with the `two_damage` preset,
   pinning the rules, the content, the labels and the heuristic's choices;
 - one seeded random game on the board (The Locust Swarm, Corbin): setup, markets, moves, adventures, story cards,
-  warbands and any fight, with every draw and label.
+  warbands and any fight, with every draw and label;
+- one seeded board game played by the heuristic hero (Tatianna), its fights by the combat heuristic: the board's
+  rules, the content and both heuristics' choices over a whole scenario.
 
 Regenerate on purpose with `python -m pytest tests/test_golden.py --update-golden`, then review the diff.
 """
@@ -14,6 +16,7 @@ from __future__ import annotations
 
 from functools import partial
 
+from agents.heuristics.runebound import RuneboundBoardHeuristicAgent
 from agents.heuristics.runebound_combat import RuneboundHeuristicAgent
 from envs.core.game import State
 from envs.core.testing import GoldenCase, transcript
@@ -25,6 +28,17 @@ def heuristic_transcript(seed: int, **kwargs: str) -> str:
     """The transcript of one seeded combat played by the heuristic hero."""
     game = RuneboundCombatGame(**kwargs)
     agent = RuneboundHeuristicAgent(game)
+
+    def policy(state: State) -> int:
+        return agent.act(None, state.legal_actions_mask(), state=state)
+
+    return transcript(game, seed, policy=policy)
+
+
+def board_heuristic_transcript(seed: int, hero: str) -> str:
+    """The transcript of one seeded board game played by the heuristic hero."""
+    game = RuneboundGame(hero=hero)
+    agent = RuneboundBoardHeuristicAgent(game)
 
     def policy(state: State) -> int:
         return agent.act(None, state.legal_actions_mask(), state=state)
@@ -53,6 +67,11 @@ GOLDEN_CASES: list[GoldenCase] = [
         make=partial(transcript, RuneboundGame(hero="Corbin"), 1),
         protects="one board game under seeded random play: setup draws, turns, movement, shops, adventures, the story, "
         "warbands and fights, with every label and chance order",
+    ),
+    GoldenCase(
+        file_name="runebound_board_heuristic_tatianna_2.txt",
+        make=partial(board_heuristic_transcript, 2, "Tatianna"),
+        protects="a whole board game won by the heuristic hero, its fights played by the combat heuristic",
     ),
 ]
 """Every golden transcript of Runebound."""
