@@ -177,6 +177,15 @@ def _check_board_stack(state: BoardState) -> None:
         shop, draw = board[1], board[2]
         if shop.detail("city") != draw.detail("city"):
             raise _fail("stack[2].details.city", "a shop draws for its own city")
+    deals = Counter(frame.detail("city") for frame in board if frame.kind == BoardKind.DEAL_MARKET)
+    if deals or BoardKind.END_SETUP in counts:
+        size = state.game.board.scenario.market_size
+        for city, market in enumerate(state.markets):
+            if len(market) + deals[city] != size:
+                raise _fail(
+                    f"markets[{city}]",
+                    f"the setup deals each market {size} assets: it holds {len(market)}, {deals[city]} to come",
+                )
     rolls = counts[BoardKind.ROLL_DIE]
     if state.hero != NOWHERE and len(state.dice) + rolls > state.dice_count():
         raise _fail("dice", f"a move rolls {state.dice_count()} terrain dice")
