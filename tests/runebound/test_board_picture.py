@@ -232,8 +232,9 @@ def test_every_text_reads_in_the_viewer() -> None:
 @pytest.mark.slow
 @pytest.mark.parametrize("seed", [1, 7])
 def test_seeded_random_games_draw_at_every_step(seed: int) -> None:
-    """Every position of a seeded random game draws, at one size, fights included."""
-    positions = _random_game(seed)
-    assert any(state.fighting() for state in positions)
+    """Every position of a seeded random game draws, at one size, fights included (the first game from `seed` on
+    whose random hero fights: random play fights in about one game in three)."""
+    games = (_random_game(first) for first in range(seed, seed + 30))
+    positions = next(game for game in games if any(state.fighting() for state in game))
     for state in positions:
         assert render_board_rgb(state).shape == (HEIGHT, WIDTH, 3)
