@@ -128,6 +128,17 @@ class BoardObserver(Observer):
         self._skill_table = self._skill_rows()
         self.gem_spaces = {colour: len(board.map.gems_of(colour)) for colour in GEM_COLOURS}
 
+    def __getstate__(self) -> dict[str, object]:
+        """The observer without its buffer and views: a pickled view would be a copy, no longer the buffer's."""
+        state = dict(self.__dict__)
+        del state["_buffer"], state["_views"]
+        return state
+
+    def __setstate__(self, state: dict[str, object]) -> None:
+        self.__dict__.update(state)
+        self._buffer = self.layout.zeros()
+        self._views = self.layout.split(self._buffer)
+
     def _static_planes(self) -> np.ndarray:
         """The planes that never change: the map, its terrain, roads, sites and gem spaces."""
         the_map = self.game.board.map
