@@ -271,13 +271,12 @@ def test_results_pages_give_win_rates_first_from_the_results_files(site: Path) -
     the page of the longest game name that begins it (runebound_combat_balance is not runebound's)."""
     generator = load_generator()
     games = sorted(discovered_games())
+    owner = generator.results_owner  # type: ignore[attr-defined]
     for name in games:
         page = (site / "games" / name / "results.md").read_text()
         strength, reports = page.split("## Reports", 1)
         assert "## Agents: win rates" in strength
-        owned = [
-            path for path in sorted(RESULTS.glob(f"{name}_*")) if generator.results_owner(path.stem, games) == name
-        ]  # type: ignore[attr-defined]
+        owned = [path for path in sorted(RESULTS.glob(f"{name}_*")) if owner(path.stem, games) == name]
         for path in [path for path in owned if path.suffix == ".json"]:
             report = json.loads(path.read_text(encoding="utf-8"))
             for _where, rows in generator.rate_tables(report):  # type: ignore[attr-defined]
