@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import subprocess
 from pathlib import Path
 from typing import Any
@@ -15,6 +16,17 @@ from envs.core.registration import GameRecord, UnknownGameError, game_record, re
 
 RESULTS_DIR = Path(__file__).resolve().parent / "results"
 """Where benchmarks write their reports by default (`<game>_<benchmark>.json` and `.md`)."""
+
+
+BOUND_FACTOR = 10
+"""A practical episode bound is this many times the longest measured game (the game-length benchmarks)."""
+BOUND_ROUNDING = 500
+"""A practical episode bound is rounded up to a multiple of this."""
+
+
+def practical_bound(longest: int) -> int:
+    """BOUND_FACTOR times the longest game, rounded up to a multiple of BOUND_ROUNDING."""
+    return math.ceil(BOUND_FACTOR * longest / BOUND_ROUNDING) * BOUND_ROUNDING
 
 
 def write_report(stem: Path, markdown: str, document: Any) -> None:

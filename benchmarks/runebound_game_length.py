@@ -18,7 +18,6 @@ Writes benchmarks/results/runebound_game_length.{json,md}.
 from __future__ import annotations
 
 import argparse
-import math
 import sys
 import time
 from dataclasses import asdict, dataclass
@@ -27,15 +26,13 @@ from pathlib import Path
 import numpy as np
 
 from agents.heuristics.runebound import RuneboundBoardHeuristicAgent
-from benchmarks.common import RESULTS_DIR, write_report
+from benchmarks.common import BOUND_FACTOR as FACTOR
+from benchmarks.common import BOUND_ROUNDING as ROUNDING
+from benchmarks.common import RESULTS_DIR, practical_bound, write_report
 from envs.core.game import CHANCE
 from envs.runebound.board_game import RuneboundGame
 from envs.runebound.board_state import MAX_GAME_LENGTH
 
-FACTOR = 10
-"""The practical bound is this many times the longest measured game."""
-ROUNDING = 500
-"""The practical bound is rounded up to a multiple of this."""
 POLICIES = ("random", "heuristic")
 REPORT_STEM = "runebound_game_length"
 """File name (without suffix) of the reports under benchmarks/results/."""
@@ -87,11 +84,6 @@ def measure(hero: str, policy: str, games: int, seed: int) -> LengthRow:
         mean=float(np.mean(lengths)),
         outcomes=dict(sorted(outcomes.items())),
     )
-
-
-def practical_bound(longest: int) -> int:
-    """FACTOR times the longest game, rounded up to a multiple of ROUNDING."""
-    return math.ceil(FACTOR * longest / ROUNDING) * ROUNDING
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -21,7 +21,6 @@ Writes benchmarks/results/unstoppable_game_length.{json,md}.
 from __future__ import annotations
 
 import argparse
-import math
 import sys
 import time
 from collections.abc import Callable
@@ -30,17 +29,15 @@ from pathlib import Path
 
 import numpy as np
 
-from benchmarks.common import RESULTS_DIR, write_report
+from benchmarks.common import BOUND_FACTOR as FACTOR
+from benchmarks.common import BOUND_ROUNDING as ROUNDING
+from benchmarks.common import RESULTS_DIR, practical_bound, write_report
 from envs.core.game import CHANCE
 from envs.unstoppable.actions import DECLINE, FORFEIT, NO_ELIMINATION, STOP_CYCLING
 from envs.unstoppable.cards import DIFFICULTIES
 from envs.unstoppable.game import MAX_GAME_LENGTH, UnstoppableGame
 from envs.unstoppable.rules import UnstoppableState
 
-FACTOR = 10
-"""The practical bound is this many times the longest measured game."""
-ROUNDING = 500
-"""The practical bound is rounded up to a multiple of this."""
 POLICIES = ("random", "greedy")
 REPORT_STEM = "unstoppable_game_length"
 """File name (without suffix) of the reports under benchmarks/results/."""
@@ -123,11 +120,6 @@ def measure(difficulty: str, policy: str, games: int, seed: int) -> LengthRow:
         longest_turns=max(turns),
         endings=dict(sorted(endings.items())),
     )
-
-
-def practical_bound(longest: int) -> int:
-    """FACTOR times the longest game, rounded up to a multiple of ROUNDING."""
-    return math.ceil(FACTOR * longest / ROUNDING) * ROUNDING
 
 
 def build_parser() -> argparse.ArgumentParser:

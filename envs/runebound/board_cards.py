@@ -34,7 +34,7 @@ from envs.core.data import (
 )
 from envs.core.schema import Invalid
 from envs.runebound.board_map import PACKAGE, RuneboundMap, load_runebound_map
-from envs.runebound.cards import RuneboundCards, load_runebound_cards
+from envs.runebound.cards import RuneboundCards, check_kind_parameters, load_runebound_cards
 
 Name = Annotated[str, Field(min_length=1)]
 Text = Annotated[str, Field(min_length=1)]
@@ -92,15 +92,7 @@ class BoardEffect(DataRecord):
     @classmethod
     def _parameters_of_the_kind(cls, data: Any, handler: ModelWrapValidatorHandler[BoardEffect]) -> BoardEffect:
         effect = handler(data)
-        required, optional = BOARD_EFFECT_PARAMETERS[effect.kind]
-        given = set(data) - {"kind"} if isinstance(data, Mapping) else set()
-        takes = ", ".join(required + optional) or "no parameters"
-        for name in required:
-            if name not in given:
-                raise Invalid(f"missing required field (kind {effect.kind!r} takes: {takes})", name)
-        extra = sorted(given - set(required) - set(optional))
-        if extra:
-            raise Invalid(f"kind {effect.kind!r} takes no {extra[0]} (it takes: {takes})", extra[0])
+        check_kind_parameters(data, effect.kind, BOARD_EFFECT_PARAMETERS)
         return effect
 
 

@@ -157,6 +157,22 @@ def _damage_kind(name: str) -> Symbol:
     return symbol
 
 
+def check_kind_parameters(
+    data: Any, kind: str, parameters: Mapping[str, tuple[tuple[str, ...], tuple[str, ...]]]
+) -> None:
+    """Invalid naming the field when a record read by `kind` misses a parameter its kind requires or writes one its
+    kind does not take (`parameters`: kind -> (required, optional))."""
+    required, optional = parameters[kind]
+    given = set(data) - {"kind"} if isinstance(data, Mapping) else set()
+    takes = ", ".join(required + optional) or "no parameters"
+    for name in required:
+        if name not in given:
+            raise Invalid(f"missing required field (kind {kind!r} takes: {takes})", name)
+    extra = sorted(given - set(required) - set(optional))
+    if extra:
+        raise Invalid(f"kind {kind!r} takes no {extra[0]} (it takes: {takes})", extra[0])
+
+
 @dataclass(frozen=True, kw_only=True, slots=True)
 class Effect(DataRecord):
     """What an ability does, read by `kind` (EFFECT_PARAMETERS); parameters the kind does not take are neutral."""
@@ -173,15 +189,7 @@ class Effect(DataRecord):
     @classmethod
     def _parameters_of_the_kind(cls, data: Any, handler: ModelWrapValidatorHandler[Effect]) -> Effect:
         effect = handler(data)
-        required, optional = EFFECT_PARAMETERS[effect.kind]
-        given = set(data) - {"kind"} if isinstance(data, Mapping) else set()
-        takes = ", ".join(required + optional) or "no parameters"
-        for name in required:
-            if name not in given:
-                raise Invalid(f"missing required field (kind {effect.kind!r} takes: {takes})", name)
-        extra = sorted(given - set(required) - set(optional))
-        if extra:
-            raise Invalid(f"kind {effect.kind!r} takes no {extra[0]} (it takes: {takes})", extra[0])
+        check_kind_parameters(data, effect.kind, EFFECT_PARAMETERS)
         if effect.kind in ("damage", "heal", "barrier") and effect.amount < 1:
             raise Invalid(f"a {effect.kind} effect has an amount of at least 1", "amount")
         return effect
