@@ -167,6 +167,8 @@ class RuneboundBoardHeuristicAgent:
         frame = state.decision()
         assert frame is not None, "act() is called only when the hero decides"
         kind = frame.kind
+        if kind == BoardKind.FIGHT_EXERT:
+            return min(legal, key=lambda a: (self._skill_worth(state, state.hand[a - BOARD_ACTIONS.exert]), a))
         if state.fighting() or legal[-1] < BOARD_ACTIONS.action:
             return self.combat.act(observation, action_mask, state)
         if kind == BoardKind.CHOOSE_ACTION:

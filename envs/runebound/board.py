@@ -142,6 +142,7 @@ class BoardState(BoardStateData, CombatRules):
         BoardKind.SHOP: Decision("_shop_options", "_shop"),
         BoardKind.EXERT: Decision("_exert_options", "_exert"),
         BoardKind.DISCARD_SKILL: Decision("_discard_skill_options", "_discard_skill"),
+        BoardKind.FIGHT_EXERT: Decision("_fight_exert_options", "_fight_exert"),
         **COMBAT_FRAME_KINDS,
     }
     """The board's frame kinds, then every frame kind of the combat (envs/core/engine.py)."""
@@ -282,9 +283,14 @@ class BoardState(BoardStateData, CombatRules):
         """The time track's Act ("Act II uses the combat's Act II tokens")."""
         return self.act()
 
-    def combat_skill_hand(self) -> tuple[int, ...]:
-        """The skill cards in hand."""
-        return self.hand
+    def combat_exert_ready(self) -> bool:
+        """A skill in hand to exert (RULES.md, "Exert in fights")."""
+        return bool(self.hand)
+
+    def combat_exert(self, slot: int, paid: bool) -> bool:
+        """The hero chooses the skill to exert (discard), then the ability goes on (RULES.md, "Exert in fights")."""
+        self._push(new_frame(SEAT, BoardKind.FIGHT_EXERT, ability=slot, paid=paid))
+        return False
 
     def combat_choice_as_damage(self) -> bool:
         """The game's `enemy_choice` preset."""
@@ -703,10 +709,7 @@ class BoardState(BoardStateData, CombatRules):
         return [BOARD_ACTIONS.discard_skill + slot for slot in range(len(self.hand))]
 
     def _discard_skill(self, frame: DecisionFrame, action: int) -> None:
-        slot = action - BOARD_ACTIONS.discard_skill
-        skill = self.hand[slot]
-        self.hand = (*self.hand[:slot], *self.hand[slot + 1 :])
-        self.skill_discard = tuple(sorted((*self.skill_discard, skill)))
+        self._spend_skill(action - BOARD_ACTIONS.discard_skill)
         self._push(frame)
 
     def _learn(self, skill: int) -> None:
@@ -760,9 +763,22 @@ class BoardState(BoardStateData, CombatRules):
             return
         slot = action - BOARD_ACTIONS.exert
         skill: Skill = self.game.board.skills[self.hand[slot]]
+        self._spend_skill(slot)
+        self._push(new_frame(SEAT, BoardKind.EXERT, adventure=adventure, bonus=frame.detail("bonus") + skill.exert))
+
+    def _fight_exert_options(self, frame: DecisionFrame) -> list[int]:
+        """Exert any skill in hand for the fight's exert ability (RULES.md, "Exert in fights")."""
+        return [BOARD_ACTIONS.exert + slot for slot in range(len(self.hand))]
+
+    def _fight_exert(self, frame: DecisionFrame, action: int) -> None:
+        """The skill is discarded; the exert ability is paid and carried out."""
+        self._spend_skill(action - BOARD_ACTIONS.exert)
+        self._use_hero_ability(frame.detail("ability"), paid=frame.detail("paid"), exerted=True)
+
+    def _spend_skill(self, slot: int) -> None:
+        """The skill in hand `slot` goes to the skill discard pile (exerted or discarded)."""
         self.skill_discard = tuple(sorted((*self.skill_discard, self.hand[slot])))
         self.hand = (*self.hand[:slot], *self.hand[slot + 1 :])
-        self._push(new_frame(SEAT, BoardKind.EXERT, adventure=adventure, bonus=frame.detail("bonus") + skill.exert))
 
     def test_total(self, adventure: int, bonus: int) -> int:
         """What a test adds to its die: the attribute, the exerted skills' bonus, the trinket and the ability."""

@@ -108,6 +108,7 @@ class BoardKind(enum.StrEnum):
     SHOP = "shop"
     EXERT = "exert"
     DISCARD_SKILL = "discard skill"
+    FIGHT_EXERT = "exert in fight"
 
 
 BOARD_DECISION_KINDS = (
@@ -116,6 +117,7 @@ BOARD_DECISION_KINDS = (
     BoardKind.SHOP,
     BoardKind.EXERT,
     BoardKind.DISCARD_SKILL,
+    BoardKind.FIGHT_EXERT,
 )
 """The board's decisions, in the order of the observation's `board_decision` view."""
 

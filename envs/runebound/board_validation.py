@@ -10,12 +10,13 @@ are pending, the combat's fields at rest otherwise; the dice only during a move;
 from __future__ import annotations
 
 from collections import Counter
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from envs.core.game import StateFormatError
 from envs.runebound.board_cards import ASSET_TYPES, TROPHY_KINDS
 from envs.runebound.board_state import MARKET_SLOTS, MAX_HAND, NONE, WARBAND_FIGHT, BoardKind, BoardOutcome, Prepare
 from envs.runebound.state import COMBAT_KINDS, NOWHERE, Outcome
+from envs.runebound.symbols import HERO
 from envs.runebound.validation import validate_combat
 
 if TYPE_CHECKING:
@@ -121,6 +122,7 @@ ONCE = frozenset(
         BoardKind.EXERT,
         BoardKind.TEST_ROLL,
         BoardKind.DRAW_ADVENTURE,
+        BoardKind.FIGHT_EXERT,
     }
 )
 """Board frames a stack holds at most once."""
@@ -219,6 +221,8 @@ def _check_board_frames(state: BoardState) -> None:
             wanted = ("deck",)
         elif frame.kind in TEST_FRAMES:
             wanted = ("adventure", "bonus")
+        elif frame.kind == BoardKind.FIGHT_EXERT:
+            wanted = ("ability", "paid")
         if sorted(details) != sorted(wanted):
             raise _fail(where, f"a {frame.kind!r} frame has the details {list(wanted)}, got {sorted(details)}")
         if "city" in details and details["city"] not in range(len(game.cities)):
@@ -232,6 +236,24 @@ def _check_board_frames(state: BoardState) -> None:
             bonus = details["bonus"]
             if not isinstance(bonus, int) or isinstance(bonus, bool) or not 0 <= bonus <= MAX_TEST_BONUS:
                 raise _fail(f"{where}.bonus", f"an integer in 0..{MAX_TEST_BONUS}")
+        if frame.kind == BoardKind.FIGHT_EXERT:
+            _check_fight_exert(state, details, where)
+
+
+def _check_fight_exert(state: BoardState, details: dict[str, Any], where: str) -> None:
+    """An exert in a fight: for an exert ability of the hero's not yet used this round, with a skill in hand."""
+    abilities = state.hero_card().abilities
+    slot, paid = details["ability"], details["paid"]
+    if not isinstance(slot, int) or isinstance(slot, bool) or slot not in range(len(abilities)):
+        raise _fail(f"{where}.ability", f"the hero's ability slot 0..{len(abilities) - 1}")
+    if not abilities[slot].exert:
+        raise _fail(f"{where}.ability", f"{abilities[slot].name!r} does not exert")
+    if abilities[slot].once_per_round and state.has_triggered(HERO, slot):
+        raise _fail(f"{where}.ability", f"{abilities[slot].name!r} was used this combat round")
+    if not isinstance(paid, bool):
+        raise _fail(f"{where}.paid", "true or false (a tactics copying surges paid the ability)")
+    if not state.hand:
+        raise _fail("hand", "an exert in a fight discards a skill from the hand, which is empty")
 
 
 def _check_cards(state: BoardState) -> None:
@@ -286,6 +308,11 @@ def _check_warbands(state: BoardState) -> None:
 def _check_fight(state: BoardState) -> None:
     """A fight on exactly while the combat's frames are pending (then the combat's own checks), at rest otherwise."""
     stack = state.stack
+    exerting = [index for index, frame in enumerate(stack) if frame.kind == BoardKind.FIGHT_EXERT]
+    if exerting:
+        if exerting[0] != len(stack) - 1 or len(stack) < 2 or stack[-2].kind not in COMBAT_KINDS:
+            raise _fail(f"stack[{exerting[0]}].kind", "an exert in a fight is decided on top of the fight's frames")
+        stack = stack[:-1]
     first = next((index for index, frame in enumerate(stack) if frame.kind in COMBAT_KINDS), len(stack))
     frames = stack[first:]
     if any(frame.kind not in COMBAT_KINDS for frame in frames):
@@ -317,4 +344,4 @@ def _check_fight(state: BoardState) -> None:
             raise _fail("fight", "no such warband in play")
     elif state.fight >= len(state.game.board.adventures) or state.game.board.adventures[state.fight].kind != "fight":
         raise _fail("fight", "a fight is for a fight adventure or a warband")
-    validate_combat(state, frames)
+    validate_combat(state, frames, first)

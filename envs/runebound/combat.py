@@ -18,10 +18,10 @@ A state that holds a combat (the host) inherits:
 It starts a fight by setting `enemy` and pushing `combat_frames(seat).setup`, and answers the hooks below, which stand
 where a game setting or a fixed start used to: the hero fighting (`combat_hero`) and its seat (`combat_seat`), the
 damage it carries into the fight (`combat_hero_wounds`), the weapons' tokens it casts (`combat_weapon_tokens`), the Act
-(`combat_act`), the skills it may exert (`combat_skill_hand`), how the enemy's choices resolve
-(`combat_choice_as_damage`), and the end of the fight (`combat_over`, called with the outcome once the combat's frames
-are off the stack). `rules.CombatState` (`RuneboundCombat-v0`) plugs them to its game's settings and ends its game
-when the combat ends.
+(`combat_act`), whether it can exert and the exert itself (`combat_exert_ready`, `combat_exert`), how the enemy's
+choices resolve (`combat_choice_as_damage`), and the end of the fight (`combat_over`, called with the outcome once the
+combat's frames are off the stack). `rules.CombatState` (`RuneboundCombat-v0`) plugs them to its game's settings and
+ends its game when the combat ends.
 
 Interpretations of the text are stated in RULES.md, section by section; the methods cite them by name.
 """
@@ -235,8 +235,14 @@ class CombatRules(CombatFields, FrameEngine, FrameChanceLabels):
         """The Act (1 or 2): the enemy casts the first 4 + Act tokens of its trait's set."""
         raise NotImplementedError
 
-    def combat_skill_hand(self) -> tuple[int, ...]:
-        """The skill cards the hero may exert (RULES.md, "Exert": queried, not yet spent by an exert ability)."""
+    def combat_exert_ready(self) -> bool:
+        """Whether the hero can exert now, which an exert ability needs (RULES.md, "Exert")."""
+        raise NotImplementedError
+
+    def combat_exert(self, slot: int, paid: bool) -> bool:
+        """The hero exerts for its ability `slot` (RULES.md, "Exert"): True once done; False when the host pushed the
+        hero's decision of what to exert, whose rule then uses the ability (`_use_hero_ability(slot, paid, True)`;
+        `paid`: a tactics copying surges paid its cost)."""
         raise NotImplementedError
 
     def combat_choice_as_damage(self) -> bool:
@@ -261,10 +267,6 @@ class CombatRules(CombatFields, FrameEngine, FrameChanceLabels):
             keep -= 1
         self.stack = stack[:keep]
         self.combat_over(outcome)
-
-    def exert_hand(self) -> tuple[int, ...]:
-        """The skills the hero may exert now (the host's `combat_skill_hand`)."""
-        return self.combat_skill_hand()
 
     # ------------------------------------------------------------------------------------------ queries
     def hero_card(self) -> Hero:
@@ -643,8 +645,7 @@ class CombatRules(CombatFields, FrameEngine, FrameChanceLabels):
         return [ACTIONS.ability + slot for slot in self.copied_surge_slots(frame.detail("amount"))]
 
     def _use_copied_surge(self, frame: DecisionFrame, action: int) -> None:
-        slot = action - ACTIONS.ability
-        self._trigger(HERO, slot)
+        self._use_hero_ability(action - ACTIONS.ability, paid=True)
 
     # ------------------------------------------------------------------------------------------ abilities
     def _ability_usable(self, slot: int, paid: bool = False) -> bool:
@@ -654,10 +655,19 @@ class CombatRules(CombatFields, FrameEngine, FrameChanceLabels):
             return False
         if ability.once_per_round and self.has_triggered(HERO, slot):
             return False
+        if ability.exert and not self.combat_exert_ready():
+            return False
         return (paid or self._can_pay(HERO, ability.cost)) and self._effect_matters(HERO, ability.effect)
 
-    def _use_hero_ability(self, slot: int) -> None:
-        self._pay(HERO, self.hero_card().abilities[slot].cost)
+    def _use_hero_ability(self, slot: int, paid: bool = False, exerted: bool = False) -> None:
+        """Use ability `slot`: an exert ability exerts first (the host's `combat_exert`, which may ask the hero what
+        to exert and come back here `exerted`), then its cost is paid (unless `paid`: by copied surges) and its effect
+        carried out."""
+        ability = self.hero_card().abilities[slot]
+        if ability.exert and not exerted and not self.combat_exert(slot, paid):
+            return
+        if not paid:
+            self._pay(HERO, ability.cost)
         self._trigger(HERO, slot)
 
     def _trigger(self, side: int, slot: int) -> None:

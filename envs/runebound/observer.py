@@ -317,8 +317,8 @@ class CombatObserver(Observer):
 
     def _decision(self, state: CombatRules, observation: np.ndarray) -> None:
         frame = state.decision()
-        if frame is None:
-            return
+        if frame is None or frame.kind not in DECISION_INDEX:
+            return  # no decision, or the host's own (a board's exert in a fight)
         start = self._start["decision"]
         observation[start + DECISION_INDEX[frame.kind]] = 1.0
         start += len(DECISION_KINDS)

@@ -79,9 +79,13 @@ class CombatState(CombatStateData, CombatRules):
         """The game's Act."""
         return self.game.act
 
-    def combat_skill_hand(self) -> tuple[int, ...]:
-        """A combat alone holds no skill cards."""
-        return ()
+    def combat_exert_ready(self) -> bool:
+        """A combat alone holds no skill cards: exerting costs nothing more (RULES.md, "Exert")."""
+        return True
+
+    def combat_exert(self, slot: int, paid: bool) -> bool:
+        """Nothing to spend: the ability goes on at once."""
+        return True
 
     def combat_choice_as_damage(self) -> bool:
         """The game's `enemy_choice` preset."""

@@ -119,11 +119,13 @@ SETUP_FRAMES = (Kind.COMBAT_SETUP, DrawKind.PICK_ENEMY, DrawKind.PICK_HERO)
 """`RuneboundCombat-v0`'s stack before its combat, bottom first (the draws only while the hero or enemy is random)."""
 
 
-def validate_combat(state: CombatRules, frames: DecisionStack) -> None:
+def validate_combat(state: CombatRules, frames: DecisionStack, first: int | None = None) -> None:
     """Refuse a combat no fight reaches, the combat's part of a host's validation: `frames` are the host's stack from
-    the combat's bottom frame up (every frame of the combat; empty once it is over). StateFormatError names the first
-    field found wrong (a frame by its place in the host's stack)."""
-    first = len(state.stack) - len(frames)
+    the combat's bottom frame up (every frame of the combat; empty once it is over), at `first` in it (by default the
+    top of the stack). StateFormatError names the first field found wrong (a frame by its place in the host's
+    stack)."""
+    if first is None:
+        first = len(state.stack) - len(frames)
     _check_content(state, frames)
     _check_tokens(state, frames)
     _check_values(state, frames)

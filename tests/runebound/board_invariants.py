@@ -7,14 +7,16 @@ from collections import Counter
 
 from envs.core.game import State
 from envs.runebound.board import BoardState
+from envs.runebound.board_actions import BOARD_ACTIONS
 from envs.runebound.board_state import MAX_GAME_LENGTH, NONE, BoardKind, BoardOutcome
 from envs.runebound.state import COMBAT_KINDS
 
 
 def state_invariants(state: State) -> None:
     """The position passes validation; every asset card, skill and warband is in exactly one place; a fight is on
-    exactly while combat frames are on top of the board's; a market holds 3 assets but while cards are dealt or a shop
-    is on; the game is over exactly when its outcome is set; decisions within bound."""
+    exactly while combat frames are on top of the board's (the hero's choice of a skill to exert above them); a market
+    holds 3 assets but while cards are dealt or a shop is on; the game is over exactly when its outcome is set;
+    decisions within bound."""
     assert isinstance(state, BoardState)
     state.validate()
     game = state.game
@@ -29,7 +31,10 @@ def state_invariants(state: State) -> None:
     combat = [index for index, frame in enumerate(state.stack) if frame.kind in COMBAT_KINDS]
     assert bool(combat) == state.fighting()
     if combat:
-        assert combat == list(range(combat[0], len(state.stack))), "the fight's frames are on top"
+        top = len(state.stack) - (state.stack[-1].kind == BoardKind.FIGHT_EXERT)
+        assert combat == list(range(combat[0], top)), "the fight's frames are on top"
+        if top < len(state.stack):
+            assert state.hand and state.legal_actions() == [BOARD_ACTIONS.exert + k for k in range(len(state.hand))]
     kinds = {frame.kind for frame in state.stack}
     dealing = kinds & {
         BoardKind.BOARD_SETUP,

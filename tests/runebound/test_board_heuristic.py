@@ -14,9 +14,10 @@ from agents.heuristics.runebound import RuneboundBoardHeuristicAgent
 from agents.heuristics.runebound_combat import RuneboundHeuristicAgent
 from envs.runebound.board import BoardState
 from envs.runebound.board_game import RuneboundGame
-from envs.runebound.board_state import MAX_GAME_LENGTH, BoardOutcome
+from envs.runebound.board_state import MAX_GAME_LENGTH, BoardKind, BoardOutcome
+from envs.runebound.state import COMBAT_KINDS
 
-from .board_scenarios import first_outcomes, position, site_hex
+from .board_scenarios import band_fighting, decision_kind, first_outcomes, hex_of, position, site_hex, with_cards
 
 HEROES = ("Eliam", "Tatianna", "Master Thorn", "Corbin")
 WIN_GAMES = 30
@@ -38,7 +39,7 @@ def play(game: RuneboundGame, seed: int, fights: RuneboundHeuristicAgent | None 
         mask = state.legal_actions_mask()
         action = agent.act(None, mask, state=state)
         assert mask[action], (game.action_label(action), state.legal_actions())
-        if fights is not None and state.fighting():
+        if fights is not None and decision_kind(state) in COMBAT_KINDS:
             assert action == fights.act(None, mask, state=state)
         state.apply_action(action)
     return state
@@ -62,8 +63,9 @@ def test_it_wins_some_games() -> None:
 
 
 def test_fights_are_left_to_the_combat_heuristic() -> None:
-    """Inside a fight every choice is the combat heuristic's, unchanged (the combat's ids are the board's first)."""
-    game = RuneboundGame(hero="Corbin")
+    """Inside a fight every choice of the combat's is the combat heuristic's, unchanged (the combat's ids are the
+    board's first); Eliam's exert ability (Twin Blades) adds the board's choice of a skill to exert."""
+    game = RuneboundGame(hero="Eliam")
     combat = RuneboundHeuristicAgent(game)
     fought = 0
     for seed in range(3):
@@ -128,6 +130,19 @@ def test_it_sells_its_weapon_for_a_better_one() -> None:
     assert taken[0] == "action: shop" and taken[1] == "sell: weapon" and taken[2].startswith("buy: ")
     held = state.held("weapon")
     assert held is not None and held.name == "Battle Axe"
+
+
+def test_in_a_fight_it_exerts_the_skill_worth_least_to_it() -> None:
+    """Twin Blades exerts a skill (RULES.md, "Exert in fights"): of Shield Wall (learned: +1 health, 2 combat trophies)
+    and Brawler (+1 body, 1 combat trophy), it keeps Shield Wall, the raise it values more (`LEARNED_WORTH`)."""
+    game = RuneboundGame(hero="Eliam")
+    band = band_fighting(game, "Razorwing", hex_of(game, game.board.map.site_cell("Tamalir")))
+    state = position(game, warbands=[band], **with_cards(game, hand=["Shield Wall", "Brawler"]))
+    state.apply_action(game.action_id("action: fight warband"))
+    first_outcomes(state)
+    state.apply_action(game.action_id("ability: hero ability 1"))
+    assert decision_kind(state) == BoardKind.FIGHT_EXERT
+    assert choice(state) == "exert: slot 2"
 
 
 def test_it_reads_only_public_queries() -> None:

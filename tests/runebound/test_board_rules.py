@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from envs.core.game import CHANCE
+from envs.core.game import CHANCE, StateFormatError
 from envs.runebound.board import TEST_DIE, WARBAND_REWARD, BoardState
 from envs.runebound.board_actions import BOARD_ACTIONS
 from envs.runebound.board_cards import TROPHY_KINDS, BoardEffect
@@ -923,6 +923,79 @@ def test_a_held_weapon_gives_its_combat_token() -> None:
     act(state, "action: fight warband")
     tokens = [ELIAM.cards.tokens[held.token].name for held in state.combat_tokens[HERO]]
     assert tokens == ["Eliam 1", "Eliam 2", "Eliam 3", "Longsword"]
+
+
+TWIN_BLADES = "ability: hero ability 1"
+"""Eliam's first ability, Twin Blades, exerts (heroes.yaml): "you may exert and remove 2 of your physical tokens to
+deal 3 physical that cannot be blocked"."""
+
+
+def fighting_with(hand: list[str]) -> BoardState:
+    """Eliam fighting the Razorwing warband with `hand` in hand, its first faces cast: two physical tokens showing."""
+    state = position(ELIAM, warbands=[RAZORWING_BAND], **with_cards(ELIAM, hand=hand))
+    act(state, "action: fight warband")
+    cast_first_faces(state)
+    return state
+
+
+def test_an_exert_ability_is_offered_in_a_fight_only_with_a_skill_in_hand() -> None:
+    """Public facts 3.3: "a skill card can be discarded ("exert")"; Twin Blades: "you may exert and remove 2 of your
+    physical tokens" (RULES.md, "Exert in fights": an exert ability needs a skill in hand to discard)."""
+    assert TWIN_BLADES not in labels(fighting_with([]))
+    assert TWIN_BLADES in labels(fighting_with(["Brawler"]))
+
+
+def test_exerting_in_a_fight_discards_the_only_skill_and_the_ability_resolves() -> None:
+    """Public facts 3.3: exerting discards a skill card; Twin Blades removes 2 physical tokens and deals 3 physical
+    that cannot be blocked. With one skill in hand there is nothing to choose: it is discarded at once."""
+    state = fighting_with(["Brawler"])
+    enemy_damage = state.combat_damage[ENEMY]
+    act(state, TWIN_BLADES)
+    assert state.hand == () and skill_names(state, state.skill_discard) == ["Brawler"]
+    assert state.combat_damage[ENEMY] == enemy_damage + 3
+
+
+def test_with_several_skills_the_hero_chooses_the_one_to_exert_before_the_ability_resolves() -> None:
+    """Public facts 3.3: the skill discarded is the hero's choice; RULES.md, "Exert in fights": the choice is a
+    decision of the board ("exert: slot k") above the fight's frames, and the ability is paid and resolved after it."""
+    state = fighting_with(["Brawler", "Shield Wall"])
+    enemy_damage = state.combat_damage[ENEMY]
+    act(state, TWIN_BLADES)
+    assert decision_kind(state) == BoardKind.FIGHT_EXERT and state.fighting()
+    assert labels(state) == ["exert: slot 1", "exert: slot 2"]
+    assert state.combat_damage[ENEMY] == enemy_damage and not any(held.spent for held in state.combat_tokens[HERO])
+    assert edited(state).to_dict() == state.to_dict()  # the pending choice round-trips through its dict
+    act(state, "exert: slot 2")
+    assert skill_names(state, state.hand) == ["Brawler"] and skill_names(state, state.skill_discard) == ["Shield Wall"]
+    assert state.combat_damage[ENEMY] == enemy_damage + 3
+
+
+def test_an_exert_ability_that_defeats_the_enemy_ends_the_fight_after_the_choice() -> None:
+    """Twin Blades deals 3 to an enemy 1 damage from defeat: the fight is won once the skill is chosen (RULES.md,
+    "Fights": a warband defeated leaves the board)."""
+    state = finish_enemy(fighting_with(["Brawler", "Shield Wall"]))
+    act(state, TWIN_BLADES)
+    act(state, "exert: slot 1")
+    assert not state.fighting() and state.warbands == () and state.hand == (ELIAM.board.skills.index_of("Shield Wall"),)
+
+
+def test_a_pending_exert_in_a_fight_is_refused_where_the_rules_never_put_it() -> None:
+    """RULES.md, "Exert in fights": the choice stands on top of the fight's frames, for an exert ability of the hero
+    not used this round, with a skill in hand; a saved position saying otherwise is refused naming the field."""
+    state = fighting_with(["Brawler", "Shield Wall"])
+    act(state, TWIN_BLADES)
+    data = state.to_dict()
+    frame = data["stack"][-1]
+    for details, field in (
+        ({"ability": 1, "paid": False}, "ability"),  # Blade Dance does not exert
+        ({"ability": 7, "paid": False}, "ability"),
+        ({"ability": 0, "paid": 1}, "paid"),
+    ):
+        bad = data | {"stack": [*data["stack"][:-1], frame | {"details": details}]}
+        with pytest.raises(StateFormatError, match=field):
+            ELIAM.state_from_dict(bad)
+    with pytest.raises(StateFormatError, match="on top of the fight"):
+        ELIAM.state_from_dict(data | {"stack": [*data["stack"][:-2], frame, data["stack"][-2]]})
 
 
 def test_defeating_a_warband_removes_it_and_defeating_the_last_one_wins() -> None:
