@@ -40,7 +40,7 @@ BOARD = GameRecord(
     game="envs.runebound.board_game:RuneboundGame",
     gym_envs=(
         GymEnvRecord(
-            id="tabletop/Runebound-v0", entry_point="envs.runebound.board_env:make_env", max_episode_steps=2000
+            id="tabletop/Runebound-v0", entry_point="envs.runebound.board_env:make_env", max_episode_steps=2500
         ),
     ),
     picture="envs.runebound.board_picture:render_board_rgb",

@@ -13,7 +13,7 @@ groups, reserved and never legal in solo (the co-op mode plays on the same space
 | `buy` | 4 market slots | buy the market's asset in that slot |
 | `discard asset` | 4 market slots | discard the market's asset in that slot |
 | `sell` | 4 asset types | sell the asset held of that type at its gold value |
-| `exert` | 6 hand slots | exert (discard) the skill in that slot: for its bonus to a test, or for a fight's exert ability |
+| `exert` | 6 hand slots | exert (discard) the skill in that slot: for a test's bonus, or a fight's exert ability |
 | `roll` | 1 | roll the test |
 | `discard skill` | 6 hand slots | discard a skill down to the hand size |
 | `party` (co-op) | 4 | form a party with seat +1, +2, +3; leave the party |

@@ -41,7 +41,7 @@ BOARD_MAP = "board"
 NO_CELL = -1
 NONE = -1
 """An empty slot (an asset type not held, no fight)."""
-MAX_GAME_LENGTH = 2000
+MAX_GAME_LENGTH = 2500
 """Bound on the hero's decisions in one game (RULES.md, "Game length": measured games stay far below it)."""
 MAX_FRAMES = 96
 """Bound on the frame stack of a saved state (a fight inside a turn holds a few dozen frames at most)."""

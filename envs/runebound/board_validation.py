@@ -142,6 +142,10 @@ ACTION_FRAMES = frozenset(
     {BoardKind.MOVE_STEP, BoardKind.SHOP, BoardKind.DRAW_ADVENTURE, BoardKind.EXERT, BoardKind.TEST_ROLL}
 )
 """Frames an action leaves directly above the next action."""
+MARKET_SHORT = frozenset(
+    {BoardKind.BOARD_SETUP, BoardKind.DEAL_MARKET, BoardKind.SHOP, BoardKind.SHOP_DRAW, BoardKind.RESTOCK}
+)
+"""Frames while a market may hold fewer assets than its size: the setup's deals, a shop, a restock to come."""
 EFFECT_FRAMES = frozenset({BoardKind.DRAW_SKILL, BoardKind.DISCARD_SKILL, BoardKind.REVEAL_GEM, BoardKind.RESTOCK})
 """Frames a card's effects push, anywhere above the bottom."""
 
@@ -179,6 +183,11 @@ def _check_board_stack(state: BoardState) -> None:
         shop, draw = board[1], board[2]
         if shop.detail("city") != draw.detail("city"):
             raise _fail("stack[2].details.city", "a shop draws for its own city")
+    if not counts.keys() & MARKET_SHORT and state.outcome == BoardOutcome.ONGOING and state.asset_deck:
+        size = state.game.board.scenario.market_size
+        for city, market in enumerate(state.markets):
+            if len(market) != size:
+                raise _fail(f"markets[{city}]", f"a market holds {size} assets while the deck lasts and no deal is due")
     deals = Counter(frame.detail("city") for frame in board if frame.kind == BoardKind.DEAL_MARKET)
     if deals or BoardKind.END_SETUP in counts:
         size = state.game.board.scenario.market_size

@@ -628,7 +628,11 @@ def shop_of(**fields: Any) -> BoardState:
     Plate (6); the shop draws the Mule (1)."""
     cards = with_cards(
         ELIAM,
-        markets=[["Short Sword", "Leather Jerkin", "Dwarven Plate"], ["War Hammer", "Longsword", "Ring of Might"], []],
+        markets=[
+            ["Short Sword", "Leather Jerkin", "Dwarven Plate"],
+            ["War Hammer", "Longsword", "Ring of Might"],
+            ["Battle Axe", "Arcane Staff", "Longbow"],
+        ],
         held={"weapon": "Dagger"},
     )
     state = shopping(hero_gold=3, **cards, **fields)
@@ -917,7 +921,11 @@ def test_armor_adds_health_in_fights_and_the_wounds_go_in_and_out_of_a_fight() -
 def test_a_held_weapon_gives_its_combat_token() -> None:
     """Public facts 3.3: "Buying a weapon gives you its combat token": the hero casts its own tokens, then the
     Longsword's."""
-    markets = [["Short Sword", "Dagger", "Longbow"], ["War Hammer", "Mule"], ["Battle Axe", "Arcane Staff"]]
+    markets = [
+        ["Short Sword", "Dagger", "Longbow"],
+        ["War Hammer", "Mule", "Leather Jerkin"],
+        ["Battle Axe", "Arcane Staff", "Prayer Beads"],
+    ]
     cards = with_cards(ELIAM, markets=markets, held={"weapon": "Longsword"})
     state = position(ELIAM, warbands=[RAZORWING_BAND], **cards)
     act(state, "action: fight warband")
@@ -996,6 +1004,15 @@ def test_a_pending_exert_in_a_fight_is_refused_where_the_rules_never_put_it() ->
             ELIAM.state_from_dict(bad)
     with pytest.raises(StateFormatError, match="on top of the fight"):
         ELIAM.state_from_dict(data | {"stack": [*data["stack"][:-2], frame, data["stack"][-2]]})
+
+
+def test_a_market_short_of_assets_with_no_deal_due_is_refused() -> None:
+    """Public facts 3.3 and RULES.md, "Shop": a market is dealt back up to its 3 assets after every shop and at setup,
+    so a saved position at a turn's start with a market of 2 (and assets left in the deck) is refused naming it."""
+    markets = [list(market) for market in turn_start(ELIAM).to_dict()["markets"]]
+    short = with_cards(ELIAM, markets=[markets[0][:2], *markets[1:]])
+    with pytest.raises(StateFormatError, match=r"markets\[0\]"):
+        position(ELIAM, **short)
 
 
 def test_defeating_a_warband_removes_it_and_defeating_the_last_one_wins() -> None:
