@@ -49,6 +49,22 @@ class Invalid(ValueError):
         self.path = path
 
 
+def check_kind_parameters(
+    data: Any, kind: str, parameters: Mapping[str, tuple[tuple[str, ...], tuple[str, ...]]]
+) -> None:
+    """Invalid naming the field when a record read by `kind` misses a parameter its kind requires or writes one its
+    kind does not take (`parameters`: kind -> (required, optional))."""
+    required, optional = parameters[kind]
+    given = set(data) - {"kind"} if isinstance(data, Mapping) else set()
+    takes = ", ".join(required + optional) or "no parameters"
+    for name in required:
+        if name not in given:
+            raise Invalid(f"missing required field (kind {kind!r} takes: {takes})", name)
+    extra = sorted(given - set(required) - set(optional))
+    if extra:
+        raise Invalid(f"kind {kind!r} takes no {extra[0]} (it takes: {takes})", extra[0])
+
+
 @dataclass(frozen=True)
 class Written:
     """Annotation of a field the document writes in another form: `Annotated[tuple[int, ...], Written(form, convert)]`.

@@ -32,9 +32,9 @@ from envs.core.data import (
     load_document,
     load_named_list,
 )
-from envs.core.schema import Invalid
+from envs.core.schema import Invalid, check_kind_parameters
 from envs.runebound.board_map import PACKAGE, RuneboundMap, load_runebound_map
-from envs.runebound.cards import RuneboundCards, check_kind_parameters, load_runebound_cards
+from envs.runebound.cards import RuneboundCards, load_runebound_cards
 
 Name = Annotated[str, Field(min_length=1)]
 Text = Annotated[str, Field(min_length=1)]

@@ -32,7 +32,7 @@ from envs.core.data import (
     load_named_list,
     referenced,
 )
-from envs.core.schema import Invalid, Written
+from envs.core.schema import Invalid, Written, check_kind_parameters
 from envs.runebound.symbols import (
     ENEMY,
     ENEMY_ONLY,
@@ -155,22 +155,6 @@ def _damage_kind(name: str) -> Symbol:
     if symbol not in DAMAGE_KINDS:
         raise ValueError(f"damage is physical, magic or skull, got {name!r}")
     return symbol
-
-
-def check_kind_parameters(
-    data: Any, kind: str, parameters: Mapping[str, tuple[tuple[str, ...], tuple[str, ...]]]
-) -> None:
-    """Invalid naming the field when a record read by `kind` misses a parameter its kind requires or writes one its
-    kind does not take (`parameters`: kind -> (required, optional))."""
-    required, optional = parameters[kind]
-    given = set(data) - {"kind"} if isinstance(data, Mapping) else set()
-    takes = ", ".join(required + optional) or "no parameters"
-    for name in required:
-        if name not in given:
-            raise Invalid(f"missing required field (kind {kind!r} takes: {takes})", name)
-    extra = sorted(given - set(required) - set(optional))
-    if extra:
-        raise Invalid(f"kind {kind!r} takes no {extra[0]} (it takes: {takes})", extra[0])
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)

@@ -26,7 +26,7 @@ a DataError naming the file, the card and the field.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any, Literal, get_args
@@ -49,7 +49,7 @@ from envs.core.data import (
     set_derived,
     written_keys,
 )
-from envs.core.schema import Invalid, Written
+from envs.core.schema import Invalid, Written, check_kind_parameters
 
 PACKAGE = "envs.unstoppable"
 
@@ -430,22 +430,82 @@ class DangerSpace(DataRecord):
     """An optional effect when the marker reaches the space (not when the space is skipped)."""
 
 
+WinKind = Literal["boss_damage"]
+"""How a boss is defeated (the boss mat's end condition): `boss_damage`, its boss damage per player reaches `amount`."""
+WIN_PARAMETERS: Mapping[str, tuple[tuple[str, ...], tuple[str, ...]]] = {"boss_damage": (("amount",), ())}
+"""Each win kind's (required, optional) parameters."""
+LevelUpKind = Literal["boss_cards"]
+"""A boss mat's level-up effect (level-up step 4): `boss_cards`, shuffle the top `amount` cards of the boss deck into
+the threat deck (fewer if the boss deck runs out)."""
+LEVEL_UP_PARAMETERS: Mapping[str, tuple[tuple[str, ...], tuple[str, ...]]] = {"boss_cards": (("amount",), ())}
+"""Each level-up kind's (required, optional) parameters."""
+BossDamageKind = Literal["defeat"]
+"""A source of boss damage a boss mat names: `defeat`, `amount` boss damage when a threat named `threat` enters your
+hand upon defeat. (A boss card's own boss damage is its bonus: the `boss_damage` effect icon.)"""
+BOSS_DAMAGE_PARAMETERS: Mapping[str, tuple[tuple[str, ...], tuple[str, ...]]] = {"defeat": (("threat",), ("amount",))}
+"""Each boss-damage source kind's (required, optional) parameters."""
+DeckPartKind = Literal["world", "threat"]
+"""A part of the threat deck a boss mat constructs: `world`, every threat card of that world's `threat` group (all
+copies); `threat`, `copies` of the threat named `threat` (minions, say)."""
+DECK_PART_PARAMETERS: Mapping[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
+    "world": (("world",), ()),
+    "threat": (("threat",), ("copies",)),
+}
+"""Each threat-deck part kind's (required, optional) parameters."""
+
+
 @dataclass(frozen=True, kw_only=True, slots=True)
-class BossEffect(DataRecord):
-    """An effect printed on a boss mat that resolves when you level up."""
+class BossWin(DataRecord):
+    """What defeats the boss, read by `kind` (WIN_PARAMETERS)."""
 
-    boss_cards: Annotated[int, Field(ge=1, le=MAX_AMOUNT)]
-    """Shuffle the top N cards of the boss deck into the threat deck (fewer if the boss deck runs out)."""
+    kind: WinKind
+    amount: Annotated[int, Field(ge=0, le=99)] = 0
+    """`boss_damage`: the boss damage per player that defeats the boss (the Harbinger: 12)."""
+
+    @model_validator(mode="wrap")
+    @classmethod
+    def _parameters_of_the_kind(cls, data: Any, handler: ModelWrapValidatorHandler[BossWin]) -> BossWin:
+        record = handler(data)
+        check_kind_parameters(data, record.kind, WIN_PARAMETERS)
+        if record.kind == "boss_damage" and record.amount < 1:
+            raise Invalid("a boss defeated by boss damage needs at least 1", "amount")
+        return record
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
-class BossDamage(DataRecord):
-    """Boss damage dealt when a threat of one name enters your hand upon defeat."""
+class LevelUpEffect(DataRecord):
+    """An effect printed on a boss mat that resolves when you level up, read by `kind` (LEVEL_UP_PARAMETERS)."""
 
-    threat: Name
-    """The threat's name (threats.yaml)."""
+    kind: LevelUpKind
+    amount: Annotated[int, Field(ge=1, le=MAX_AMOUNT)] = 1
+    """`boss_cards`: how many cards of the boss deck join the threat deck."""
+
+    @model_validator(mode="wrap")
+    @classmethod
+    def _parameters_of_the_kind(cls, data: Any, handler: ModelWrapValidatorHandler[LevelUpEffect]) -> LevelUpEffect:
+        record = handler(data)
+        check_kind_parameters(data, record.kind, LEVEL_UP_PARAMETERS)
+        return record
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class BossDamageSource(DataRecord):
+    """A way the boss mat deals boss damage, read by `kind` (BOSS_DAMAGE_PARAMETERS)."""
+
+    kind: BossDamageKind
+    threat: Name = ""
+    """`defeat`: the threat's name (threats.yaml)."""
     amount: Annotated[int, Field(ge=1, le=MAX_AMOUNT)] = 1
     """Boss damage dealt."""
+
+    @model_validator(mode="wrap")
+    @classmethod
+    def _parameters_of_the_kind(
+        cls, data: Any, handler: ModelWrapValidatorHandler[BossDamageSource]
+    ) -> BossDamageSource:
+        record = handler(data)
+        check_kind_parameters(data, record.kind, BOSS_DAMAGE_PARAMETERS)
+        return record
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -459,13 +519,24 @@ class CardCount(DataRecord):
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
-class ThreatDeckSetup(DataRecord):
-    """How a boss mat builds the threat deck (shuffled, threat side down)."""
+class ThreatDeckPart(DataRecord):
+    """A part of the threat deck a boss mat constructs (shuffled, threat side down), read by `kind`
+    (DECK_PART_PARAMETERS)."""
 
-    worlds: Entries[Literal["ceres_ii", "virenos", "mithras"]] = ()
-    """Worlds whose every threat card of the `threat` group (all copies) goes into the deck."""
-    threats: Entries[CardCount] = ()
-    """Further threats by name and copies (minions, say)."""
+    kind: DeckPartKind
+    world: Literal["ceres_ii", "virenos", "mithras"] | None = None
+    """`world`: the world whose threats join."""
+    threat: Name = ""
+    """`threat`: the threat's name (threats.yaml)."""
+    copies: Annotated[int, Field(ge=1, le=MAX_COPIES)] = 1
+    """`threat`: how many copies join."""
+
+    @model_validator(mode="wrap")
+    @classmethod
+    def _parameters_of_the_kind(cls, data: Any, handler: ModelWrapValidatorHandler[ThreatDeckPart]) -> ThreatDeckPart:
+        record = handler(data)
+        check_kind_parameters(data, record.kind, DECK_PART_PARAMETERS)
+        return record
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -474,20 +545,21 @@ class Boss(DataRecord):
 
     name: Name
     """The boss's name."""
-    boss_damage: Annotated[int, Field(ge=1, le=99)]
-    """Boss damage per player that defeats the boss (the Harbinger: 12)."""
+    win: BossWin
+    """What defeats the boss (the end condition; rules.WIN_RULES by kind)."""
     danger_track: Annotated[Entries[DangerSpace], Field(min_length=2, max_length=60)]
-    """The spaces in order; the marker starts on the first, and the last is Maximum Danger (you lose there)."""
-    level_up: Entries[BossEffect] = ()
-    """Effects that resolve when you level up (level-up step 4)."""
-    defeat_boss_damage: Entries[BossDamage] = ()
-    """Threats that deal boss damage when they enter your hand upon defeat (the Harbinger's minions)."""
+    """The spaces in order; the marker starts on the first, and the last is Maximum Danger (you lose there). A
+    space's effect is read by its kind (rules.DANGER_EFFECTS)."""
+    level_up: Entries[LevelUpEffect] = ()
+    """Effects that resolve when you level up (level-up step 4; rules.LEVEL_UP_EFFECTS by kind)."""
+    boss_damage_sources: Entries[BossDamageSource] = ()
+    """The boss mat's ways to deal boss damage (the Harbinger's minions; effects.BOSS_DAMAGE_SOURCES by kind)."""
     boss_deck: Entries[CardCount] = ()
     """The boss deck's cards."""
     boss_deck_shuffled: bool = True
     """Whether the boss deck is shuffled (false: its cards stay in the listed order, the first on top)."""
-    threat_deck: ThreatDeckSetup
-    """How the threat deck is constructed."""
+    threat_deck: Annotated[Entries[ThreatDeckPart], Field(min_length=1)]
+    """How the threat deck is constructed, part by part (`UnstoppableCards.threat_deck`)."""
     text: str = ""
     """Rules text of the boss mat, as a reader would print it."""
 
@@ -582,16 +654,35 @@ class UnstoppableCards:
     def threat_deck(self, boss: Boss) -> tuple[int, ...]:
         """Copies per threat index of the threat deck the boss mat constructs."""
         copies = [0] * len(self.threats)
-        for index, threat in enumerate(self.threats):
-            if threat.group == "threat" and threat.world in boss.threat_deck.worlds:
-                copies[index] += threat.copies
-        for entry in boss.threat_deck.threats:
-            copies[self.threat_index(entry.threat)] += entry.copies
+        for part in boss.threat_deck:
+            for index, count in DECK_PARTS[part.kind](self, part):
+                copies[index] += count
         return tuple(copies)
 
     def boss_deck(self, boss: Boss) -> tuple[int, ...]:
         """The boss deck's threat indices in listed order (one entry per copy)."""
         return tuple(self.threat_index(entry.threat) for entry in boss.boss_deck for _ in range(entry.copies))
+
+
+def _world_part(cards: UnstoppableCards, part: ThreatDeckPart) -> list[tuple[int, int]]:
+    """A world's threats: (index, copies) of every threat of the `threat` group from `part.world`."""
+    return [
+        (index, threat.copies)
+        for index, threat in enumerate(cards.threats)
+        if threat.group == "threat" and threat.world == part.world
+    ]
+
+
+def _threat_part(cards: UnstoppableCards, part: ThreatDeckPart) -> list[tuple[int, int]]:
+    """Copies of one named threat."""
+    return [(cards.threat_index(part.threat), part.copies)]
+
+
+DECK_PARTS: Mapping[str, Callable[[UnstoppableCards, ThreatDeckPart], list[tuple[int, int]]]] = {
+    "world": _world_part,
+    "threat": _threat_part,
+}
+"""A threat-deck part's kind -> the (threat index, copies) it adds."""
 
 
 # ============================================================================================ loading
@@ -643,12 +734,16 @@ def _check_names(cards: UnstoppableCards, directory: Path | None) -> None:
         at = f"bosses[{b}] ({boss.name})"
         named = [
             *((f"boss_deck[{i}].threat", entry.threat) for i, entry in enumerate(boss.boss_deck)),
-            *((f"threat_deck.threats[{i}].threat", entry.threat) for i, entry in enumerate(boss.threat_deck.threats)),
-            *((f"defeat_boss_damage[{i}].threat", entry.threat) for i, entry in enumerate(boss.defeat_boss_damage)),
+            *((f"threat_deck[{i}].threat", part.threat) for i, part in enumerate(boss.threat_deck) if part.threat),
+            *(
+                (f"boss_damage_sources[{i}].threat", source.threat)
+                for i, source in enumerate(boss.boss_damage_sources)
+                if source.threat
+            ),
         ]
         for field, name in named:
             threat = referenced(cards.threats, name, bosses_file, f"{at}.{field}")
-            if threat.group == "starting" and not field.startswith("defeat"):
+            if threat.group == "starting" and not field.startswith("boss_damage_sources"):
                 raise DataError(
                     bosses_file, f"{at}.{field}", f"{name!r} is a starting threat, sleeved in character decks only"
                 )
@@ -658,7 +753,10 @@ def _check_names(cards: UnstoppableCards, directory: Path | None) -> None:
 
 __all__ = [
     "Boss",
-    "BossEffect",
+    "BossDamageSource",
+    "BossWin",
+    "LevelUpEffect",
+    "ThreatDeckPart",
     "Character",
     "Core",
     "DangerSpace",

@@ -9,8 +9,8 @@ upgrade is added. The pair (mode, slot) is the effect's identity for the repeat 
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Iterable, Mapping
+from typing import TYPE_CHECKING, NamedTuple
 
 from envs.unstoppable.cards import (
     DANGER_DEFENSE,
@@ -18,6 +18,7 @@ from envs.unstoppable.cards import (
     MAX_EFFECTS,
     MAX_EXHAUST_ICONS,
     NO_FACTION,
+    BossDamageSource,
     Core,
     Effect,
     Keywords,
@@ -210,11 +211,54 @@ def threat_health(state: UnstoppableStateData, sleeve: int) -> int:
     return threat.attack + defense + extra
 
 
+def _defeat_source(state: UnstoppableStateData, source: BossDamageSource, sleeve: int) -> int:
+    """A `defeat` source: its amount when the threat defeated is the one it names."""
+    return source.amount if threat_of(state, sleeve).name == source.threat else 0
+
+
+DEFEAT_SOURCES: Mapping[str, Callable[[UnstoppableStateData, BossDamageSource, int], int]] = {
+    "defeat": _defeat_source,
+}
+"""A boss mat's boss-damage source kind -> the boss damage it deals when a threat (a sleeve) enters your hand upon
+defeat."""
+
+
+def _boss_damage_reached(state: UnstoppableStateData) -> bool:
+    """`boss_damage`: the boss damage dealt reaches the boss mat's (per player)."""
+    return state.boss_damage >= state.game.boss_damage_required
+
+
+def _boss_damage_share(state: UnstoppableStateData) -> float:
+    """`boss_damage`: the boss damage dealt over the boss damage required, at most 1."""
+    return min(1.0, state.boss_damage / state.game.boss_damage_required)
+
+
+class WinRule(NamedTuple):
+    """How a boss's win kind is read: whether the boss is defeated, and how far toward it the game is (in [0, 1]:
+    `reward="score"`, the outcome facts, the balance tables)."""
+
+    defeated: Callable[[UnstoppableStateData], bool]
+    progress: Callable[[UnstoppableStateData], float]
+
+
+WIN_RULES: Mapping[str, WinRule] = {"boss_damage": WinRule(_boss_damage_reached, _boss_damage_share)}
+"""A boss's `win` kind (cards.WinKind) -> its rule."""
+
+
+def boss_defeated(state: UnstoppableStateData) -> bool:
+    """Whether the boss is defeated, by its win kind (WIN_RULES)."""
+    return WIN_RULES[state.game.boss.win.kind].defeated(state)
+
+
+def boss_progress(state: UnstoppableStateData) -> float:
+    """Progress toward defeating the boss in [0, 1], by its win kind (WIN_RULES)."""
+    return WIN_RULES[state.game.boss.win.kind].progress(state)
+
+
 def boss_mat_damage(state: UnstoppableStateData, sleeve: int) -> int:
     """Boss damage the boss mat deals when the threat enters your hand upon defeat ("The Harbinger can be dealt 1
-    boss damage when an Order Acolyte or Order Archivist enters your hand upon defeat")."""
-    name = threat_of(state, sleeve).name
-    return sum(entry.amount for entry in state.game.boss.defeat_boss_damage if entry.threat == name)
+    boss damage when an Order Acolyte or Order Archivist enters your hand upon defeat"), each source read by kind."""
+    return sum(DEFEAT_SOURCES[source.kind](state, source, sleeve) for source in state.game.boss.boss_damage_sources)
 
 
 def defeat_boss_damage(state: UnstoppableStateData, sleeve: int) -> int:

@@ -83,8 +83,8 @@ class UnstoppableGame(Game):
         self.character_deck: tuple[tuple[int, int], ...] = self.cards.character_deck(character_record)
         """(core, threat) of each character-deck sleeve, in sleeve order."""
         self.character_deck_size = len(self.character_deck)
-        self.boss_damage_required = self.boss.boss_damage
-        """Boss damage that wins (per player; one player)."""
+        self.boss_damage_required = self.boss.win.amount
+        """Boss damage that wins a `boss_damage` win (per player; one player)."""
         self.max_danger = len(self.boss.danger_track) - 1
         """The Maximum Danger space's index."""
         threat_deck = self.cards.threat_deck(self.boss)

@@ -14,7 +14,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Hashable, Mapping, Sequence
 from operator import attrgetter
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NamedTuple
 
 import numpy as np
 
@@ -25,7 +25,7 @@ from envs.core.engine import Automatic, Chance, Decision, FrameEngine, FrameKind
 from envs.core.game import CHANCE
 from envs.core.hidden import redeal
 from envs.unstoppable.actions import DECLINE, FORFEIT, NO_ELIMINATION, STOP_CYCLING, TAKE
-from envs.unstoppable.cards import MAX_EXHAUST_ICONS, MAX_LEVEL, SKIPPED_BORDER, Effect
+from envs.unstoppable.cards import MAX_EXHAUST_ICONS, MAX_LEVEL, SKIPPED_BORDER, Effect, LevelUpEffect
 from envs.unstoppable.effects import (
     ACTIVE_THREATS,
     BONUS,
@@ -37,7 +37,9 @@ from envs.unstoppable.effects import (
     PLAY,
     REPEAT_LIMIT,
     bargain_cost,
+    boss_defeated,
     boss_mat_damage,
+    boss_progress,
     can_resolve,
     capped,
     card_effects,
@@ -73,8 +75,26 @@ UPKEEP_ACTION_POINTS = 3
 
 SLEEVE_GROUPS = frozenset({"play", "exhaust", "target", "eliminate", "buy", "refresh", "discard"})
 """Action groups keyed by a sleeve."""
-DANGER_EFFECT_WORDS = {"eliminate": "spend 1 credit to eliminate a card", "market_cycle": "cycle the market"}
-"""A danger-track space's optional effect in words (action labels)."""
+LEVEL_UP_EFFECTS: Mapping[str, str] = {"boss_cards": "_boss_cards_frames"}
+"""A boss mat's level-up effect kind (cards.LevelUpKind) -> the method giving the frames it pushes."""
+
+
+class DangerEffect(NamedTuple):
+    """How a danger space's optional effect is read: the method saying whether it is offered when the marker reaches
+    the space, the method carrying it out once taken, and its words in action labels."""
+
+    offered: str
+    take: str
+    words: str
+
+
+DANGER_EFFECTS: Mapping[str, DangerEffect] = {
+    "eliminate": DangerEffect(
+        "_can_eliminate_for_credit", "_eliminate_for_credit", "spend 1 credit to eliminate a card"
+    ),
+    "market_cycle": DangerEffect("_market_to_cycle", "_cycle_market", "cycle the market"),
+}
+"""A danger space's effect kind (cards.SpaceEffect, but `none`) -> its rule."""
 CHANCE_KINDS = (Kind.DEAL, Kind.REVEAL, Kind.REVEAL_CORE, Kind.SLEEVE, Kind.MARKET, Kind.BOSS_CARD)
 """Every chance event."""
 
@@ -174,8 +194,8 @@ class UnstoppableState(UnstoppableStateData, FrameEngine, FrameChanceLabels):  #
         return [1.0 if self.won else -1.0]
 
     def score(self) -> list[float]:
-        """Progress: boss damage dealt over the boss damage required, at most 1 (RULES.md, "Reward modes")."""
-        return [min(1.0, self.boss_damage / self.game.boss_damage_required)]
+        """Progress toward defeating the boss, by the boss's win kind (effects.WIN_RULES; RULES.md, "Reward modes")."""
+        return [boss_progress(self)]
 
     def episode_info(self, player: int = 0) -> dict[str, Any]:
         """Won, score, boss damage, turns played and how the game ended."""
@@ -214,7 +234,7 @@ class UnstoppableState(UnstoppableStateData, FrameEngine, FrameChanceLabels):  #
         if group == "cycle":
             return f"{label} ({self._market_name(index)})"
         if group == "danger" and frame is not None and frame.kind == Kind.DANGER:
-            return f"{label} ({DANGER_EFFECT_WORDS.get(frame.detail('effect'), frame.detail('effect'))})"
+            return f"{label} ({DANGER_EFFECTS[frame.detail('effect')].words})"
         sleeve = {"exhaust": index // MAX_EXHAUST_ICONS, "buy": index % MAX_SLEEVES}.get(group, index)
         if group not in SLEEVE_GROUPS or sleeve >= len(self.sleeves):
             return label
@@ -259,16 +279,12 @@ class UnstoppableState(UnstoppableStateData, FrameEngine, FrameChanceLabels):  #
 
     # ------------------------------------------------------------------------------------------ hooks
     def _game_over(self) -> bool:
-        """You win when the boss damage reaches the requirement; you lose at 0 health or on Maximum Danger."""
-        return (
-            self.health <= 0
-            or self.boss_damage >= self.game.boss_damage_required
-            or self.danger >= self.game.max_danger
-        )
+        """You win when the boss is defeated (effects.WIN_RULES); you lose at 0 health or on Maximum Danger."""
+        return self.health <= 0 or boss_defeated(self) or self.danger >= self.game.max_danger
 
     def _end_game(self) -> None:
         self.over = True
-        self.won = self.health > 0 and self.boss_damage >= self.game.boss_damage_required
+        self.won = self.health > 0 and boss_defeated(self)
 
     def _count_decision(self, frame: DecisionFrame) -> None:
         self.decisions += 1
@@ -697,8 +713,17 @@ class UnstoppableState(UnstoppableStateData, FrameEngine, FrameChanceLabels):  #
         self._push(new_frame(PLAYER, Kind.HAND_LIMIT))
 
     def _boss_level_up(self, frame: DecisionFrame) -> None:
-        cards = sum(effect.boss_cards for effect in self.game.boss.level_up)
-        self._push(*(new_frame(CHANCE, Kind.BOSS_CARD) for _ in range(cards)))
+        """Level-up step 4: the boss mat's level-up effects, in printed order, each read by kind (LEVEL_UP_EFFECTS)."""
+        frames = [
+            pushed
+            for effect in self.game.boss.level_up
+            for pushed in getattr(self, LEVEL_UP_EFFECTS[effect.kind])(effect)
+        ]
+        self._push(*frames)
+
+    def _boss_cards_frames(self, effect: LevelUpEffect) -> list[DecisionFrame]:
+        """`boss_cards`: the boss deck's top `amount` cards, each shuffled into the threat deck (a chance event)."""
+        return [new_frame(CHANCE, Kind.BOSS_CARD) for _ in range(effect.amount)]
 
     def _boss_deck_outcomes(self, frame: DecisionFrame) -> Sequence[tuple[int, float]]:
         return self.boss_deck.draw_outcomes() if len(self.boss_deck) else ()
@@ -780,10 +805,25 @@ class UnstoppableState(UnstoppableStateData, FrameEngine, FrameChanceLabels):  #
             position += 1
         self.danger = position
         effect = track[position].effect
-        if effect == "eliminate" and self.credits >= 1 and eliminable(self):
+        if effect != "none" and getattr(self, DANGER_EFFECTS[effect].offered)():
             self._push(new_frame(PLAYER, Kind.DANGER, effect=effect))
-        elif effect == "market_cycle" and any(upgrade != NONE for upgrade in self.market):
-            self._push(new_frame(PLAYER, Kind.DANGER, effect=effect))
+
+    def _can_eliminate_for_credit(self) -> bool:
+        """`eliminate`: offered with 1 credit to spend and a card to eliminate."""
+        return self.credits >= 1 and bool(eliminable(self))
+
+    def _eliminate_for_credit(self) -> None:
+        """`eliminate`: spend 1 credit to eliminate 1 card in your hand, your discard pile or play."""
+        self.credits -= 1
+        self._push(new_frame(PLAYER, Kind.ELIMINATE, sleeve=NONE, optional=False))
+
+    def _market_to_cycle(self) -> bool:
+        """`market_cycle`: offered with an upgrade in the market."""
+        return any(upgrade != NONE for upgrade in self.market)
+
+    def _cycle_market(self) -> None:
+        """`market_cycle`: move any number of market upgrades to the bottom of the deck, then refill the market."""
+        self._push(new_frame(PLAYER, Kind.CYCLE))
 
     def _danger_options(self, frame: DecisionFrame) -> list[int]:
         base = self.game.actions.danger
@@ -792,11 +832,7 @@ class UnstoppableState(UnstoppableStateData, FrameEngine, FrameChanceLabels):  #
     def _danger_effect(self, frame: DecisionFrame, action: int) -> None:
         if action == self.game.actions.danger + DECLINE:
             return
-        if frame.detail("effect") == "eliminate":
-            self.credits -= 1
-            self._push(new_frame(PLAYER, Kind.ELIMINATE, sleeve=NONE, optional=False))
-        else:
-            self._push(new_frame(PLAYER, Kind.CYCLE))
+        getattr(self, DANGER_EFFECTS[frame.detail("effect")].take)()
 
     def _cycle_options(self, frame: DecisionFrame) -> list[int]:
         base = self.game.actions.cycle

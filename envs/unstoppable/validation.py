@@ -26,6 +26,7 @@ from envs.unstoppable.effects import (
     PLAY,
     REPEAT_LIMIT,
     SLOTS,
+    boss_defeated,
     card_effects,
     on_deck,
     threat_health,
@@ -216,14 +217,14 @@ def _check_player(state: UnstoppableStateData) -> None:
         raise StateFormatError("danger", f"the danger track has spaces 0..{game.max_danger}, got {state.danger}")
     if game.boss.danger_track[state.danger].border == _skipped(state) and state.danger:
         raise StateFormatError("danger", f"space {state.danger} is skipped on {game.difficulty} difficulty")
-    ended = state.health <= 0 or state.danger >= game.max_danger or state.boss_damage >= game.boss_damage_required
+    ended = state.health <= 0 or state.danger >= game.max_danger or boss_defeated(state)
     if ended != state.over:
         raise StateFormatError(
             "over", "the game is over exactly when health is 0, Maximum Danger is reached or the boss is defeated"
         )
     if state.over and state.stack:
         raise StateFormatError("stack", "the game is over, yet frames are pending")
-    if state.won != (state.over and state.health > 0 and state.boss_damage >= game.boss_damage_required):
+    if state.won != (state.over and state.health > 0 and boss_defeated(state)):
         raise StateFormatError("won", "won means the game ended with the boss defeated")
     if state.phase == Phase.SETUP and state.turn:
         raise StateFormatError("phase", "setup ends before the first turn")

@@ -126,10 +126,29 @@ def test_unknown_or_wrong_group_names_across_files_are_refused(tmp_path: Path) -
     assert "characters.yaml: characters[0] (Tester).cards[0].core" in text and "level-1 core" in text
     text = refused(tmp_path, "bosses.yaml", lambda doc: doc["bosses"][0]["boss_deck"][0].update(threat="Herald"))
     assert "bosses.yaml: bosses[0] (Test Harbinger).boss_deck[0].threat: unknown threat 'Herald'" in text
+    text = refused(tmp_path, "bosses.yaml", lambda doc: doc["bosses"][0]["threat_deck"][3].update(threat="Sporeling"))
+    assert "threat_deck[3].threat" in text and "starting threat" in text
     text = refused(
-        tmp_path, "bosses.yaml", lambda doc: doc["bosses"][0]["threat_deck"]["threats"][0].update(threat="Sporeling")
+        tmp_path, "bosses.yaml", lambda doc: doc["bosses"][0]["boss_damage_sources"][0].update(threat="Acolyte")
     )
-    assert "starting threat" in text
+    assert "bosses[0] (Test Harbinger).boss_damage_sources[0].threat: unknown threat 'Acolyte'" in text
+
+
+def test_a_boss_mat_record_takes_exactly_its_kinds_parameters(tmp_path: Path) -> None:
+    """The boss-mat vocabulary (win, level-up effects, boss-damage sources, threat-deck parts) is read by kind: an
+    unknown kind, a missing parameter or one the kind does not take is refused naming the field."""
+    text = refused(tmp_path, "bosses.yaml", lambda doc: doc["bosses"][0]["win"].update(kind="members"))
+    assert "bosses[0] (Test Harbinger).win.kind" in text
+    text = refused(tmp_path, "bosses.yaml", lambda doc: doc["bosses"][0]["win"].pop("amount"))
+    assert "bosses[0] (Test Harbinger).win.amount" in text and "missing" in text
+    text = refused(tmp_path, "bosses.yaml", lambda doc: doc["bosses"][0]["level_up"][0].update(threat="Wyrm"))
+    assert "bosses[0] (Test Harbinger).level_up[0].threat" in text and "unknown field" in text
+    text = refused(tmp_path, "bosses.yaml", lambda doc: doc["bosses"][0]["boss_damage_sources"][0].pop("threat"))
+    assert "bosses[0] (Test Harbinger).boss_damage_sources[0].threat" in text
+    text = refused(tmp_path, "bosses.yaml", lambda doc: doc["bosses"][0]["threat_deck"][0].update(copies=2))
+    assert "bosses[0] (Test Harbinger).threat_deck[0].copies" in text and "kind 'world' takes no copies" in text
+    text = refused(tmp_path, "bosses.yaml", lambda doc: doc["bosses"][0].update(threat_deck=[]))
+    assert "bosses[0] (Test Harbinger).threat_deck" in text
 
 
 def test_the_danger_track_starts_at_zero_and_ends_on_maximum_danger(tmp_path: Path) -> None:

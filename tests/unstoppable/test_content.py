@@ -309,22 +309,23 @@ def test_harbinger_needs_twelve_boss_damage_from_its_minions_and_boss_cards() ->
     """Boss Damage: "The Harbinger can be dealt 1 boss damage when an Order Acolyte or Order Archivist enters your
     hand upon defeat." Public facts: "The Harbinger: deal 12 damage per player (12 solo, 24 co-op)." Boss Damage:
     "The ways you can deal boss damage are specified on their boss mat and/or boss cards.\""""
-    assert HARBINGER.boss_damage == 12
-    assert {(entry.threat, entry.amount) for entry in HARBINGER.defeat_boss_damage} == {
-        ("Order Acolyte", 1),
-        ("Order Archivist", 1),
+    assert (HARBINGER.win.kind, HARBINGER.win.amount) == ("boss_damage", 12)
+    assert {(entry.kind, entry.threat, entry.amount) for entry in HARBINGER.boss_damage_sources} == {
+        ("defeat", "Order Acolyte", 1),
+        ("defeat", "Order Archivist", 1),
     }
     in_threat_deck = Counter(
         {CARDS.threats[index].name: count for index, count in enumerate(CARDS.threat_deck(HARBINGER)) if count}
     )
     assert (in_threat_deck["Order Acolyte"], in_threat_deck["Order Archivist"]) == (5, 5)
-    from_minions = sum(in_threat_deck[entry.threat] * entry.amount for entry in HARBINGER.defeat_boss_damage)
-    assert from_minions == 10 < HARBINGER.boss_damage  # the minions alone fall short, once each
+    from_minions = sum(in_threat_deck[entry.threat] * entry.amount for entry in HARBINGER.boss_damage_sources)
+    assert from_minions == 10 < HARBINGER.win.amount  # the minions alone fall short, once each
     # Boss cards join the threat deck at each level-up, from the top; levels 1 to 6 take 5 level-ups.
-    joined = HARBINGER.level_up[0].boss_cards * 5
+    assert HARBINGER.level_up[0].kind == "boss_cards"
+    joined = HARBINGER.level_up[0].amount * 5
     boss_cards = [CARDS.threats[index] for index in CARDS.boss_deck(HARBINGER)][:joined]
     from_boss_cards = sum(effect.amount for card in boss_cards for effect in card.bonus if effect.kind == "boss_damage")
-    assert from_minions + from_boss_cards >= HARBINGER.boss_damage
+    assert from_minions + from_boss_cards >= HARBINGER.win.amount
 
 
 def test_boss_damage_comes_from_boss_mats_and_boss_cards_only() -> None:
