@@ -1,8 +1,8 @@
 """How many decisions whole Unstoppable games take, and the practical episode bound measured from them.
 
 The bound the rules prove (`envs.unstoppable.game.proven_decision_bound`, RULES.md "Game length") is billions of
-decisions: it shows every game ends, but it is no use to truncate an episode. This measures real games instead, at
-every difficulty, under two policies that take no account of winning:
+decisions: it shows every game ends, but it is no use to truncate an episode. This measures real games instead, against
+every boss at every difficulty, under two policies that take no account of winning:
 
 - **random**: a uniform choice among the legal actions;
 - **greedy**: a uniform choice among the legal actions other than ending the Main Phase, forfeiting a card's
@@ -34,7 +34,7 @@ from benchmarks.common import BOUND_ROUNDING as ROUNDING
 from benchmarks.common import RESULTS_DIR, practical_bound, write_report
 from envs.core.game import CHANCE
 from envs.unstoppable.actions import DECLINE, FORFEIT, NO_ELIMINATION, STOP_CYCLING
-from envs.unstoppable.cards import DIFFICULTIES
+from envs.unstoppable.cards import DIFFICULTIES, load_unstoppable_cards
 from envs.unstoppable.game import MAX_GAME_LENGTH, UnstoppableGame
 from envs.unstoppable.rules import UnstoppableState
 
@@ -47,8 +47,9 @@ Chooser = Callable[[UnstoppableState, np.random.Generator], int]
 
 @dataclass
 class LengthRow:
-    """Decisions per game of one (difficulty, policy) batch."""
+    """Decisions per game of one (boss, difficulty, policy) batch."""
 
+    boss: str
     difficulty: str
     policy: str
     games: int
@@ -92,9 +93,10 @@ def chooser(game: UnstoppableGame, policy: str) -> Chooser:
     return greedy_choice
 
 
-def measure(difficulty: str, policy: str, games: int, seed: int) -> LengthRow:
-    """Play `games` seeded games of `policy` at `difficulty`; their decisions per game."""
-    game = UnstoppableGame(difficulty=difficulty)
+def measure(difficulty: str, policy: str, games: int, seed: int, boss: str | None = None) -> LengthRow:
+    """Play `games` seeded games of `policy` at `difficulty` against `boss` (the first by default); their decisions
+    per game."""
+    game = UnstoppableGame(difficulty=difficulty, boss=boss)
     choose = chooser(game, policy)
     rng = np.random.default_rng(seed)
     lengths: list[int] = []
@@ -111,6 +113,7 @@ def measure(difficulty: str, policy: str, games: int, seed: int) -> LengthRow:
         turns.append(state.turn)
         endings[state.ending()] = endings.get(state.ending(), 0) + 1
     return LengthRow(
+        boss=game.boss.name,
         difficulty=difficulty,
         policy=policy,
         games=games,
@@ -135,23 +138,27 @@ def main(argv: list[str] | None = None) -> int:
     """Measure every difficulty under both policies; print and write the table and the bound."""
     args = build_parser().parse_args(sys.argv[1:] if argv is None else argv)
     start = time.perf_counter()
+    batches = [(d, p) for d in DIFFICULTIES for p in POLICIES]
+    bosses = load_unstoppable_cards().bosses.names
     rows = [
-        measure(difficulty, policy, args.games, args.seed + index)
-        for index, (difficulty, policy) in enumerate((d, p) for d in DIFFICULTIES for p in POLICIES)
+        measure(difficulty, policy, args.games, args.seed + number * len(batches) + index, boss)
+        for number, boss in enumerate(bosses)
+        for index, (difficulty, policy) in enumerate(batches)
     ]
     longest = max(row.longest for row in rows)
     bound = practical_bound(longest)
     command = f"python -m benchmarks.unstoppable_game_length --games {args.games} --seed {args.seed}"
     lines = [
-        "# Decisions per game of Unstoppable (the Harbinger)",
+        "# Decisions per game of Unstoppable (every boss)",
         "",
         f"`{command}` ({time.perf_counter() - start:.0f} s)",
         "",
-        "| difficulty | policy | games | longest | 99th percentile | mean | most turns | endings |",
-        "|---|---|---:|---:|---:|---:|---:|---|",
+        "| boss | difficulty | policy | games | longest | 99th percentile | mean | most turns | endings |",
+        "|---|---|---|---:|---:|---:|---:|---:|---|",
         *(
-            f"| {row.difficulty} | {row.policy} | {row.games} | {row.longest} | {row.p99:.0f} | {row.mean:.1f} | "
-            f"{row.longest_turns} | {', '.join(f'{name} {count}' for name, count in row.endings.items())} |"
+            f"| {row.boss} | {row.difficulty} | {row.policy} | {row.games} | {row.longest} | {row.p99:.0f} | "
+            f"{row.mean:.1f} | {row.longest_turns} | "
+            f"{', '.join(f'{name} {count}' for name, count in row.endings.items())} |"
             for row in rows
         ),
         "",

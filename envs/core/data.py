@@ -234,7 +234,7 @@ NamedT = TypeVar("NamedT", bound=Named)
 class NamedList(tuple[NamedT, ...]):
     """A file's entries in the file's order (a tuple: indexed by position), with unique names, looked up by name.
 
-    `noun` names an entry in a lookup's error ("unknown boss 'Nobody' (known: The Harbinger)").
+    `noun` names an entry in a lookup's error ("unknown card 'Nobody' (known: Strike, Spare Credits)").
     """
 
     noun: str

@@ -1,7 +1,7 @@
 """Unstoppable: a solo card-crafting deck-builder against a boss (co-op for two later); its registration record.
 
 The record holds plain values only, so `import envs` does not load the rules: `max_episode_steps` restates
-`MAX_GAME_LENGTH` of game.py and the settings restate the difficulties the rules accept
+`MAX_GAME_LENGTH` of game.py and the settings restate the difficulties and bosses the rules accept
 (tests/core/test_registration.py checks both against the rules). The heuristic agent is
 agents/heuristics/unstoppable.py; there is no `evaluation` (the one-decision lookahead agent does not fit a game
 whose turn is many decisions of one player: it plays far below the heuristic).
@@ -18,7 +18,7 @@ GAME = GameRecord(
     ),
     picture="envs.unstoppable.render:render_rgb",
     heuristic="agents.heuristics.unstoppable:UnstoppableHeuristicAgent",
-    settings={"difficulty": ("normal", "hard", "expert")},
+    settings={"difficulty": ("normal", "hard", "expert"), "boss": ("The Harbinger", "The Triumvirate")},
     main_setting="difficulty",
     outcome_facts=("ending", "boss_damage", "turns", "level"),
     headline_fact="ending",

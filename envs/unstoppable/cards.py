@@ -430,9 +430,13 @@ class DangerSpace(DataRecord):
     """An optional effect when the marker reaches the space (not when the space is skipped)."""
 
 
-WinKind = Literal["boss_damage"]
-"""How a boss is defeated (the boss mat's end condition): `boss_damage`, its boss damage per player reaches `amount`."""
-WIN_PARAMETERS: Mapping[str, tuple[tuple[str, ...], tuple[str, ...]]] = {"boss_damage": (("amount",), ())}
+WinKind = Literal["boss_damage", "members"]
+"""How a boss is defeated (the boss mat's end condition): `boss_damage`, its boss damage per player reaches `amount`;
+`members`, each of its `members` (named beside the mat) takes `amount` boss damage per player."""
+WIN_PARAMETERS: Mapping[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
+    "boss_damage": (("amount",), ()),
+    "members": (("amount", "members"), ()),
+}
 """Each win kind's (required, optional) parameters."""
 LevelUpKind = Literal["boss_cards"]
 """A boss mat's level-up effect (level-up step 4): `boss_cards`, shuffle the top `amount` cards of the boss deck into
@@ -441,8 +445,13 @@ LEVEL_UP_PARAMETERS: Mapping[str, tuple[tuple[str, ...], tuple[str, ...]]] = {"b
 """Each level-up kind's (required, optional) parameters."""
 BossDamageKind = Literal["defeat"]
 """A source of boss damage a boss mat names: `defeat`, `amount` boss damage when a threat named `threat` enters your
-hand upon defeat. (A boss card's own boss damage is its bonus: the `boss_damage` effect icon.)"""
-BOSS_DAMAGE_PARAMETERS: Mapping[str, tuple[tuple[str, ...], tuple[str, ...]]] = {"defeat": (("threat",), ("amount",))}
+hand upon defeat (to the `member` it names, on a boss with members). (A boss card's own boss damage is its bonus: the
+`boss_damage` effect icon.)"""
+MAX_MEMBERS = 4
+"""The most members a boss has beside its mat (the Triumvirate: 3)."""
+BOSS_DAMAGE_PARAMETERS: Mapping[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
+    "defeat": (("threat",), ("amount", "member"))
+}
 """Each boss-damage source kind's (required, optional) parameters."""
 DeckPartKind = Literal["world", "threat"]
 """A part of the threat deck a boss mat constructs: `world`, every threat card of that world's `threat` group (all
@@ -459,16 +468,19 @@ class BossWin(DataRecord):
     """What defeats the boss, read by `kind` (WIN_PARAMETERS)."""
 
     kind: WinKind
-    amount: Annotated[int, Field(ge=0, le=99)] = 0
-    """`boss_damage`: the boss damage per player that defeats the boss (the Harbinger: 12)."""
+    amount: Annotated[int, Field(ge=1, le=99)] = 1
+    """The boss damage per player that defeats the boss (`boss_damage`: the Harbinger's 12) or each member
+    (`members`)."""
+    members: Annotated[Entries[Name], Field(max_length=MAX_MEMBERS)] = ()
+    """`members`: the members' names (threats.yaml), in the mat's order."""
 
     @model_validator(mode="wrap")
     @classmethod
     def _parameters_of_the_kind(cls, data: Any, handler: ModelWrapValidatorHandler[BossWin]) -> BossWin:
         record = handler(data)
         check_kind_parameters(data, record.kind, WIN_PARAMETERS)
-        if record.kind == "boss_damage" and record.amount < 1:
-            raise Invalid("a boss defeated by boss damage needs at least 1", "amount")
+        if record.kind == "members" and (len(record.members) < 2 or len(set(record.members)) < len(record.members)):
+            raise Invalid("a boss with members names at least 2, each once", "members")
         return record
 
 
@@ -497,6 +509,8 @@ class BossDamageSource(DataRecord):
     """`defeat`: the threat's name (threats.yaml)."""
     amount: Annotated[int, Field(ge=1, le=MAX_AMOUNT)] = 1
     """Boss damage dealt."""
+    member: str = ""
+    """On a boss with members: the member that takes it (one of `win.members`)."""
 
     @model_validator(mode="wrap")
     @classmethod
@@ -746,6 +760,18 @@ def _check_names(cards: UnstoppableCards, directory: Path | None) -> None:
             if threat.group == "starting" and not field.startswith("boss_damage_sources"):
                 raise DataError(
                     bosses_file, f"{at}.{field}", f"{name!r} is a starting threat, sleeved in character decks only"
+                )
+        for m, member in enumerate(boss.win.members):
+            referenced(cards.threats, member, bosses_file, f"{at}.win.members[{m}]")
+        for i, source in enumerate(boss.boss_damage_sources):
+            if bool(source.member) != (boss.win.kind == "members"):
+                wanted = "names one of the boss's members" if boss.win.kind == "members" else "names no member"
+                raise DataError(bosses_file, f"{at}.boss_damage_sources[{i}].member", f"on this boss a source {wanted}")
+            if source.member and source.member not in boss.win.members:
+                raise DataError(
+                    bosses_file,
+                    f"{at}.boss_damage_sources[{i}].member",
+                    f"{source.member!r} is not a member of {boss.name} ({', '.join(boss.win.members)})",
                 )
         if not sum(cards.threat_deck(boss)):
             raise DataError(bosses_file, f"{at}.threat_deck", "the threat deck is empty")

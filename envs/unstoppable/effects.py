@@ -211,18 +211,6 @@ def threat_health(state: UnstoppableStateData, sleeve: int) -> int:
     return threat.attack + defense + extra
 
 
-def _defeat_source(state: UnstoppableStateData, source: BossDamageSource, sleeve: int) -> int:
-    """A `defeat` source: its amount when the threat defeated is the one it names."""
-    return source.amount if threat_of(state, sleeve).name == source.threat else 0
-
-
-DEFEAT_SOURCES: Mapping[str, Callable[[UnstoppableStateData, BossDamageSource, int], int]] = {
-    "defeat": _defeat_source,
-}
-"""A boss mat's boss-damage source kind -> the boss damage it deals when a threat (a sleeve) enters your hand upon
-defeat."""
-
-
 def _boss_damage_reached(state: UnstoppableStateData) -> bool:
     """`boss_damage`: the boss damage dealt reaches the boss mat's (per player)."""
     return state.boss_damage >= state.game.boss_damage_required
@@ -233,15 +221,66 @@ def _boss_damage_share(state: UnstoppableStateData) -> float:
     return min(1.0, state.boss_damage / state.game.boss_damage_required)
 
 
+def _boss_damage_taken(state: UnstoppableStateData, amount: int, member: str) -> int:
+    """`boss_damage`: the boss takes it all."""
+    state.boss_damage += amount
+    return amount
+
+
+def _boss_damage_words(state: UnstoppableStateData) -> str:
+    """`boss_damage`: "boss damage 5/12"."""
+    return f"boss damage {state.boss_damage}/{state.game.boss_damage_required}"
+
+
+def _members_down(state: UnstoppableStateData) -> bool:
+    """`members`: every member has taken its boss damage."""
+    return all(damage >= state.game.boss.win.amount for damage in state.member_damage)
+
+
+def _members_share(state: UnstoppableStateData) -> float:
+    """`members`: the boss damage the members took (each at most its own) over what all of them need."""
+    return state.boss_damage / state.game.boss_damage_required
+
+
+def _member_taken(state: UnstoppableStateData, amount: int, member: str) -> int:
+    """`members`: the named member takes the damage, or (damage naming none: a card's boss damage icon) the member
+    with the most damage still to take, the first on the mat on a tie (RULES.md, "The Triumvirate"); a member takes
+    no more than it needs (a member down takes none)."""
+    win = state.game.boss.win
+    damage = list(state.member_damage)
+    if member:
+        index = win.members.index(member)
+    else:
+        index = min(range(len(damage)), key=lambda i: (damage[i], i))
+    taken = min(amount, win.amount - damage[index])
+    damage[index] += taken
+    state.member_damage = tuple(damage)
+    state.boss_damage += taken
+    return taken
+
+
+def _members_words(state: UnstoppableStateData) -> str:
+    """`members`: "Triumvir of Coin 2/5, ..."."""
+    win = state.game.boss.win
+    taken = zip(win.members, state.member_damage, strict=True)
+    return ", ".join(f"{name} {damage}/{win.amount}" for name, damage in taken)
+
+
 class WinRule(NamedTuple):
-    """How a boss's win kind is read: whether the boss is defeated, and how far toward it the game is (in [0, 1]:
-    `reward="score"`, the outcome facts, the balance tables)."""
+    """How a boss's win kind is read: whether the boss is defeated; how far toward it the game is (in [0, 1]:
+    `reward="score"`, the outcome facts, the balance tables); how boss damage is taken (the amount taken); and the
+    boss's damage in words."""
 
     defeated: Callable[[UnstoppableStateData], bool]
     progress: Callable[[UnstoppableStateData], float]
+    take: Callable[[UnstoppableStateData, int, str], int]
+    words: Callable[[UnstoppableStateData], str]
 
 
-WIN_RULES: Mapping[str, WinRule] = {"boss_damage": WinRule(_boss_damage_reached, _boss_damage_share)}
+WIN_RULES: Mapping[str, WinRule] = {
+    "boss_damage": WinRule(_boss_damage_reached, _boss_damage_share, _boss_damage_taken, _boss_damage_words),
+    "members": WinRule(_members_down, _members_share, _member_taken, _members_words),
+}
 """A boss's `win` kind (cards.WinKind) -> its rule."""
 
 
@@ -255,10 +294,51 @@ def boss_progress(state: UnstoppableStateData) -> float:
     return WIN_RULES[state.game.boss.win.kind].progress(state)
 
 
+def deal_boss_damage(state: UnstoppableStateData, amount: int, member: str = "") -> int:
+    """The boss takes `amount` boss damage (to `member` where the source names one), by its win kind; the amount
+    taken."""
+    return WIN_RULES[state.game.boss.win.kind].take(state, amount, member)
+
+
+def boss_damage_words(state: UnstoppableStateData) -> str:
+    """The boss damage taken, in words, by the boss's win kind."""
+    return WIN_RULES[state.game.boss.win.kind].words(state)
+
+
+def _defeat_source(state: UnstoppableStateData, source: BossDamageSource, sleeve: int) -> int:
+    """A `defeat` source: its amount when the threat defeated is the one it names."""
+    return source.amount if threat_of(state, sleeve).name == source.threat else 0
+
+
+DEFEAT_SOURCES: Mapping[str, Callable[[UnstoppableStateData, BossDamageSource, int], int]] = {
+    "defeat": _defeat_source,
+}
+"""A boss mat's boss-damage source kind -> the boss damage it deals when a threat (a sleeve) enters your hand upon
+defeat."""
+
+
+def boss_mat_hits(state: UnstoppableStateData, sleeve: int) -> list[tuple[int, str]]:
+    """The boss damage the boss mat deals when the threat enters your hand upon defeat ("The Harbinger can be dealt 1
+    boss damage when an Order Acolyte or Order Archivist enters your hand upon defeat"), each source read by kind:
+    (amount, the member it names or "")."""
+    hits = []
+    for source in state.game.boss.boss_damage_sources:
+        amount = DEFEAT_SOURCES[source.kind](state, source, sleeve)
+        if amount:
+            hits.append((amount, source.member))
+    return hits
+
+
 def boss_mat_damage(state: UnstoppableStateData, sleeve: int) -> int:
-    """Boss damage the boss mat deals when the threat enters your hand upon defeat ("The Harbinger can be dealt 1
-    boss damage when an Order Acolyte or Order Archivist enters your hand upon defeat"), each source read by kind."""
-    return sum(DEFEAT_SOURCES[source.kind](state, source, sleeve) for source in state.game.boss.boss_damage_sources)
+    """The boss damage the boss mat's sources would deal if the threat entered your hand upon defeat now, counting
+    only what the boss can still take (a member down takes none)."""
+    win = state.game.boss.win
+    total = 0
+    for amount, member in boss_mat_hits(state, sleeve):
+        if member:
+            amount = min(amount, win.amount - state.member_damage[win.members.index(member)])
+        total += amount
+    return total
 
 
 def defeat_boss_damage(state: UnstoppableStateData, sleeve: int) -> int:

@@ -83,8 +83,8 @@ class UnstoppableGame(Game):
         self.character_deck: tuple[tuple[int, int], ...] = self.cards.character_deck(character_record)
         """(core, threat) of each character-deck sleeve, in sleeve order."""
         self.character_deck_size = len(self.character_deck)
-        self.boss_damage_required = self.boss.win.amount
-        """Boss damage that wins a `boss_damage` win (per player; one player)."""
+        self.boss_damage_required = self.boss.win.amount * max(1, len(self.boss.win.members))
+        """Boss damage that defeats the boss (one player): the mat's amount, once per member on a boss with members."""
         self.max_danger = len(self.boss.danger_track) - 1
         """The Maximum Danger space's index."""
         threat_deck = self.cards.threat_deck(self.boss)
@@ -177,6 +177,7 @@ class UnstoppableGame(Game):
             small_level=1,
             danger=0,
             boss_damage=0,
+            member_damage=(0,) * len(self.boss.win.members),
             turn=0,
             phase=Phase.SETUP,
             repeats=(),

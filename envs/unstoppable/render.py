@@ -19,9 +19,10 @@ import numpy as np
 from PIL import Image, ImageDraw
 
 from envs.core.game import State
-from envs.core.picture import Colour, fit, font, panel, pips, wrap_cut
+from envs.core.picture import Colour, fit, font, panel, pips, text_width, wrap_cut
 from envs.unstoppable.cards import MAX_LEVEL, SKIPPED_BORDER, Core, Effect, Upgrade
 from envs.unstoppable.effects import (
+    boss_damage_words,
     card_effects,
     core_of,
     danger_level,
@@ -47,7 +48,7 @@ def state_text(state: UnstoppableState) -> str:
         + (f" - {state.ending()}" if state.over else ""),
         f"health {state.health}  armor {state.armor}  credits {state.credits}  action points "
         f"{state.action_points}  level {state.level} (drafting {state.small_level})  danger {danger_level(state)} "
-        f"(space {state.danger}/{game.max_danger})  boss damage {state.boss_damage}/{game.boss_damage_required}",
+        f"(space {state.danger}/{game.max_danger})  {boss_damage_words(state)}",
     ]
     top = on_deck(state)
     lines.append("battlefield: " + (", ".join(_card_words(state, s, True) for s in state.battlefield) or "-"))
@@ -248,7 +249,12 @@ def _draw_mat(draw: ImageDraw.ImageDraw, state: UnstoppableState, box: tuple[int
     draw.text((pip_x + MAX_LEVEL * LEVEL_STEP + 2, y + 14), "small: draft", fill=DIM, font=font(SMALL_SIZE))
     y += 38
     required = game.boss_damage_required
-    draw.text((label_x, y), f"boss damage {state.boss_damage}/{required}", fill=BOSS_RGB, font=font(FONT_SIZE))
+    words = boss_damage_words(state)  # the boss's damage by its win kind (a boss with members: each member's)
+    if text_width(words, FONT_SIZE) > pip_x + 26 - label_x:
+        draw.text((label_x, y), fit(words, x1 - label_x - 8, FONT_SIZE), fill=BOSS_RGB, font=font(FONT_SIZE))
+        y += 16
+    else:
+        draw.text((label_x, y), words, fill=BOSS_RGB, font=font(FONT_SIZE))
     pips(draw, (pip_x + 30, y + 1), state.boss_damage, required, BOSS_RGB, EMPTY_PIP, size=10, step=13, outline=DARK)
     y += 22
     counts = f"deck {len(state.deck)}   discard {len(state.discard)}   eliminated {len(state.eliminated)}"

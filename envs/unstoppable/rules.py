@@ -38,12 +38,13 @@ from envs.unstoppable.effects import (
     REPEAT_LIMIT,
     bargain_cost,
     boss_defeated,
-    boss_mat_damage,
+    boss_mat_hits,
     boss_progress,
     can_resolve,
     capped,
     card_effects,
     core_of,
+    deal_boss_damage,
     effect_at,
     effect_id,
     eliminable,
@@ -588,7 +589,7 @@ class UnstoppableState(UnstoppableStateData, FrameEngine, FrameChanceLabels):  #
         elif kind == "train":
             self.small_level = min(MAX_LEVEL, self.small_level + amount)
         elif kind == "boss_damage":
-            self.boss_damage += amount
+            deal_boss_damage(self, amount)
         else:
             setattr(self, kind, capped(getattr(self, kind), amount, CAPS[kind]))
         return []
@@ -641,7 +642,8 @@ class UnstoppableState(UnstoppableStateData, FrameEngine, FrameChanceLabels):  #
         frames = self._take_from_zone(sleeve)
         self._set_sleeve(sleeve, damage=0, seen=True)
         self.hand = (*self.hand, sleeve)
-        self.boss_damage += boss_mat_damage(self, sleeve)
+        for amount, member in boss_mat_hits(self, sleeve):
+            deal_boss_damage(self, amount, member)
         frames += [new_frame(PLAYER, Kind.BONUS, sleeve=sleeve, index=0), new_frame(PLAYER, Kind.LEVEL_CHECK)]
         self._push(*frames)
 

@@ -36,7 +36,7 @@ from envs.core.record import (
     NameTables,
     StateRecord,
 )
-from envs.unstoppable.cards import MAX_LEVEL
+from envs.unstoppable.cards import MAX_LEVEL, MAX_MEMBERS
 
 if TYPE_CHECKING:
     from envs.unstoppable.game import UnstoppableGame
@@ -299,7 +299,7 @@ class UnstoppableStateData(StateRecord):
     danger: Annotated[int, BoundedInt(0, 10**3)]
     """The danger marker's space on the boss mat's danger track (0: the first space)."""
     boss_damage: Annotated[int, BoundedInt(0, MAX_BOSS_DAMAGE)]
-    """Boss damage dealt so far."""
+    """Boss damage dealt so far (to a boss with members: what its members took)."""
     turn: Annotated[int, BoundedInt(0, MAX_TURNS)]
     """Turns started so far."""
     phase: Phase
@@ -311,3 +311,6 @@ class UnstoppableStateData(StateRecord):
     """Pending frames (envs/core/decisions.py), the one to resolve now last."""
     decisions: Annotated[int, BoundedInt(0, 10**9)] = 0
     """Decisions taken so far (those the rules take are not counted)."""
+    member_damage: Annotated[tuple[int, ...], ListOf(BoundedInt(0, MAX_BOSS_DAMAGE), max_length=MAX_MEMBERS)] = ()
+    """The boss damage each member of a boss with members has taken, in the mat's order (`boss_damage` is their sum);
+    empty for a boss without members."""

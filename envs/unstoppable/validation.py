@@ -207,6 +207,22 @@ def _check_upgrades(state: UnstoppableStateData) -> None:
         )
 
 
+def _check_members(state: UnstoppableStateData) -> None:
+    """A boss with members: one damage entry per member, none above what it takes, and the boss damage their sum; a
+    boss without members: none."""
+    win = state.game.boss.win
+    if len(state.member_damage) != len(win.members):
+        raise StateFormatError(
+            "member_damage",
+            f"one entry per member of {state.game.boss.name} ({len(win.members)}), got {len(state.member_damage)}",
+        )
+    for index, damage in enumerate(state.member_damage):
+        if damage > win.amount:
+            raise StateFormatError(f"member_damage[{index}]", f"a member takes at most {win.amount} boss damage")
+    if win.members and sum(state.member_damage) != state.boss_damage:
+        raise StateFormatError("boss_damage", "on a boss with members the boss damage is what its members took")
+
+
 def _check_player(state: UnstoppableStateData) -> None:
     game = state.game
     if state.small_level < state.level:
@@ -217,6 +233,7 @@ def _check_player(state: UnstoppableStateData) -> None:
         raise StateFormatError("danger", f"the danger track has spaces 0..{game.max_danger}, got {state.danger}")
     if game.boss.danger_track[state.danger].border == _skipped(state) and state.danger:
         raise StateFormatError("danger", f"space {state.danger} is skipped on {game.difficulty} difficulty")
+    _check_members(state)
     ended = state.health <= 0 or state.danger >= game.max_danger or boss_defeated(state)
     if ended != state.over:
         raise StateFormatError(

@@ -38,23 +38,23 @@ MAIN_PHASE_STACK = [
 
 
 @functools.cache
-def rules_game(difficulty: str = "normal") -> UnstoppableGame:
-    """The game on the hand-made cards (its boss and its character)."""
-    return UnstoppableGame(difficulty=difficulty, card_directory=str(CARDS))
+def rules_game(difficulty: str = "normal", boss: str | None = None) -> UnstoppableGame:
+    """The game on the hand-made cards (its character; its first boss, the Test Harbinger, or `boss`)."""
+    return UnstoppableGame(difficulty=difficulty, boss=boss, card_directory=str(CARDS))
 
 
 @functools.cache
-def _setup_json(difficulty: str, seed: int) -> str:
-    state = rules_game(difficulty).new_initial_state()
+def _setup_json(difficulty: str, seed: int, boss: str | None = None) -> str:
+    state = rules_game(difficulty, boss).new_initial_state()
     rng = np.random.default_rng(seed)
     while state.current_player() == CHANCE:
         state.apply_action(state.sample_chance(rng))
     return json.dumps(state.to_dict())
 
 
-def setup_dict(difficulty: str = "normal", seed: int = 0) -> dict[str, Any]:
+def setup_dict(difficulty: str = "normal", seed: int = 0, boss: str | None = None) -> dict[str, Any]:
     """A fresh copy of the dict of a seeded game after setup (at its first decision)."""
-    data: dict[str, Any] = json.loads(_setup_json(difficulty, seed))
+    data: dict[str, Any] = json.loads(_setup_json(difficulty, seed, boss))
     return data
 
 
@@ -136,6 +136,7 @@ def scenario_dict(
     core_tops: bool = True,
     upgrades: dict[str, dict[str, str]] | None = None,
     damage: dict[str, int] | None = None,
+    boss: str | None = None,
     **fields: Any,
 ) -> dict[str, Any]:
     """The dict of a position: zones of card specs (the deck's first card is the on-deck threat, the rest unknown;
@@ -145,9 +146,9 @@ def scenario_dict(
     to). With `core_tops`, each
     core deck shows a top card, as a face-up deck does. `upgrades` slides upgrades into the first sleeve whose core
     or threat has a name ({"Strike": {"bottom": "Frenzy Serum"}}), taking them from the market or the upgrade deck;
-    `damage` puts damage on the first sleeve of a name."""
-    game = rules_game(difficulty)
-    data = setup_dict(difficulty)
+    `damage` puts damage on the first sleeve of a name; `boss` plays another boss of the hand-made cards."""
+    game = rules_game(difficulty, boss)
+    data = setup_dict(difficulty, boss=boss)
     builder = _Builder(game, data)
     zones: dict[str, list[int]] = {}
     for zone, specs in (
@@ -221,8 +222,9 @@ def _first_sleeve(game: UnstoppableGame, sleeves: list[dict[str, Any]], name: st
 
 def scenario(*args: Any, **kwargs: Any) -> UnstoppableState:
     """The position `scenario_dict(...)` describes, built and checked by `state_from_dict`."""
-    difficulty = kwargs.get("difficulty", "normal")
-    return rules_game(difficulty).state_from_dict(scenario_dict(*args, **kwargs))
+    return rules_game(kwargs.get("difficulty", "normal"), kwargs.get("boss")).state_from_dict(
+        scenario_dict(*args, **kwargs)
+    )
 
 
 # ---------------------------------------------------------------------------------------------- playing

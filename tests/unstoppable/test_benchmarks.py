@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from benchmarks import state_fuzz, step_cost, unstoppable_game_length
+from envs.unstoppable.cards import load_unstoppable_cards
 from envs.unstoppable.game import MAX_GAME_LENGTH
 
 
@@ -39,10 +40,14 @@ def test_state_fuzz_refuses_or_accepts_soundly_with_the_games_invariants(tmp_pat
 
 
 def test_game_length_report_states_the_bound(tmp_path: Path) -> None:
-    """The measurement writes every (difficulty, policy) row and compares the bound it implies with MAX_GAME_LENGTH."""
+    """The measurement writes every (boss, difficulty, policy) row and compares the bound it implies with
+    MAX_GAME_LENGTH."""
     stem = tmp_path / "length"
     assert unstoppable_game_length.main(["--games", "5", "--out", str(stem)]) == 0
     document = json.loads(stem.with_suffix(".json").read_text(encoding="utf-8"))
-    assert len(document["rows"]) == 6 and document["max_game_length"] == MAX_GAME_LENGTH
+    bosses = load_unstoppable_cards().bosses.names
+    rows = {(row["boss"], row["difficulty"], row["policy"]) for row in document["rows"]}
+    assert len(rows) == len(document["rows"]) == len(bosses) * 3 * 2 and {row[0] for row in rows} == set(bosses)
+    assert document["max_game_length"] == MAX_GAME_LENGTH
     assert document["practical_bound"] == unstoppable_game_length.practical_bound(document["longest"])
     assert document["practical_bound"] >= unstoppable_game_length.FACTOR * document["longest"]

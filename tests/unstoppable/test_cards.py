@@ -137,8 +137,10 @@ def test_unknown_or_wrong_group_names_across_files_are_refused(tmp_path: Path) -
 def test_a_boss_mat_record_takes_exactly_its_kinds_parameters(tmp_path: Path) -> None:
     """The boss-mat vocabulary (win, level-up effects, boss-damage sources, threat-deck parts) is read by kind: an
     unknown kind, a missing parameter or one the kind does not take is refused naming the field."""
-    text = refused(tmp_path, "bosses.yaml", lambda doc: doc["bosses"][0]["win"].update(kind="members"))
+    text = refused(tmp_path, "bosses.yaml", lambda doc: doc["bosses"][0]["win"].update(kind="chapters"))
     assert "bosses[0] (Test Harbinger).win.kind" in text
+    text = refused(tmp_path, "bosses.yaml", lambda doc: doc["bosses"][0]["win"].update(kind="members"))
+    assert "bosses[0] (Test Harbinger).win.members: missing required field" in text
     text = refused(tmp_path, "bosses.yaml", lambda doc: doc["bosses"][0]["win"].pop("amount"))
     assert "bosses[0] (Test Harbinger).win.amount" in text and "missing" in text
     text = refused(tmp_path, "bosses.yaml", lambda doc: doc["bosses"][0]["level_up"][0].update(threat="Wyrm"))

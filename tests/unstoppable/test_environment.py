@@ -16,7 +16,7 @@ from benchmarks.unstoppable_game_length import FACTOR, measure
 from envs.core.game import CHANCE
 from envs.core.registration import game_record
 from envs.core.testing import random_simulation
-from envs.unstoppable.cards import DIFFICULTIES
+from envs.unstoppable.cards import DIFFICULTIES, load_unstoppable_cards
 from envs.unstoppable.env import ENV_ID, MAX_EPISODE_STEPS
 from envs.unstoppable.game import MAX_GAME_LENGTH, UnstoppableGame
 from envs.unstoppable.render import HEIGHT, WIDTH
@@ -84,7 +84,7 @@ def test_the_kwargs_choose_boss_character_difficulty_and_cards() -> None:
         make(dificulty="hard")
     with pytest.raises(ValueError, match="reward"):
         make(reward="rank")
-    with pytest.raises(ValueError, match="unknown boss 'No Boss' \\(known: The Harbinger\\)"):
+    with pytest.raises(ValueError, match="unknown boss 'No Boss' \\(known: The Harbinger, The Triumvirate\\)"):
         make(boss="No Boss")
     with pytest.raises(ValueError, match="unknown character 'Nobody'"):
         make(character="Nobody")
@@ -113,15 +113,18 @@ def test_the_final_reward_is_the_outcome_or_the_boss_damage_share(reward: str) -
 
 def test_the_registered_bound_is_the_games_and_covers_measured_games() -> None:
     """max_episode_steps = MAX_GAME_LENGTH, far below the proven bound and at least FACTOR times the longest of
-    seeded random and greedy games at every difficulty (the full measurement: benchmarks.unstoppable_game_length)."""
+    seeded random and greedy games against every boss at every difficulty (the full measurement:
+    benchmarks.unstoppable_game_length)."""
     assert gym.spec(ENV_ID).max_episode_steps == MAX_EPISODE_STEPS == MAX_GAME_LENGTH
-    for difficulty in DIFFICULTIES:
-        game = UnstoppableGame(difficulty=difficulty)
-        assert game.spec.max_game_length == MAX_GAME_LENGTH < game.proven_decisions
-        for policy in ("random", "greedy"):
-            row = measure(difficulty, policy, games=60, seed=17)
-            assert FACTOR * row.longest <= MAX_GAME_LENGTH, f"{difficulty} {policy}: a game of {row.longest}"
-            assert row.longest_turns <= game.max_turns
+    for boss in load_unstoppable_cards().bosses.names:
+        for difficulty in DIFFICULTIES:
+            game = UnstoppableGame(difficulty=difficulty, boss=boss)
+            assert game.spec.max_game_length == MAX_GAME_LENGTH < game.proven_decisions
+            for policy in ("random", "greedy"):
+                row = measure(difficulty, policy, games=30, seed=17, boss=boss)
+                where = f"{boss}, {difficulty}, {policy}"
+                assert FACTOR * row.longest <= MAX_GAME_LENGTH, f"{where}: a game of {row.longest}"
+                assert row.longest_turns <= game.max_turns
 
 
 def test_greedy_play_makes_longer_games_than_random_play() -> None:
