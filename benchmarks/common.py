@@ -29,6 +29,17 @@ def practical_bound(longest: int) -> int:
     return math.ceil(BOUND_FACTOR * longest / BOUND_ROUNDING) * BOUND_ROUNDING
 
 
+def bound_sentence(longest: int, max_game_length: int) -> str:
+    """The game-length reports' last line: the longest game, the practical bound it implies, and whether the game's
+    `MAX_GAME_LENGTH` covers it."""
+    bound = practical_bound(longest)
+    verdict = " (covers it)." if max_game_length >= bound else " (BELOW it: raise MAX_GAME_LENGTH)."
+    return (
+        f"Longest game: {longest} decisions. Practical bound ({BOUND_FACTOR}x, rounded up to a multiple of "
+        f"{BOUND_ROUNDING}): {bound}. `MAX_GAME_LENGTH` (the env's `max_episode_steps`): {max_game_length}{verdict}"
+    )
+
+
 def write_report(stem: Path, markdown: str, document: Any) -> None:
     """Write a benchmark's report as `stem`.md (the tables) and `stem`.json (every figure), creating the folder."""
     stem.parent.mkdir(parents=True, exist_ok=True)

@@ -30,8 +30,7 @@ from pathlib import Path
 import numpy as np
 
 from benchmarks.common import BOUND_FACTOR as FACTOR
-from benchmarks.common import BOUND_ROUNDING as ROUNDING
-from benchmarks.common import RESULTS_DIR, practical_bound, write_report
+from benchmarks.common import RESULTS_DIR, bound_sentence, practical_bound, write_report
 from envs.core.game import CHANCE
 from envs.unstoppable.actions import DECLINE, FORFEIT, NO_ELIMINATION, STOP_CYCLING
 from envs.unstoppable.cards import DIFFICULTIES, load_unstoppable_cards
@@ -162,9 +161,7 @@ def main(argv: list[str] | None = None) -> int:
             for row in rows
         ),
         "",
-        f"Longest game: {longest} decisions. Practical bound ({FACTOR}x, rounded up to a multiple of {ROUNDING}): "
-        f"{bound}. `MAX_GAME_LENGTH` (the env's `max_episode_steps`): {MAX_GAME_LENGTH}"
-        + (" (covers it)." if MAX_GAME_LENGTH >= bound else " (BELOW it: raise MAX_GAME_LENGTH)."),
+        bound_sentence(longest, MAX_GAME_LENGTH),
         "",
     ]
     markdown = "\n".join(lines)

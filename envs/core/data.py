@@ -40,7 +40,7 @@ from pydantic import (
 )
 from pydantic_core import CoreSchema
 
-from envs.core.schema import Invalid, Location, Written, dotted, explain, input_path
+from envs.core.schema import Invalid, Location, Written, check_kind_parameters, dotted, explain, input_path
 
 _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 DocumentT = TypeVar("DocumentT")
@@ -153,6 +153,27 @@ class DataRecord:
             node = handler.resolve_ref_schema(node["schema"])
         node["strict"] = False  # the fields stay strict: only the document's mapping is let in
         return schema
+
+
+class KindRecord(DataRecord):
+    """A DataRecord read by its `kind`: each kind takes its own parameters (`KIND_PARAMETERS`: kind -> (required,
+    optional)); a document that misses a required one or writes one its kind does not take is refused naming the field
+    (`check_kind_parameters`). A subclass declares `kind` and the parameters' fields, with their defaults."""
+
+    __slots__ = ()
+    KIND_PARAMETERS: ClassVar[Mapping[str, tuple[tuple[str, ...], tuple[str, ...]]]]
+    kind: str
+
+    @model_validator(mode="wrap")
+    @classmethod
+    def _parameters_of_the_kind(cls, data: Any, handler: ModelWrapValidatorHandler[Any]) -> Any:
+        record = handler(data)
+        check_kind_parameters(data, record.kind, cls.KIND_PARAMETERS)
+        record.check_kind()
+        return record
+
+    def check_kind(self) -> None:
+        """A subclass's further checks of its kind's parameters (raise `Invalid` naming the field)."""
 
 
 Entries = Annotated[tuple[ItemT, ...], Strict(False)]

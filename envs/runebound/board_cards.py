@@ -18,21 +18,22 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated, Any, Literal, get_args
+from typing import Annotated, Literal, get_args
 
-from pydantic import Field, ModelWrapValidatorHandler, Strict, model_validator
+from pydantic import Field, Strict, model_validator
 
 from envs.core.data import (
     DataError,
     DataRecord,
     Entries,
+    KindRecord,
     NamedList,
     data_file,
     load_content,
     load_document,
     load_named_list,
 )
-from envs.core.schema import Invalid, check_kind_parameters
+from envs.core.schema import Invalid
 from envs.runebound.board_map import PACKAGE, RuneboundMap, load_runebound_map
 from envs.runebound.cards import RuneboundCards, load_runebound_cards
 
@@ -81,19 +82,14 @@ BOARD_EFFECT_PARAMETERS: Mapping[str, tuple[tuple[str, ...], tuple[str, ...]]] =
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
-class BoardEffect(DataRecord):
+class BoardEffect(KindRecord):
     """One effect of a card on the board, read by `kind`; `amount` defaults to 1 where optional."""
+
+    KIND_PARAMETERS = BOARD_EFFECT_PARAMETERS
 
     kind: BoardEffectKind
     amount: Annotated[int, Field(ge=1, le=9)] = 1
     trophy: TrophyKind | None = None
-
-    @model_validator(mode="wrap")
-    @classmethod
-    def _parameters_of_the_kind(cls, data: Any, handler: ModelWrapValidatorHandler[BoardEffect]) -> BoardEffect:
-        effect = handler(data)
-        check_kind_parameters(data, effect.kind, BOARD_EFFECT_PARAMETERS)
-        return effect
 
 
 Effects = Annotated[Entries[BoardEffect], Field(max_length=4)]

@@ -17,14 +17,15 @@ import functools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated, Any, Literal, get_args
+from typing import Annotated, Literal, get_args
 
-from pydantic import Field, ModelWrapValidatorHandler, model_validator
+from pydantic import Field, model_validator
 
 from envs.core.data import (
     DataError,
     DataRecord,
     Entries,
+    KindRecord,
     NamedList,
     UniqueNames,
     data_file,
@@ -32,7 +33,7 @@ from envs.core.data import (
     load_named_list,
     referenced,
 )
-from envs.core.schema import Invalid, Written, check_kind_parameters
+from envs.core.schema import Invalid, Written
 from envs.runebound.symbols import (
     ENEMY,
     ENEMY_ONLY,
@@ -158,8 +159,10 @@ def _damage_kind(name: str) -> Symbol:
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
-class Effect(DataRecord):
+class Effect(KindRecord):
     """What an ability does, read by `kind` (EFFECT_PARAMETERS); parameters the kind does not take are neutral."""
+
+    KIND_PARAMETERS = EFFECT_PARAMETERS
 
     kind: EffectKind
     amount: Annotated[int, Field(ge=0, le=9)] = 0
@@ -169,14 +172,10 @@ class Effect(DataRecord):
     symbol: SymbolField | None = None
     """The symbol of the foe's token a `remove_token` takes."""
 
-    @model_validator(mode="wrap")
-    @classmethod
-    def _parameters_of_the_kind(cls, data: Any, handler: ModelWrapValidatorHandler[Effect]) -> Effect:
-        effect = handler(data)
-        check_kind_parameters(data, effect.kind, EFFECT_PARAMETERS)
-        if effect.kind in ("damage", "heal", "barrier") and effect.amount < 1:
-            raise Invalid(f"a {effect.kind} effect has an amount of at least 1", "amount")
-        return effect
+    def check_kind(self) -> None:
+        """A damage, heal or barrier effect has an amount of at least 1."""
+        if self.kind in ("damage", "heal", "barrier") and self.amount < 1:
+            raise Invalid(f"a {self.kind} effect has an amount of at least 1", "amount")
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)

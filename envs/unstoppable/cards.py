@@ -37,6 +37,7 @@ from envs.core.data import (
     DataError,
     DataRecord,
     Entries,
+    KindRecord,
     NamedList,
     Record,
     UniqueNames,
@@ -49,7 +50,7 @@ from envs.core.data import (
     set_derived,
     written_keys,
 )
-from envs.core.schema import Invalid, Written, check_kind_parameters
+from envs.core.schema import Invalid, Written
 
 PACKAGE = "envs.unstoppable"
 
@@ -464,8 +465,10 @@ DECK_PART_PARAMETERS: Mapping[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
-class BossWin(DataRecord):
+class BossWin(KindRecord):
     """What defeats the boss, read by `kind` (WIN_PARAMETERS)."""
+
+    KIND_PARAMETERS = WIN_PARAMETERS
 
     kind: WinKind
     amount: Annotated[int, Field(ge=1, le=99)] = 1
@@ -474,35 +477,28 @@ class BossWin(DataRecord):
     members: Annotated[Entries[Name], Field(max_length=MAX_MEMBERS)] = ()
     """`members`: the members' names (threats.yaml), in the mat's order."""
 
-    @model_validator(mode="wrap")
-    @classmethod
-    def _parameters_of_the_kind(cls, data: Any, handler: ModelWrapValidatorHandler[BossWin]) -> BossWin:
-        record = handler(data)
-        check_kind_parameters(data, record.kind, WIN_PARAMETERS)
-        if record.kind == "members" and (len(record.members) < 2 or len(set(record.members)) < len(record.members)):
+    def check_kind(self) -> None:
+        """A boss with members names at least 2, each once."""
+        if self.kind == "members" and (len(self.members) < 2 or len(set(self.members)) < len(self.members)):
             raise Invalid("a boss with members names at least 2, each once", "members")
-        return record
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
-class LevelUpEffect(DataRecord):
+class LevelUpEffect(KindRecord):
     """An effect printed on a boss mat that resolves when you level up, read by `kind` (LEVEL_UP_PARAMETERS)."""
+
+    KIND_PARAMETERS = LEVEL_UP_PARAMETERS
 
     kind: LevelUpKind
     amount: Annotated[int, Field(ge=1, le=MAX_AMOUNT)] = 1
     """`boss_cards`: how many cards of the boss deck join the threat deck."""
 
-    @model_validator(mode="wrap")
-    @classmethod
-    def _parameters_of_the_kind(cls, data: Any, handler: ModelWrapValidatorHandler[LevelUpEffect]) -> LevelUpEffect:
-        record = handler(data)
-        check_kind_parameters(data, record.kind, LEVEL_UP_PARAMETERS)
-        return record
-
 
 @dataclass(frozen=True, kw_only=True, slots=True)
-class BossDamageSource(DataRecord):
+class BossDamageSource(KindRecord):
     """A way the boss mat deals boss damage, read by `kind` (BOSS_DAMAGE_PARAMETERS)."""
+
+    KIND_PARAMETERS = BOSS_DAMAGE_PARAMETERS
 
     kind: BossDamageKind
     threat: Name = ""
@@ -511,15 +507,6 @@ class BossDamageSource(DataRecord):
     """Boss damage dealt."""
     member: str = ""
     """On a boss with members: the member that takes it (one of `win.members`)."""
-
-    @model_validator(mode="wrap")
-    @classmethod
-    def _parameters_of_the_kind(
-        cls, data: Any, handler: ModelWrapValidatorHandler[BossDamageSource]
-    ) -> BossDamageSource:
-        record = handler(data)
-        check_kind_parameters(data, record.kind, BOSS_DAMAGE_PARAMETERS)
-        return record
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -533,9 +520,11 @@ class CardCount(DataRecord):
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
-class ThreatDeckPart(DataRecord):
+class ThreatDeckPart(KindRecord):
     """A part of the threat deck a boss mat constructs (shuffled, threat side down), read by `kind`
     (DECK_PART_PARAMETERS)."""
+
+    KIND_PARAMETERS = DECK_PART_PARAMETERS
 
     kind: DeckPartKind
     world: Literal["ceres_ii", "virenos", "mithras"] | None = None
@@ -544,13 +533,6 @@ class ThreatDeckPart(DataRecord):
     """`threat`: the threat's name (threats.yaml)."""
     copies: Annotated[int, Field(ge=1, le=MAX_COPIES)] = 1
     """`threat`: how many copies join."""
-
-    @model_validator(mode="wrap")
-    @classmethod
-    def _parameters_of_the_kind(cls, data: Any, handler: ModelWrapValidatorHandler[ThreatDeckPart]) -> ThreatDeckPart:
-        record = handler(data)
-        check_kind_parameters(data, record.kind, DECK_PART_PARAMETERS)
-        return record
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
